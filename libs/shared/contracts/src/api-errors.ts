@@ -1,0 +1,60 @@
+/**
+ * Error codes of the public API (API-DECISIONS.md, "Errors"). Every non-2xx response carries one of
+ * these in `error.code`; the HTTP status of each code is fixed here so that every context agrees.
+ */
+export const API_ERROR_STATUS = {
+  validation_error: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  kyc_import_not_enabled: 403,
+  sandbox_only: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  duplicate_user_error: 409,
+  kyc_resume_not_allowed_error: 409,
+  create_wallet_error: 409,
+  card_unfreeze_blocked_error: 409,
+  invalid_state_transition: 409,
+  idempotency_request_in_progress: 409,
+  concurrency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  country_not_allowed: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
+
+export interface ApiFieldError {
+  field: string;
+  message: string;
+}
+
+/** The error body of every non-2xx response. */
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode; message: string; details?: ApiFieldError[] };
+  requestId: string;
+}
+
+/**
+ * A rule violation raised by a decider or a service. It carries the public error code; the gateway's
+ * exception filter turns it into the HTTP status and body above. Domain code throws these and nothing else.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details?: ApiFieldError[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  get status(): number {
+    return API_ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (what: string, id: string) => new DomainError('not_found', `${what} ${id} was not found`);

@@ -1,0 +1,3 @@
+export * from './api-errors';
+export * from './environment';
+export * from './public-events';

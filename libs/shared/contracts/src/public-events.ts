@@ -1,0 +1,33 @@
+/**
+ * Public Event records (spec part 6): the contract with distributors, separate from internal domain events
+ * so the internal model can change without breaking integrations. Produced by per-context mappers.
+ */
+export const PUBLIC_EVENT_NAMES = [
+  'user.created',
+  'user.phoneNumberSet',
+  'user.shippingAddressUpdated',
+  'user.activated',
+  'user.frozen',
+  'user.disabled',
+  'user.unverified',
+  'user.revoked',
+  'user.deleted',
+] as const;
+
+export type PublicEventName = (typeof PUBLIC_EVENT_NAMES)[number];
+
+/** An Event as listed at GET /v1/events and delivered to webhook subscriptions. */
+export interface PublicEvent {
+  /** The Event's own id, a uuid (also `eventId`). */
+  id: string;
+  eventId: string;
+  eventName: PublicEventName;
+  /** Id of the related object (user, card, KYC, authorization, ...). */
+  eventTargetId: string;
+  /** Present on user events and everything associated with a user; absent on webhook-subscription events. */
+  userId?: string;
+  /** Snapshot of the changed entity after the occurrence, plus the event-specific fields of spec part 6. */
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}

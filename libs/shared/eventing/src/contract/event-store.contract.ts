@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { EventData, EventStore, RecordedEvent, WrongExpectedRevisionError } from '../event-store.port';
+
+/**
+ * The event store contract: every adapter (SQLite, EventStoreDB) passes it. Stream names are unique per
+ * run, and global positions are compared relative to the head taken at the start of a test, so the suite
+ * also runs against a shared server that holds other data.
+ */
+export interface EventStoreContractTarget {
+  open(): Promise<EventStore>;
+  /** Releases what `open` created (closes stores, removes files). */
+  cleanup(): Promise<void>;
+}
+
+export const testEvent = (type: string, data: Record<string, unknown> = {}): EventData => ({
+  type,
+  data,
+  metadata: {
+    eventId: randomUUID(),
+    occurredAt: new Date().toISOString(),
+    distributorId: 'dst-contract',
+    environment: 'sandbox',
+    correlationId: randomUUID(),
+    schemaVersion: 1,
+  },
+});
+
+const stream = (category = 'tst') => `${category}-${randomUUID()}`;
+
+function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const check = () => {
+      if (predicate()) return resolve();
+      if (Date.now() - started > timeoutMs) return reject(new Error('condition not met in time'));
+      setTimeout(check, 5);
+    };
+    check();
+  });
+}
+
+export function eventStoreContract(target: EventStoreContractTarget): void {
+  let store: EventStore;
+
+  beforeAll(async () => {
+    store = await target.open();
+  });
+  afterAll(async () => {
+    await store.close();
+    await target.cleanup();
+  });
+
+  it('appends to a new stream and reads the events back in order with their data and metadata', async () => {
+    const id = stream();
+    const events = [testEvent('ThingCreated', { name: 'a', amount: 100_000_001 }), testEvent('ThingRenamed', { name: 'b' })];
+    const result = await store.append(id, events, { expectedRevision: 'no_stream' });
+    expect(result.nextRevision).toBe(1);
+
+    const read = await store.readStream(id);
+    expect(read.map((e) => [e.type, e.revision, e.streamId])).toEqual([
+      ['ThingCreated', 0, id],
+      ['ThingRenamed', 1, id],
+    ]);
+    expect(read[0].data).toEqual({ name: 'a', amount: 100_000_001 });
+    expect(read[0].metadata).toEqual(events[0].metadata);
+    expect(read[1].position).toBeGreaterThan(read[0].position);
+    expect(read[1].position).toBe(result.position);
+  });
+
+  it('reads an absent stream as empty', async () => {
+    expect(await store.readStream(stream())).toEqual([]);
+  });
+
+  it('reads a stream from a revision with a maximum count', async () => {
+    const id = stream();
+    await store.append(id, [1, 2, 3, 4].map((n) => testEvent('Counted', { n })));
+    const read = await store.readStream(id, { fromRevision: 1, maxCount: 2 });
+    expect(read.map((e) => e.data.n)).toEqual([2, 3]);
+  });
+
+  it('refuses no_stream on an existing stream and reports the actual revision', async () => {
+    const id = stream();
+    await store.append(id, [testEvent('A'), testEvent('B')], { expectedRevision: 'no_stream' });
+    const error = await store.append(id, [testEvent('C')], { expectedRevision: 'no_stream' }).catch((e) => e);
+    expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(error.actual).toBe(1);
+    expect((await store.readStream(id)).length).toBe(2);
+  });
+
+  it('accepts the exact revision and refuses a stale one', async () => {
+    const id = stream();
+    await store.append(id, [testEvent('A')], { expectedRevision: 'no_stream' });
+    await store.append(id, [testEvent('B')], { expectedRevision: 0 });
+    await expect(store.append(id, [testEvent('C')], { expectedRevision: 0 })).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
+    await expect(store.append(stream(), [testEvent('X')], { expectedRevision: 3 })).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
+    expect((await store.readStream(id)).map((e) => e.type)).toEqual(['A', 'B']);
+  });
+
+  it('honours stream_exists and any', async () => {
+    const id = stream();
+    await expect(store.append(id, [testEvent('A')], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
+    await store.append(id, [testEvent('A')], { expectedRevision: 'any' });
+    await store.append(id, [testEvent('B')], { expectedRevision: 'stream_exists' });
+    await store.append(id, [testEvent('C')]);
+    expect((await store.readStream(id)).map((e) => e.revision)).toEqual([0, 1, 2]);
+  });
+
+  it('lets exactly one of many concurrent writers with the same expected revision win', async () => {
+    const id = stream();
+    await store.append(id, [testEvent('Opened')], { expectedRevision: 'no_stream' });
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => store.append(id, [testEvent('Claimed', { i })], { expectedRevision: 0 })),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    for (const failed of attempts.filter((a) => a.status === 'rejected')) {
+      expect((failed as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+    }
+    expect(await store.readStream(id)).toHaveLength(2);
+  });
+
+  it('fails only the conflicting append when concurrent appends to other streams succeed', async () => {
+    const taken = stream();
+    await store.append(taken, [testEvent('Reserved')], { expectedRevision: 'no_stream' });
+    const others = Array.from({ length: 20 }, () => stream());
+    const results = await Promise.allSettled([
+      store.append(taken, [testEvent('Reserved')], { expectedRevision: 'no_stream' }),
+      ...others.map((id) => store.append(id, [testEvent('Reserved')], { expectedRevision: 'no_stream' })),
+    ]);
+    expect(results[0].status).toBe('rejected');
+    expect(results.slice(1).every((r) => r.status === 'fulfilled')).toBe(true);
+    for (const id of others) expect(await store.readStream(id)).toHaveLength(1);
+  });
+
+  it('reads the global log after a position in commit order', async () => {
+    const head = await store.headPosition();
+    const a = stream();
+    const b = stream();
+    await store.append(a, [testEvent('A1')]);
+    await store.append(b, [testEvent('B1'), testEvent('B2')]);
+    await store.append(a, [testEvent('A2')]);
+    const log = (await store.readAll({ after: head, maxCount: 10_000 })).filter(
+      (e) => e.streamId === a || e.streamId === b,
+    );
+    expect(log.map((e) => e.type)).toEqual(['A1', 'B1', 'B2', 'A2']);
+    const positions = log.map((e) => e.position);
+    expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+    expect(new Set(positions).size).toBe(positions.length);
+    expect(await store.headPosition()).toBeGreaterThanOrEqual(positions[3]);
+
+    const afterSecond = (await store.readAll({ after: positions[1], maxCount: 10_000 })).filter(
+      (e) => e.streamId === a || e.streamId === b,
+    );
+    expect(afterSecond.map((e) => e.type)).toEqual(['B2', 'A2']);
+  });
+
+  it('subscribes from a position: catches up, then receives live appends in order', async () => {
+    const id = stream();
+    await store.append(id, [testEvent('Before1'), testEvent('Before2')]);
+    const [first] = await store.readStream(id);
+    const seen: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll({
+      after: first.position,
+      onEvents: async (events) => {
+        seen.push(...events.filter((e) => e.streamId === id));
+      },
+    });
+    try {
+      await waitFor(() => seen.length >= 1);
+      await store.append(id, [testEvent('Live1')]);
+      await store.append(id, [testEvent('Live2')]);
+      await waitFor(() => seen.length >= 3);
+      expect(seen.map((e) => e.type)).toEqual(['Before2', 'Live1', 'Live2']);
+      expect(subscription.position).toBeGreaterThanOrEqual(seen[1].position);
+    } finally {
+      await subscription.stop();
+    }
+  });
+
+  it('keeps appending after a stopped subscription and delivers nothing more to it', async () => {
+    const id = stream();
+    const seen: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll({
+      after: await store.headPosition(),
+      onEvents: async (events) => {
+        seen.push(...events.filter((e) => e.streamId === id));
+      },
+    });
+    await store.append(id, [testEvent('One')]);
+    await waitFor(() => seen.length === 1);
+    await subscription.stop();
+    await store.append(id, [testEvent('Two')]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen.map((e) => e.type)).toEqual(['One']);
+  });
+}

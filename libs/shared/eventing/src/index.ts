@@ -1,0 +1,4 @@
+export * from './event-store.port';
+export * from './message-bus.port';
+export * from './sqlite/sqlite-event-store';
+export * from './sqlite/embedded-message-bus';

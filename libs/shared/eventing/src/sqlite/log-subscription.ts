@@ -1,0 +1,76 @@
+import type { RecordedEvent, StoreSubscription, SubscribeOptions } from '../event-store.port';
+
+/**
+ * A catch-up subscription over a log that can be read synchronously: it reads batches after its position
+ * until the log is exhausted, then waits to be woken by a commit of this process or, for events appended
+ * by another process sharing the file (the CLI), by a poll timer.
+ */
+export class LogSubscription implements StoreSubscription {
+  private current: number;
+  private stopped = false;
+  private wakeUp: (() => void) | null = null;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly read: (after: number, max: number) => RecordedEvent[],
+    private readonly options: SubscribeOptions,
+    private readonly pollIntervalMs: number,
+    private readonly onStopped: () => void,
+  ) {
+    this.current = options.after;
+  }
+
+  get position(): number {
+    return this.current;
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  /** Called after a commit: new events may be there. */
+  wake(): void {
+    const wake = this.wakeUp;
+    this.wakeUp = null;
+    wake?.();
+  }
+
+  private async run(): Promise<void> {
+    const batchSize = this.options.batchSize ?? 500;
+    try {
+      while (!this.stopped) {
+        const events = this.read(this.current, batchSize);
+        if (events.length === 0) {
+          await this.idle();
+          continue;
+        }
+        await this.options.onEvents(events);
+        this.current = events[events.length - 1].position;
+      }
+    } catch (error) {
+      this.stopped = true;
+      this.options.onError?.(error);
+    } finally {
+      this.onStopped();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeUp = null;
+        resolve();
+      }, this.pollIntervalMs);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.loop;
+  }
+}

@@ -1,0 +1,226 @@
+import type { SqliteDatabase } from '@cip/shared/runtime';
+import type { Statement } from 'better-sqlite3';
+import {
+  AppendResult,
+  EventData,
+  EventStore,
+  ExpectedRevision,
+  ReadAllOptions,
+  RecordedEvent,
+  StoreSubscription,
+  SubscribeOptions,
+  WrongExpectedRevisionError,
+  satisfiesExpectedRevision,
+} from '../event-store.port';
+import { LogSubscription } from './log-subscription';
+
+interface PendingAppend {
+  streamId: string;
+  rows: { type: string; data: string; metadata: string }[];
+  expected: ExpectedRevision;
+  enqueuedAt: number;
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+}
+
+export interface SqliteEventStoreOptions {
+  /** Label for metrics and logs. */
+  name: string;
+  /** How often a live subscription looks for events appended by another process (ms). */
+  pollIntervalMs?: number;
+  /** Observes each group commit: number of appends and the time they waited, for metrics. */
+  onCommit?(appends: number, waitedMs: number[]): void;
+}
+
+/**
+ * Embedded event store on SQLite. Appends are queued and committed together in one transaction on the
+ * next turn of the event loop (group commit): one fsync acknowledges every append of the batch, which is
+ * how many concurrent writers get far past the disk's serial fsync rate. Each append of a batch is checked
+ * against its expected revision on its own: a conflicting append fails without failing the others.
+ */
+export class SqliteEventStore implements EventStore {
+  readonly name: string;
+  private queue: PendingAppend[] = [];
+  private flushScheduled = false;
+  private closed = false;
+  private readonly subscriptions = new Set<LogSubscription>();
+  private readonly insertEvent: Statement;
+  private readonly streamRevision: Statement;
+  private readonly selectStream: Statement;
+  private readonly selectAll: Statement;
+  private readonly selectHead: Statement;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly options: SqliteEventStoreOptions,
+  ) {
+    this.name = options.name;
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position  INTEGER PRIMARY KEY,
+        stream_id TEXT    NOT NULL,
+        revision  INTEGER NOT NULL,
+        type      TEXT    NOT NULL,
+        data      TEXT    NOT NULL,
+        metadata  TEXT    NOT NULL,
+        UNIQUE (stream_id, revision)
+      );
+    `);
+    this.insertEvent = db.prepare(
+      'INSERT INTO events (stream_id, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.streamRevision = db
+      .prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
+      .pluck();
+    this.selectStream = db.prepare(
+      'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+    );
+    this.selectAll = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+    this.selectHead = db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
+  }
+
+  append(
+    streamId: string,
+    events: EventData[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
+    if (this.closed) return Promise.reject(new Error(`Event store ${this.name} is closed`));
+    if (!streamId) return Promise.reject(new Error('streamId is required'));
+    let rows: PendingAppend['rows'];
+    try {
+      // Serialise before queueing so that a bad event fails its own append, never the whole batch.
+      rows = events.map((e) => ({ type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata) }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.queue.push({
+        streamId,
+        rows,
+        expected: options.expectedRevision ?? 'any',
+        enqueuedAt: performance.now(),
+        resolve,
+        reject,
+      });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    const outcomes: (AppendResult | Error)[] = [];
+    const commit = this.db.transaction(() => {
+      const revisions = new Map<string, number>();
+      let lastPosition = 0;
+      for (const append of batch) {
+        let revision = revisions.get(append.streamId) ?? this.currentRevision(append.streamId);
+        if (!satisfiesExpectedRevision(append.expected, revision)) {
+          outcomes.push(new WrongExpectedRevisionError(append.streamId, append.expected, revision));
+          continue;
+        }
+        for (const row of append.rows) {
+          revision++;
+          lastPosition = Number(
+            this.insertEvent.run(append.streamId, revision, row.type, row.data, row.metadata).lastInsertRowid,
+          );
+        }
+        revisions.set(append.streamId, revision);
+        outcomes.push({ nextRevision: revision, position: append.rows.length ? lastPosition : this.head() });
+      }
+    });
+    try {
+      commit();
+    } catch (error) {
+      for (const append of batch) append.reject(error);
+      return;
+    }
+    const committedAt = performance.now();
+    batch.forEach((append, i) => {
+      const outcome = outcomes[i];
+      if (outcome instanceof Error) append.reject(outcome);
+      else append.resolve(outcome);
+    });
+    this.options.onCommit?.(batch.length, batch.map((a) => committedAt - a.enqueuedAt));
+    for (const subscription of this.subscriptions) subscription.wake();
+  }
+
+  private currentRevision(streamId: string): number {
+    const revision = this.streamRevision.get(streamId) as number | undefined;
+    return revision ?? -1;
+  }
+
+  private head(): number {
+    return this.selectHead.get() as number;
+  }
+
+  async readStream(
+    streamId: string,
+    options: { fromRevision?: number; maxCount?: number } = {},
+  ): Promise<RecordedEvent[]> {
+    const rows = this.selectStream.all(
+      streamId,
+      options.fromRevision ?? 0,
+      options.maxCount ?? Number.MAX_SAFE_INTEGER,
+    ) as EventRow[];
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllSync(options.after ?? 0, options.maxCount ?? 1000);
+  }
+
+  /** Synchronous read used by subscriptions (better-sqlite3 is synchronous; no await in the hot loop). */
+  readAllSync(after: number, maxCount: number): RecordedEvent[] {
+    return (this.selectAll.all(after, maxCount) as EventRow[]).map(toRecorded);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.head();
+  }
+
+  subscribeToAll(options: SubscribeOptions): StoreSubscription {
+    const subscription = new LogSubscription(
+      (after, max) => this.readAllSync(after, max),
+      options,
+      this.options.pollIntervalMs ?? 200,
+      () => this.subscriptions.delete(subscription),
+    );
+    this.subscriptions.add(subscription);
+    subscription.start();
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Let appends already queued reach the disk before the store closes.
+    if (this.queue.length) this.flush();
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+  }
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+  };
+}

@@ -1,0 +1,16 @@
+import { createHash, randomUUID } from 'node:crypto';
+
+/** Resource ids: the prefix before the first '-' is the stream category (ARCHITECTURE.md, "Streams"). */
+export const newId = (prefix: string): string => `${prefix}-${randomUUID()}`;
+
+/**
+ * A name-based (version 5 style) UUID: the same inputs always give the same id, so that a public Event
+ * derived from a domain event keeps its eventId when the records are rebuilt from the log.
+ */
+export function deterministicUuid(...parts: string[]): string {
+  const bytes = createHash('sha1').update(parts.join('\u0000')).digest().subarray(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x50;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,5 @@
+export * from './clock';
+export * from './ids';
+export * from './logger';
+export * from './metrics';
+export * from './sqlite-database';

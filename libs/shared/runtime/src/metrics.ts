@@ -1,0 +1,53 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The Prometheus registry of a process and the metrics shared by every app (ARCHITECTURE.md,
+ * "Observability"). One instance per process; apps expose it at GET /metrics.
+ */
+export class PlatformMetrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route, method and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  readonly appendDuration = new Histogram({
+    name: 'event_store_append_duration_seconds',
+    help: 'Latency of an acknowledged (durable) append, queueing for the group commit included',
+    labelNames: ['store'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+    registers: [this.registry],
+  });
+
+  readonly appendBatchSize = new Histogram({
+    name: 'event_store_group_commit_appends',
+    help: 'Appends committed together in one transaction',
+    labelNames: ['store'] as const,
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  });
+
+  readonly consumerLag = new Gauge({
+    name: 'consumer_lag_events',
+    help: 'Events in the log not yet processed by a consumer group',
+    labelNames: ['store', 'group'] as const,
+    registers: [this.registry],
+  });
+
+  readonly consumerErrors = new Counter({
+    name: 'consumer_errors_total',
+    help: 'Handler failures of a consumer group (the batch is retried)',
+    labelNames: ['store', 'group'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(collectDefaults = true) {
+    if (collectDefaults) collectDefaultMetrics({ register: this.registry });
+  }
+}
+
+export const METRICS = Symbol('METRICS');

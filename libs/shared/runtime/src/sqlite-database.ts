@@ -1,0 +1,22 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type SqliteDatabase = Database.Database;
+
+/**
+ * Opens one SQLite file of the embedded runtime. WAL lets readers run beside the single writer;
+ * `synchronous=FULL` makes every commit durable (fsync of the WAL) before it is acknowledged, which is
+ * what lets an acknowledged append survive kill -9. Several processes (the platform and the CLI) may open
+ * the same file; `busy_timeout` makes a writer wait for the other's short transaction instead of failing.
+ */
+export function openSqliteDatabase(path: string): SqliteDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -32000');
+  return db;
+}
