@@ -1,2 +1,4 @@
 export * from './read-store.port';
+export * from './idempotency-store.port';
 export * from './sqlite/sqlite-read-store';
+export * from './sqlite/sqlite-idempotency-store';

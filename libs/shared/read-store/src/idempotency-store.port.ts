@@ -1,0 +1,28 @@
+/**
+ * Storage of idempotent request outcomes (spec part 4): the first request with a given identity claims
+ * it, runs, and stores its status, headers and body for the retention period; identical requests get the
+ * stored outcome, or `in progress` while the first is still running. A claim whose process died is
+ * taken over once its lease has passed, so a crash never blocks a key for the whole retention.
+ */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type IdempotencyRecord =
+  | { state: 'in_flight'; leaseUntil: number }
+  | { state: 'completed'; response: StoredResponse; expiresAt: number };
+
+export type ClaimResult = { claimed: true } | { claimed: false; record: IdempotencyRecord };
+
+export interface IdempotencyStore {
+  /** Atomically claims `key` unless a live record exists (completed and unexpired, or in flight within its lease). */
+  claim(key: string, nowMs: number, leaseMs: number): Promise<ClaimResult>;
+  /** Stores the outcome of the claimed request until `expiresAt`. */
+  complete(key: string, response: StoredResponse, expiresAt: number): Promise<void>;
+  /** Gives up a claim without storing an outcome (a request that never ran, such as one refused for load). */
+  release(key: string): Promise<void>;
+  /** Deletes expired records; returns how many. */
+  purgeExpired(nowMs: number): Promise<number>;
+}
