@@ -57,4 +57,5 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) => new DomainError('not_found', `${what} ${id} was not found`);
+export const notFound = (what: string, id: string) =>
+  new DomainError('not_found', `${what} ${id} was not found`);

@@ -1,3 +1,4 @@
 export * from './api-errors';
+export * from './decider';
 export * from './environment';
 export * from './public-events';

@@ -25,8 +25,10 @@ export interface EventData<Type extends string = string, Data = Record<string, u
 }
 
 /** An event as read back from the store. */
-export interface RecordedEvent<Type extends string = string, Data = Record<string, unknown>>
-  extends EventData<Type, Data> {
+export interface RecordedEvent<
+  Type extends string = string,
+  Data = Record<string, unknown>,
+> extends EventData<Type, Data> {
   streamId: string;
   /** 0-based position of the event in its stream. */
   revision: number;
@@ -85,9 +87,16 @@ export interface StoreSubscription {
 export interface EventStore {
   /** A label for metrics and logs, e.g. `sqlite:sandbox`. */
   readonly name: string;
-  append(streamId: string, events: EventData[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  append(
+    streamId: string,
+    events: EventData[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
   /** Events of one stream in order; an empty array when the stream does not exist. */
-  readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
+  readStream(
+    streamId: string,
+    options?: { fromRevision?: number; maxCount?: number },
+  ): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest event in the log (0 when empty). */
   headPosition(): Promise<number>;

@@ -2,3 +2,4 @@ export * from './event-store.port';
 export * from './message-bus.port';
 export * from './sqlite/sqlite-event-store';
 export * from './sqlite/embedded-message-bus';
+export * from './command-handler';

@@ -29,10 +29,14 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
       },
     });
     const bus = new EmbeddedMessageBus(db, eventStore, {
-      onProgress: (group, position, head) => options.metrics?.consumerLag.set({ store: name, group }, head - position),
+      onProgress: (group, position, head) =>
+        options.metrics?.consumerLag.set({ store: name, group }, head - position),
       onHandlerError: (group, error, attempt) => {
         options.metrics?.consumerErrors.inc({ store: name, group });
-        options.logger?.error({ err: error, group, attempt, store: name }, 'consumer handler failed; retrying');
+        options.logger?.error(
+          { err: error, group, attempt, store: name },
+          'consumer handler failed; retrying',
+        );
       },
     });
     scopes.set(scope, {

@@ -1,2 +1,5 @@
 export * from './infrastructure';
 export * from './embedded-infrastructure';
+export * from './consumers';
+export * from './projections/apply-projection';
+export * from './infrastructure.module';

@@ -1,1 +1,2 @@
 export * from './contract-targets';
+export * from './decider-spec';

@@ -52,7 +52,10 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
 
   it('appends to a new stream and reads the events back in order with their data and metadata', async () => {
     const id = stream();
-    const events = [testEvent('ThingCreated', { name: 'a', amount: 100_000_001 }), testEvent('ThingRenamed', { name: 'b' })];
+    const events = [
+      testEvent('ThingCreated', { name: 'a', amount: 100_000_001 }),
+      testEvent('ThingRenamed', { name: 'b' }),
+    ];
     const result = await store.append(id, events, { expectedRevision: 'no_stream' });
     expect(result.nextRevision).toBe(1);
 
@@ -73,7 +76,10 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
 
   it('reads a stream from a revision with a maximum count', async () => {
     const id = stream();
-    await store.append(id, [1, 2, 3, 4].map((n) => testEvent('Counted', { n })));
+    await store.append(
+      id,
+      [1, 2, 3, 4].map((n) => testEvent('Counted', { n })),
+    );
     const read = await store.readStream(id, { fromRevision: 1, maxCount: 2 });
     expect(read.map((e) => e.data.n)).toEqual([2, 3]);
   });
@@ -102,9 +108,9 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
 
   it('honours stream_exists and any', async () => {
     const id = stream();
-    await expect(store.append(id, [testEvent('A')], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(
-      WrongExpectedRevisionError,
-    );
+    await expect(
+      store.append(id, [testEvent('A')], { expectedRevision: 'stream_exists' }),
+    ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     await store.append(id, [testEvent('A')], { expectedRevision: 'any' });
     await store.append(id, [testEvent('B')], { expectedRevision: 'stream_exists' });
     await store.append(id, [testEvent('C')]);
@@ -115,7 +121,9 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
     const id = stream();
     await store.append(id, [testEvent('Opened')], { expectedRevision: 'no_stream' });
     const attempts = await Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => store.append(id, [testEvent('Claimed', { i })], { expectedRevision: 0 })),
+      Array.from({ length: 10 }, (_, i) =>
+        store.append(id, [testEvent('Claimed', { i })], { expectedRevision: 0 }),
+      ),
     );
     expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
     for (const failed of attempts.filter((a) => a.status === 'rejected')) {

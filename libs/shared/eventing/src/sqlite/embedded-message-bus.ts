@@ -152,7 +152,8 @@ class EmbeddedConsumer implements BusConsumer {
     if (this.settled >= target) return;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`Consumer ${this.groupId} did not reach position ${target} in ${timeoutMs} ms`)),
+        () =>
+          reject(new Error(`Consumer ${this.groupId} did not reach position ${target} in ${timeoutMs} ms`)),
         timeoutMs,
       );
       this.waiters.push({

@@ -98,7 +98,11 @@ export class SqliteEventStore implements EventStore {
     let rows: PendingAppend['rows'];
     try {
       // Serialise before queueing so that a bad event fails its own append, never the whole batch.
-      rows = events.map((e) => ({ type: e.type, data: JSON.stringify(e.data), metadata: JSON.stringify(e.metadata) }));
+      rows = events.map((e) => ({
+        type: e.type,
+        data: JSON.stringify(e.data),
+        metadata: JSON.stringify(e.metadata),
+      }));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -155,7 +159,10 @@ export class SqliteEventStore implements EventStore {
       if (outcome instanceof Error) append.reject(outcome);
       else append.resolve(outcome);
     });
-    this.options.onCommit?.(batch.length, batch.map((a) => committedAt - a.enqueuedAt));
+    this.options.onCommit?.(
+      batch.length,
+      batch.map((a) => committedAt - a.enqueuedAt),
+    );
     for (const subscription of this.subscriptions) subscription.wake();
   }
 

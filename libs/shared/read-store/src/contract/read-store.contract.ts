@@ -60,7 +60,9 @@ export function readStoreContract(target: ReadStoreContractTarget): void {
       ]),
     ).toBe(0);
     expect((await store.get<Thing>(collection, 'thg-001'))?.status).toBe('v5');
-    expect(await store.upsertMany(collection, [{ id: 'thg-001', doc: thing(1, { status: 'v6' }), version: 6 }])).toBe(1);
+    expect(
+      await store.upsertMany(collection, [{ id: 'thg-001', doc: thing(1, { status: 'v6' }), version: 6 }]),
+    ).toBe(1);
     expect((await store.get<Thing>(collection, 'thg-001'))?.status).toBe('v6');
   });
 
@@ -71,7 +73,16 @@ export function readStoreContract(target: ReadStoreContractTarget): void {
     expect(await store.getVersioned(collection, 'thg-001')).toEqual({ doc: null, version: 2 });
     await store.upsertMany(collection, [{ id: 'thg-001', doc: thing(1), version: 1 }]);
     expect(await store.get(collection, 'thg-001')).toBeNull();
-    expect((await store.find(collection, { filter: {}, sort: { field: 'createdAt', direction: 'asc' }, page: 0, limit: 10 })).items).toEqual([]);
+    expect(
+      (
+        await store.find(collection, {
+          filter: {},
+          sort: { field: 'createdAt', direction: 'asc' },
+          page: 0,
+          limit: 10,
+        })
+      ).items,
+    ).toEqual([]);
   });
 
   it('finds with equality filters (strings, booleans, null), sorted and paged', async () => {
@@ -79,7 +90,9 @@ export function readStoreContract(target: ReadStoreContractTarget): void {
       collection,
       Array.from({ length: 12 }, (_, i) => ({ id: thing(i + 1).id, doc: thing(i + 1), version: 0 })),
     );
-    await store.upsertMany(collection, [{ id: 'thg-900', doc: thing(900, { distributorId: 'dst-b' }), version: 0 }]);
+    await store.upsertMany(collection, [
+      { id: 'thg-900', doc: thing(900, { distributorId: 'dst-b' }), version: 0 },
+    ]);
 
     const active = await store.find<Thing>(collection, {
       filter: { distributorId: 'dst-a', status: 'active' },

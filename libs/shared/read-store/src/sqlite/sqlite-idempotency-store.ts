@@ -50,28 +50,40 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   async claim(key: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
     // One synchronous transaction: no other claim of this process or another can interleave.
-    return this.db.transaction((): ClaimResult => {
-      const row = this.select.get(key) as Row | undefined;
-      if (row?.state === 'completed' && (row.expires_at ?? 0) > nowMs) {
-        return {
-          claimed: false,
-          record: {
-            state: 'completed',
-            expiresAt: row.expires_at ?? 0,
-            response: { status: row.status ?? 500, headers: JSON.parse(row.headers ?? '{}'), body: row.body ?? '' },
-          },
-        };
-      }
-      if (row?.state === 'in_flight' && (row.lease_until ?? 0) > nowMs) {
-        return { claimed: false, record: { state: 'in_flight', leaseUntil: row.lease_until ?? 0 } };
-      }
-      this.upsertClaim.run(key, nowMs + leaseMs);
-      return { claimed: true };
-    }).immediate();
+    return this.db
+      .transaction((): ClaimResult => {
+        const row = this.select.get(key) as Row | undefined;
+        if (row?.state === 'completed' && (row.expires_at ?? 0) > nowMs) {
+          return {
+            claimed: false,
+            record: {
+              state: 'completed',
+              expiresAt: row.expires_at ?? 0,
+              response: {
+                status: row.status ?? 500,
+                headers: JSON.parse(row.headers ?? '{}'),
+                body: row.body ?? '',
+              },
+            },
+          };
+        }
+        if (row?.state === 'in_flight' && (row.lease_until ?? 0) > nowMs) {
+          return { claimed: false, record: { state: 'in_flight', leaseUntil: row.lease_until ?? 0 } };
+        }
+        this.upsertClaim.run(key, nowMs + leaseMs);
+        return { claimed: true };
+      })
+      .immediate();
   }
 
   async complete(key: string, response: StoredResponse, expiresAt: number): Promise<void> {
-    this.completeStatement.run(expiresAt, response.status, JSON.stringify(response.headers), response.body, key);
+    this.completeStatement.run(
+      expiresAt,
+      response.status,
+      JSON.stringify(response.headers),
+      response.body,
+      key,
+    );
   }
 
   async release(key: string): Promise<void> {

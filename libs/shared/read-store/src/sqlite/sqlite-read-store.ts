@@ -69,7 +69,10 @@ export class SqliteReadStore implements ReadStore {
     return applied;
   }
 
-  async getVersioned<T extends ReadDocument>(collection: string, id: string): Promise<StoredDocument<T> | null> {
+  async getVersioned<T extends ReadDocument>(
+    collection: string,
+    id: string,
+  ): Promise<StoredDocument<T> | null> {
     const row = this.select.get(collection, id) as { doc: string | null; version: number } | undefined;
     if (!row) return null;
     return { doc: row.doc ? (JSON.parse(row.doc) as T) : null, version: row.version };

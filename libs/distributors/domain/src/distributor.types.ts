@@ -1,0 +1,67 @@
+import type { Environment } from '@cip/shared/contracts';
+
+/** A distributor's program configuration (spec part 1, facts 5 and 8; KYC import needs an addendum). */
+export interface ProgramConfig {
+  /** ISO 3166-1 alpha-2 codes of the countries users may reside in. Can change at short notice. */
+  allowedCountries: string[];
+  /** B2B distributors may send shipping details and change addresses. */
+  b2b: boolean;
+  /** Prepaid programs may withdraw funds on-chain. */
+  prepaid: boolean;
+  /** The contract addendum for imported (shared) KYC is signed. */
+  kycImportEnabled: boolean;
+}
+
+export interface ApiKeyRecord {
+  keyId: string;
+  environment: Environment;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  keyHash: string;
+  /** Last four characters, to tell keys apart in listings. */
+  last4: string;
+  label: string | null;
+  status: 'active' | 'revoked';
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export const API_KEY_PREFIX: Record<Environment, string> = {
+  sandbox: 'sk_sandbox_',
+  production: 'sk_live_',
+};
+
+/** A sensible default allow-list (EEA, UK, Switzerland); each program overrides it. */
+export const DEFAULT_ALLOWED_COUNTRIES = [
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+  'IS',
+  'LI',
+  'NO',
+  'GB',
+  'CH',
+];

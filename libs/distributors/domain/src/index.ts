@@ -1,0 +1,3 @@
+export * from './distributor.types';
+export * from './distributor.events';
+export * from './distributor.decider';

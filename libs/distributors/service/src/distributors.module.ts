@@ -1,0 +1,35 @@
+import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { CLOCK, Clock } from '@cip/shared/runtime';
+import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
+import { DistributorDirectory } from './distributor-directory';
+import { DistributorsService } from './distributors.service';
+
+/** The control plane: distributors, programs and API keys, in the control store. */
+@Module({
+  providers: [
+    {
+      provide: DistributorDirectory,
+      inject: [INFRASTRUCTURE],
+      useFactory: (infrastructure: Infrastructure) =>
+        new DistributorDirectory(infrastructure.scope('control').eventStore),
+    },
+    {
+      provide: DistributorsService,
+      inject: [INFRASTRUCTURE, DistributorDirectory, CLOCK],
+      useFactory: (infrastructure: Infrastructure, directory: DistributorDirectory, clock: Clock) =>
+        new DistributorsService(infrastructure.scope('control').eventStore, directory, clock),
+    },
+  ],
+  exports: [DistributorDirectory, DistributorsService],
+})
+export class DistributorsModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(@Inject(DistributorDirectory) private readonly directory: DistributorDirectory) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.directory.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.directory.stop();
+  }
+}

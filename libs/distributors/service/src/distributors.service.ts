@@ -1,0 +1,249 @@
+import { DomainError, Environment } from '@cip/shared/contracts';
+import { EventStore, handleCommand } from '@cip/shared/eventing';
+import { Clock, newId } from '@cip/shared/runtime';
+import {
+  API_KEY_PREFIX,
+  DEFAULT_ALLOWED_COUNTRIES,
+  distributorDecider,
+  DistributorRecord,
+  NewApiKey,
+  ProgramConfig,
+} from '@cip/distributors/domain';
+import { randomBytes } from 'node:crypto';
+import { DistributorDirectory, hashApiKey } from './distributor-directory';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** 32 random bytes as base62 (about 190 bits of entropy once rejection sampling is accounted for). */
+function randomSecret(length = 40): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(64)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export const keyIdOf = (keyHash: string) => `key-${keyHash.slice(0, 20)}`;
+
+/** An API key as shown once, at creation. */
+export interface IssuedApiKey {
+  keyId: string;
+  distributorId: string;
+  environment: Environment;
+  apiKey: string;
+}
+
+export function environmentOfKey(apiKey: string): Environment | null {
+  if (apiKey.startsWith(API_KEY_PREFIX.sandbox)) return 'sandbox';
+  if (apiKey.startsWith(API_KEY_PREFIX.production)) return 'production';
+  return null;
+}
+
+/**
+ * Operator commands of the control plane: distributors, their program configuration, and API keys
+ * (create, roll, delete). Keys are generated here, returned once, and stored only as SHA-256 hashes.
+ */
+export class DistributorsService {
+  constructor(
+    private readonly store: EventStore,
+    readonly directory: DistributorDirectory,
+    private readonly clock: Clock,
+  ) {}
+
+  private context() {
+    return { occurredAt: this.clock.now().toISOString(), correlationId: 'operator' };
+  }
+
+  async createDistributor(input: {
+    name: string;
+    program?: Partial<ProgramConfig>;
+    isDefault?: boolean;
+    distributorId?: string;
+  }): Promise<DistributorRecord> {
+    const distributorId = input.distributorId ?? newId('dst');
+    const program: ProgramConfig = {
+      allowedCountries: DEFAULT_ALLOWED_COUNTRIES,
+      b2b: false,
+      prepaid: false,
+      kycImportEnabled: false,
+      ...input.program,
+    };
+    const result = await handleCommand(
+      this.store,
+      distributorDecider,
+      distributorId,
+      {
+        type: 'CreateDistributor',
+        data: {
+          distributorId,
+          name: input.name,
+          program,
+          isDefault: input.isDefault ?? false,
+          now: this.context().occurredAt,
+        },
+      },
+      this.context(),
+    );
+    await this.directory.catchUp();
+    return result.state as DistributorRecord;
+  }
+
+  async configureProgram(distributorId: string, changes: Partial<ProgramConfig>): Promise<DistributorRecord> {
+    const result = await handleCommand(
+      this.store,
+      distributorDecider,
+      distributorId,
+      (state) => {
+        if (state.status === 'absent')
+          throw new DomainError('not_found', `Distributor ${distributorId} was not found`);
+        return {
+          type: 'ConfigureProgram' as const,
+          data: { program: { ...state.program, ...changes }, now: this.context().occurredAt },
+        };
+      },
+      this.context(),
+    );
+    await this.directory.catchUp();
+    return result.state as DistributorRecord;
+  }
+
+  private newKey(
+    environment: Environment,
+    label: string | null,
+    apiKey = API_KEY_PREFIX[environment] + randomSecret(),
+  ) {
+    const keyHash = hashApiKey(apiKey);
+    const key: NewApiKey = { keyId: keyIdOf(keyHash), environment, keyHash, last4: apiKey.slice(-4), label };
+    return { apiKey, key };
+  }
+
+  async issueKey(
+    distributorId: string,
+    environment: Environment,
+    label: string | null = null,
+  ): Promise<IssuedApiKey> {
+    const { apiKey, key } = this.newKey(environment, label);
+    await handleCommand(
+      this.store,
+      distributorDecider,
+      distributorId,
+      { type: 'IssueApiKey', data: { key, now: this.context().occurredAt } },
+      this.context(),
+    );
+    await this.directory.catchUp();
+    return { keyId: key.keyId, distributorId, environment, apiKey };
+  }
+
+  /** Registers a key chosen by the deployment (BOOTSTRAP_*_API_KEY); registering it again changes nothing. */
+  async registerKey(
+    distributorId: string,
+    apiKey: string,
+    label: string,
+  ): Promise<{ keyId: string; created: boolean }> {
+    const environment = environmentOfKey(apiKey);
+    if (!environment) {
+      throw new DomainError(
+        'validation_error',
+        `An API key must start with ${API_KEY_PREFIX.sandbox} or ${API_KEY_PREFIX.production}`,
+      );
+    }
+    if (apiKey.length < API_KEY_PREFIX[environment].length + 24) {
+      throw new DomainError('validation_error', 'An API key needs at least 24 characters after its prefix');
+    }
+    const { key } = this.newKey(environment, label, apiKey);
+    const result = await handleCommand(
+      this.store,
+      distributorDecider,
+      distributorId,
+      { type: 'IssueApiKey', data: { key, now: this.context().occurredAt } },
+      this.context(),
+    );
+    await this.directory.catchUp();
+    return { keyId: key.keyId, created: result.events.length > 0 };
+  }
+
+  async rollKey(keyId: string): Promise<IssuedApiKey> {
+    const owner = this.ownerOf(keyId);
+    const environment = owner.keys.find((k) => k.keyId === keyId)?.environment ?? 'sandbox';
+    const { apiKey, key } = this.newKey(
+      environment,
+      owner.keys.find((k) => k.keyId === keyId)?.label ?? null,
+    );
+    await handleCommand(
+      this.store,
+      distributorDecider,
+      owner.distributorId,
+      {
+        type: 'RollApiKey',
+        data: { keyId, replacement: key, now: this.context().occurredAt },
+      },
+      this.context(),
+    );
+    await this.directory.catchUp();
+    return { keyId: key.keyId, distributorId: owner.distributorId, environment, apiKey };
+  }
+
+  async deleteKey(keyId: string): Promise<void> {
+    const owner = this.ownerOf(keyId);
+    await handleCommand(
+      this.store,
+      distributorDecider,
+      owner.distributorId,
+      { type: 'DeleteApiKey', data: { keyId, now: this.context().occurredAt } },
+      this.context(),
+    );
+    await this.directory.catchUp();
+  }
+
+  /**
+   * On every start: makes sure a default distributor exists (creating it, with a sandbox key shown once,
+   * on the very first start) and registers the deployment's bootstrap keys for it.
+   */
+  async bootstrap(options: { sandboxKey?: string; productionKey?: string }): Promise<{
+    distributor: DistributorRecord;
+    firstSandboxKey: IssuedApiKey | null;
+    registered: { keyId: string; environment: Environment; created: boolean }[];
+  }> {
+    await this.directory.catchUp();
+    let distributor = this.directory.findDefault();
+    let firstSandboxKey: IssuedApiKey | null = null;
+    if (!distributor) {
+      // The default distributor has every program feature on, so a newcomer can try the whole API.
+      distributor = await this.createDistributor({
+        name: 'Default distributor',
+        isDefault: true,
+        program: { b2b: true, prepaid: true, kycImportEnabled: true },
+      });
+      if (!options.sandboxKey)
+        firstSandboxKey = await this.issueKey(distributor.distributorId, 'sandbox', 'first start');
+    }
+    const registered = [];
+    for (const [environment, apiKey] of [
+      ['sandbox', options.sandboxKey],
+      ['production', options.productionKey],
+    ] as const) {
+      if (!apiKey) continue;
+      if (environmentOfKey(apiKey) !== environment) {
+        throw new DomainError(
+          'validation_error',
+          `BOOTSTRAP_${environment.toUpperCase()}_API_KEY must start with ${API_KEY_PREFIX[environment]}`,
+        );
+      }
+      const result = await this.registerKey(distributor.distributorId, apiKey, `bootstrap ${environment}`);
+      registered.push({ ...result, environment });
+    }
+    return {
+      distributor: this.directory.get(distributor.distributorId) ?? distributor,
+      firstSandboxKey,
+      registered,
+    };
+  }
+
+  private ownerOf(keyId: string): DistributorRecord {
+    const owner = this.directory.list().find((d) => d.keys.some((k) => k.keyId === keyId));
+    if (!owner) throw new DomainError('not_found', `API key ${keyId} was not found`);
+    return owner;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './distributor-directory';
+export * from './distributors.service';
+export * from './distributors.module';

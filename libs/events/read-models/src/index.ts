@@ -1,0 +1,2 @@
+export * from './event-record';
+export * from './public-event-recorder';

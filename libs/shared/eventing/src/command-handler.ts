@@ -1,0 +1,97 @@
+import type { Decider, DomainEvent } from '@cip/shared/contracts';
+import { randomUUID } from 'node:crypto';
+import { EventMetadata, EventStore, ExpectedRevision, WrongExpectedRevisionError } from './event-store.port';
+
+/** Who and what a command belongs to; becomes the metadata of the events it produces. */
+export interface CommandContext {
+  /** ISO time from the injected clock. */
+  occurredAt: string;
+  distributorId?: string;
+  environment?: string;
+  correlationId?: string;
+  causationId?: string;
+}
+
+export interface CommandResult<State, Event> {
+  state: State;
+  /** Events appended by this command (empty when the command changed nothing). */
+  events: Event[];
+  /** Revision of the stream after the command (-1: still absent). */
+  revision: number;
+  /** Global position of the last event appended (0 when nothing was appended). */
+  position: number;
+}
+
+export const SCHEMA_VERSION = 1;
+
+export function envelope<E extends DomainEvent>(
+  event: E,
+  context: CommandContext,
+): E & { metadata: EventMetadata } {
+  return {
+    ...event,
+    metadata: {
+      eventId: randomUUID(),
+      occurredAt: context.occurredAt,
+      distributorId: context.distributorId,
+      environment: context.environment,
+      correlationId: context.correlationId,
+      causationId: context.causationId,
+      schemaVersion: SCHEMA_VERSION,
+    },
+  };
+}
+
+/**
+ * The command path of every context (ARCHITECTURE.md): load the stream, fold it, decide, append with the
+ * revision that was read. When another writer got there first the whole thing runs again on the fresh
+ * state, so a decision is never made on stale data; after `maxAttempts` the conflict surfaces.
+ *
+ * `command` may be a function of the current state (for commands whose content depends on it, such as a
+ * tenant check or a fact the service must look up first).
+ */
+export async function handleCommand<Command, Event extends DomainEvent, State>(
+  store: EventStore,
+  decider: Decider<Command, Event, State>,
+  streamId: string,
+  command: Command | ((state: State, revision: number) => Command | Promise<Command>),
+  context: CommandContext,
+  options: { maxAttempts?: number; expectedRevision?: ExpectedRevision } = {},
+): Promise<CommandResult<State, Event>> {
+  const maxAttempts = options.maxAttempts ?? 5;
+  for (let attempt = 1; ; attempt++) {
+    const loaded = await loadState(store, decider, streamId);
+    let state = loaded.state;
+    const revision = loaded.revision;
+    const resolved =
+      typeof command === 'function'
+        ? await (command as (s: State, r: number) => Command | Promise<Command>)(state, revision)
+        : command;
+    const events = decider.decide(resolved, state);
+    if (events.length === 0) return { state, events, revision, position: 0 };
+    try {
+      const expectedRevision = options.expectedRevision ?? (revision < 0 ? 'no_stream' : revision);
+      const result = await store.append(
+        streamId,
+        events.map((e) => envelope(e, context)),
+        { expectedRevision },
+      );
+      for (const event of events) state = decider.evolve(state, event);
+      return { state, events, revision: result.nextRevision, position: result.position };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
+    }
+  }
+}
+
+/** Reads a stream and folds it (reads by id: always includes the caller's own writes). */
+export async function loadState<Event extends DomainEvent, State>(
+  store: EventStore,
+  decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
+  streamId: string,
+): Promise<{ state: State; revision: number }> {
+  const recorded = await store.readStream(streamId);
+  let state = decider.initialState();
+  for (const event of recorded) state = decider.evolve(state, event as unknown as Event);
+  return { state, revision: recorded.length - 1 };
+}

@@ -1,0 +1,93 @@
+import type { BusConsumer, BusMessage } from '@cip/shared/eventing';
+import type { Projection } from '@cip/shared/read-store';
+import { ENVIRONMENTS } from '@cip/shared/contracts';
+import type { Infrastructure, ScopePorts, StoreScope } from './infrastructure';
+import { applyToProjection } from './projections/apply-projection';
+
+/**
+ * A consumer of the log (projection, public-event recorder, saga, dispatcher). Each keeps its own
+ * committed offset per scope and must be idempotent: a redelivered batch changes nothing twice.
+ */
+export interface ConsumerDefinition {
+  /** Consumer group name, unique across the platform. */
+  group: string;
+  topics: string[];
+  /** Scopes it runs in; both environments by default. */
+  scopes?: StoreScope[];
+  handle(ports: ScopePorts, messages: BusMessage[]): Promise<void>;
+}
+
+export const projectionConsumer = (projection: Projection): ConsumerDefinition => ({
+  group: `projection.${projection.name}`,
+  topics: projection.topics,
+  handle: (ports, messages) =>
+    applyToProjection(
+      projection,
+      ports.readStore,
+      messages.map((m) => m.event),
+    ),
+});
+
+/**
+ * Holds every consumer definition registered by the context modules and runs them against the
+ * infrastructure. Apps that should not consume (a pure HTTP gateway in the distributed runtime) just
+ * never call `start`.
+ */
+export class ConsumerHost {
+  private readonly definitions: ConsumerDefinition[] = [];
+  private readonly projections: Projection[] = [];
+  private running: { scope: StoreScope; group: string; consumer: BusConsumer }[] = [];
+
+  register(definition: ConsumerDefinition): void {
+    if (this.definitions.some((d) => d.group === definition.group)) {
+      throw new Error(`Consumer group ${definition.group} is registered twice`);
+    }
+    this.definitions.push(definition);
+  }
+
+  registerProjection(projection: Projection): void {
+    this.projections.push(projection);
+    this.register(projectionConsumer(projection));
+  }
+
+  /** The registered projections (for rebuild and verification tools). */
+  listProjections(): Projection[] {
+    return [...this.projections];
+  }
+
+  listDefinitions(): ConsumerDefinition[] {
+    return [...this.definitions];
+  }
+
+  async start(infrastructure: Infrastructure): Promise<void> {
+    for (const definition of this.definitions) {
+      for (const scope of definition.scopes ?? ENVIRONMENTS) {
+        const ports = infrastructure.scope(scope);
+        const consumer = await ports.bus.consume({
+          groupId: definition.group,
+          topics: definition.topics,
+          handle: (messages) => definition.handle(ports, messages),
+        });
+        this.running.push({ scope, group: definition.group, consumer });
+      }
+    }
+  }
+
+  /**
+   * Waits until the given groups (all by default) of a scope have processed everything appended before
+   * the call: read-your-writes for list endpoints, and a signal for tests instead of sleeps.
+   */
+  async drain(scope: StoreScope, groups?: string[], timeoutMs?: number): Promise<void> {
+    await Promise.all(
+      this.running
+        .filter((r) => r.scope === scope && (!groups || groups.includes(r.group)))
+        .map((r) => r.consumer.drain(timeoutMs)),
+    );
+  }
+
+  async stop(): Promise<void> {
+    const running = this.running;
+    this.running = [];
+    await Promise.all(running.map((r) => r.consumer.stop()));
+  }
+}

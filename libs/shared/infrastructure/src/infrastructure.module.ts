@@ -1,0 +1,79 @@
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import {
+  CLOCK,
+  Clock,
+  createLogger,
+  Logger,
+  METRICS,
+  PlatformMetrics,
+  systemClock,
+} from '@cip/shared/runtime';
+import { ConsumerHost } from './consumers';
+import { Infrastructure, INFRASTRUCTURE } from './infrastructure';
+
+export const LOGGER = Symbol('LOGGER');
+
+export interface InfrastructureModuleOptions {
+  /** Opens the ports; only apps choose the driver (embedded SQLite or distributed servers). */
+  open(deps: { metrics: PlatformMetrics; logger: Logger }): Infrastructure | Promise<Infrastructure>;
+  /** Whether this process runs the log consumers (projections, recorders, sagas). */
+  runConsumers: boolean;
+  clock?: Clock;
+  metrics?: PlatformMetrics;
+  logger?: Logger;
+}
+
+class ConsumerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(ConsumerHost) private readonly host: ConsumerHost,
+    @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    private readonly runConsumers: boolean,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.runConsumers) await this.host.start(this.infrastructure);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.host.stop();
+    await this.infrastructure.close();
+  }
+}
+
+/**
+ * Provides the ports (INFRASTRUCTURE), the clock, metrics, logger and the consumer host to every
+ * context module. Consumers start after every module has registered its own, and stop before the
+ * stores close.
+ */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(options: InfrastructureModuleOptions): DynamicModule {
+    const metrics = options.metrics ?? new PlatformMetrics();
+    const logger = options.logger ?? createLogger();
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: METRICS, useValue: metrics },
+        { provide: LOGGER, useValue: logger },
+        { provide: CLOCK, useValue: options.clock ?? systemClock },
+        { provide: INFRASTRUCTURE, useFactory: () => options.open({ metrics, logger }) },
+        { provide: ConsumerHost, useValue: new ConsumerHost() },
+        {
+          provide: ConsumerLifecycle,
+          inject: [ConsumerHost, INFRASTRUCTURE],
+          useFactory: (host: ConsumerHost, infrastructure: Infrastructure) =>
+            new ConsumerLifecycle(host, infrastructure, options.runConsumers),
+        },
+      ],
+      exports: [METRICS, LOGGER, CLOCK, INFRASTRUCTURE, ConsumerHost],
+    };
+  }
+}

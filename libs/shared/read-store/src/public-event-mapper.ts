@@ -1,0 +1,24 @@
+import type { PublicEventName } from '@cip/shared/contracts';
+import type { ProjectedEvent, Projection } from './projection';
+import type { ReadDocument } from './read-store.port';
+
+/** A public Event before it gets its id and time (see PublicEvent in @cip/shared/contracts). */
+export interface PublicEventDraft {
+  eventName: PublicEventName;
+  eventTargetId: string;
+  userId?: string;
+  /** Event-specific fields of spec part 6, merged over the entity snapshot. */
+  fields?: Record<string, unknown>;
+}
+
+/**
+ * How one context's domain events become public Events. The snapshot is the entity after the event, kept
+ * by the context's own read-model projection function, so the body of every Event is the entity as the
+ * distributor would read it at that moment.
+ */
+export interface PublicEventMapper<Snapshot extends ReadDocument = ReadDocument> {
+  /** Stream category of the entity. */
+  topic: string;
+  snapshot: Projection<Snapshot>;
+  toPublicEvents(event: ProjectedEvent, snapshot: Snapshot | null): PublicEventDraft[];
+}

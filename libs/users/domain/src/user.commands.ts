@@ -1,0 +1,40 @@
+import type { Phone, ShippingAddress, UserProgramRules } from './user.types';
+import type { TargetStatus } from './user.events';
+
+// ---------------------------------------------------------------------------------------------------
+// Commands of the user decider. Time (`now`) and ids arrive in the command: the domain never reads them.
+// ---------------------------------------------------------------------------------------------------
+
+export interface CreateUser {
+  type: 'CreateUser';
+  data: {
+    userId: string;
+    distributorId: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    countryOfResidence: string;
+    shippingAddress?: ShippingAddress;
+    program: UserProgramRules;
+    now: string;
+  };
+}
+
+export interface SetUserPhone {
+  type: 'SetUserPhone';
+  data: { phone: Phone; now: string };
+}
+
+export interface UpdateShippingAddress {
+  type: 'UpdateShippingAddress';
+  /** `kyc`: captured by a verified shipping KYC (allowed for every program); `api`: B2B distributors only. */
+  data: { shippingAddress: ShippingAddress; source: 'api' | 'kyc'; program: UserProgramRules; now: string };
+}
+
+/** Status commands for sagas and operators: activate, freeze, disable, revoke, delete. */
+export interface ChangeUserStatus {
+  type: 'ChangeUserStatus';
+  data: { to: TargetStatus; reason?: string; now: string };
+}
+
+export type UserCommand = CreateUser | SetUserPhone | UpdateShippingAddress | ChangeUserStatus;

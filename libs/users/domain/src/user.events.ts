@@ -1,0 +1,64 @@
+import type { DomainEvent } from '@cip/shared/contracts';
+import type { Phone, ShippingAddress, UserStatus } from './user.types';
+
+// ---------------------------------------------------------------------------------------------------
+// Domain events of a user stream (`usr-<uuid>`)
+// ---------------------------------------------------------------------------------------------------
+
+export type UserCreated = DomainEvent<
+  'UserCreated',
+  {
+    userId: string;
+    distributorId: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    countryOfResidence: string;
+    shippingAddress: ShippingAddress | null;
+    createdAt: string;
+  }
+>;
+
+export type UserPhoneNumberSet = DomainEvent<
+  'UserPhoneNumberSet',
+  { userId: string; phone: Phone; previousPhone: Phone | null; at: string }
+>;
+
+export type UserShippingAddressUpdated = DomainEvent<
+  'UserShippingAddressUpdated',
+  { userId: string; shippingAddress: ShippingAddress; source: 'api' | 'kyc'; at: string }
+>;
+
+/** Every status change has the same shape; the event type names the new status. */
+type StatusChange<Type extends string> = DomainEvent<
+  Type,
+  { userId: string; previousStatus: UserStatus; reason: string | null; at: string }
+>;
+
+export type UserActivated = StatusChange<'UserActivated'>;
+export type UserFrozen = StatusChange<'UserFrozen'>;
+export type UserDisabled = StatusChange<'UserDisabled'>;
+export type UserRevoked = StatusChange<'UserRevoked'>;
+export type UserDeleted = StatusChange<'UserDeleted'>;
+
+export type UserStatusChanged = UserActivated | UserFrozen | UserDisabled | UserRevoked | UserDeleted;
+
+export type UserEvent = UserCreated | UserPhoneNumberSet | UserShippingAddressUpdated | UserStatusChanged;
+
+export const STATUS_EVENT_TYPES = {
+  active: 'UserActivated',
+  frozen: 'UserFrozen',
+  disabled: 'UserDisabled',
+  revoked: 'UserRevoked',
+  deleted: 'UserDeleted',
+} as const satisfies Record<string, UserStatusChanged['type']>;
+
+export type TargetStatus = keyof typeof STATUS_EVENT_TYPES;
+
+export const STATUS_OF_EVENT: Record<UserStatusChanged['type'], TargetStatus> = {
+  UserActivated: 'active',
+  UserFrozen: 'frozen',
+  UserDisabled: 'disabled',
+  UserRevoked: 'revoked',
+  UserDeleted: 'deleted',
+};

@@ -1,0 +1,3 @@
+export * from './user-view';
+export * from './users.projection';
+export * from './user.public-events';

@@ -1,0 +1,41 @@
+import type { PublicEventDraft, PublicEventMapper } from '@cip/shared/read-store';
+import type { UserEvent } from '@cip/users/domain';
+import type { UserView } from './user-view';
+import { usersProjection } from './users.projection';
+
+const STATUS_EVENT_NAMES = {
+  UserActivated: 'user.activated',
+  UserFrozen: 'user.frozen',
+  UserDisabled: 'user.disabled',
+  UserRevoked: 'user.revoked',
+  UserDeleted: 'user.deleted',
+} as const;
+
+/** User domain events -> public `user.*` Events (spec part 6, "User events"). */
+export const userPublicEvents: PublicEventMapper<UserView> = {
+  topic: 'usr',
+  snapshot: usersProjection,
+  toPublicEvents(recorded, snapshot): PublicEventDraft[] {
+    const event = recorded as unknown as UserEvent;
+    const userId = event.data.userId;
+    const base = { eventTargetId: userId, userId };
+    switch (event.type) {
+      case 'UserCreated':
+        return [{ ...base, eventName: 'user.created' }];
+      case 'UserPhoneNumberSet':
+        return [{ ...base, eventName: 'user.phoneNumberSet', fields: { phone: event.data.phone } }];
+      case 'UserShippingAddressUpdated':
+        return [{ ...base, eventName: 'user.shippingAddressUpdated' }];
+      case 'UserActivated':
+      case 'UserFrozen':
+      case 'UserDisabled':
+      case 'UserRevoked':
+      case 'UserDeleted':
+        return [{ ...base, eventName: STATUS_EVENT_NAMES[event.type], fields: { status: snapshot?.status } }];
+      default: {
+        const unknown: never = event;
+        return unknown;
+      }
+    }
+  },
+};

@@ -1,0 +1,21 @@
+import type { ProjectedEvent, Projection } from '@cip/shared/read-store';
+import { evolveUser, isUser, UserEvent, UserState } from '@cip/users/domain';
+import { toUserView, UserView } from './user-view';
+
+/** Back from the view to the decider's state, so the projection folds with the domain's own evolve. */
+function toState(view: UserView | null): UserState {
+  if (!view) return { status: 'absent' };
+  const { id, ...rest } = view;
+  return { ...rest, userId: id } as UserState;
+}
+
+/** The `users` read model: one document per user stream, for lists and filters. */
+export const usersProjection: Projection<UserView> = {
+  name: 'users',
+  collection: 'users',
+  topics: ['usr'],
+  evolve(doc: UserView | null, event: ProjectedEvent): UserView | null {
+    const state = evolveUser(toState(doc), event as unknown as UserEvent);
+    return isUser(state) ? toUserView(state) : null;
+  },
+};
