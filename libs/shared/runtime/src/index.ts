@@ -3,3 +3,4 @@ export * from './ids';
 export * from './logger';
 export * from './metrics';
 export * from './sqlite-database';
+export * from './config';

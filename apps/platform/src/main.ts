@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { readPlatformConfig } from '@cip/shared/runtime';
+import { startPlatform } from './start-platform';
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const config = readPlatformConfig();
+  const platform = await startPlatform(config);
+  const lines = [
+    `Card-issuing platform (embedded runtime) listening on ${platform.url}`,
+    `  data directory   ${config.dataDir}`,
+    `  API docs         ${platform.url}/v1/docs`,
+    `  default distributor ${platform.distributorId}`,
+  ];
+  if (platform.firstSandboxKey) {
+    lines.push(
+      `  sandbox API key  ${platform.firstSandboxKey.apiKey}`,
+      '                   (shown once: keep it; create more with `npm run cli -- keys create`)',
+    );
+  }
+  lines.push(`  started in ${Math.round(performance.now() - startedAt)} ms`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    platform.logger.info({ signal }, 'shutting down');
+    await platform.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  process.stderr.write(`Platform failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
+import { createHttpApp } from '@cip/gateway/http';
+import { Clock, createLogger, Logger, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
+import { PlatformModule } from './platform.module';
+
+export interface RunningPlatform {
+  app: NestFastifyApplication;
+  url: string;
+  distributorId: string;
+  /** The sandbox key created on the very first start (shown once), if any. */
+  firstSandboxKey: IssuedApiKey | null;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** Starts the embedded platform: opens DATA_DIR, bootstraps the control plane, listens. */
+export async function startPlatform(
+  config: PlatformConfig,
+  overrides: { clock?: Clock; logger?: Logger; pollIntervalMs?: number } = {},
+): Promise<RunningPlatform> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const app = await createHttpApp(
+    PlatformModule.forRoot({
+      dataDir: config.dataDir,
+      logger,
+      metrics: new PlatformMetrics(),
+      clock: overrides.clock,
+      pollIntervalMs: overrides.pollIntervalMs,
+    }),
+    { logger, rateLimit: config.rateLimit },
+  );
+  const bootstrap = await app.get(DistributorsService).bootstrap({
+    sandboxKey: config.bootstrapSandboxApiKey,
+    productionKey: config.bootstrapProductionApiKey,
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return {
+    app,
+    url: `http://localhost:${port}`,
+    distributorId: bootstrap.distributor.distributorId,
+    firstSandboxKey: bootstrap.firstSandboxKey,
+    logger,
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,2 @@
+export * from './events.service';
+export * from './events.module';

@@ -1,0 +1,130 @@
+import { LoggerService, Type, DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DistributorDirectory } from '@cip/distributors/service';
+import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
+import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
+import { randomUUID } from 'node:crypto';
+import { ApiError, ApiExceptionFilter } from './pipeline/error-responses';
+import { installGatewayPipeline, requestIdOf } from './pipeline/gateway-pipeline';
+import { apiValidationPipe } from './pipeline/validation';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  rateLimit: { ratePerSecond: number; burst: number };
+  /** Largest accepted request body. */
+  bodyLimitBytes?: number;
+}
+
+/** Nest's own messages (bootstrap, errors) go to the same structured log. */
+class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+  log(message: unknown, context?: string) {
+    this.logger.debug({ context }, String(message));
+  }
+  error(message: unknown, trace?: string, context?: string) {
+    this.logger.error({ context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string) {
+    this.logger.warn({ context }, String(message));
+  }
+}
+
+/**
+ * Builds the HTTP app of the gateway on Fastify: validation, the error shape, the request pipeline
+ * (request id, auth, rate limit, idempotency, metrics), OpenAPI at /v1/openapi.json and a docs page at
+ * /v1/docs. Used by apps/platform, apps/gateway and the tests, so all of them serve the same API.
+ */
+export async function createHttpApp(
+  rootModule: Type<unknown> | DynamicModule,
+  options: HttpAppOptions,
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id'], () => `req_${randomUUID()}`),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
+    logger: new PinoNestLogger(options.logger),
+    abortOnError: false,
+    bodyParser: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+
+  // Bodies are JSON objects or nothing: an empty body reads as {} (POST /…/resume and friends need none),
+  // any other content type is refused with 415, and arrays or scalars are refused with 400.
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    parseJson(request, text, (error, value) => {
+      if (error) return done(error, undefined);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return done(new ApiError('validation_error', 'The request body must be a JSON object'), undefined);
+      }
+      done(null, value);
+    });
+  });
+
+  const directory = app.get(DistributorDirectory, { strict: false });
+  installGatewayPipeline(fastify, {
+    authenticate: (apiKey) => directory.authenticate(apiKey),
+    infrastructure: app.get<Infrastructure>(INFRASTRUCTURE, { strict: false }),
+    clock: app.get<Clock>(CLOCK, { strict: false }),
+    metrics: app.get<PlatformMetrics>(METRICS, { strict: false }),
+    logger: options.logger,
+    rateLimit: options.rateLimit,
+  });
+
+  app.useGlobalPipes(apiValidationPipe());
+  app.useGlobalFilters(new ApiExceptionFilter(options.logger));
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Card-issuing platform API')
+      .setVersion('v1')
+      .setDescription(
+        'Users, KYC, USDC wallets, cards, authorizations and webhooks for distributors. Every request carries ' +
+          '`x-api-key` (sandbox keys `sk_sandbox_…`, production keys `sk_live_…`); POST and PUT accept ' +
+          '`x-idempotency-key` (at most 64 characters, outcome kept 24 hours). Errors share one body: ' +
+          '`{"error": {"code", "message", "details"}, "requestId"}`.',
+      )
+      .addApiKey({ type: 'apiKey', name: 'x-api-key', in: 'header' }, 'apiKey')
+      .addSecurityRequirements('apiKey')
+      .build(),
+  );
+  document.components = {
+    ...document.components,
+    schemas: {
+      ...document.components?.schemas,
+      ErrorBody: {
+        type: 'object',
+        required: ['error', 'requestId'],
+        properties: {
+          error: {
+            type: 'object',
+            required: ['code', 'message'],
+            properties: {
+              code: { type: 'string', example: 'validation_error' },
+              message: { type: 'string' },
+              details: {
+                type: 'array',
+                items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+              },
+            },
+          },
+          requestId: { type: 'string' },
+        },
+      },
+    },
+  };
+  SwaggerModule.setup('v1/docs', app, document, { customSiteTitle: 'Card-issuing platform API', jsonDocumentUrl: '/v1/openapi.json' });
+
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

@@ -1,0 +1,4 @@
+export * from './create-http-app';
+export * from './gateway-http.module';
+export * from './pipeline/error-responses';
+export * from './pipeline/gateway-pipeline';

@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+
+/** Settings read from the environment at start-up (README, "Configuration"). */
+export interface PlatformConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  logLevel: string;
+  bootstrapSandboxApiKey?: string;
+  bootstrapProductionApiKey?: string;
+  rateLimit: { ratePerSecond: number; burst: number };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const ratePerSecond = positiveInteger(env, 'RATE_LIMIT_PER_SECOND', 100);
+  return {
+    port: positiveInteger(env, 'PORT', 3000),
+    host: env.HOST || '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    logLevel: env.LOG_LEVEL || 'info',
+    bootstrapSandboxApiKey: env.BOOTSTRAP_SANDBOX_API_KEY || undefined,
+    bootstrapProductionApiKey: env.BOOTSTRAP_PRODUCTION_API_KEY || undefined,
+    rateLimit: { ratePerSecond, burst: positiveInteger(env, 'RATE_LIMIT_BURST', ratePerSecond * 2) },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './users.api';
+export * from './users.service';
+export * from './users.module';
