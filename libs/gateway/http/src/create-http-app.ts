@@ -6,6 +6,7 @@ import { DistributorDirectory } from '@cip/distributors/service';
 import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
 import { randomUUID } from 'node:crypto';
+import { serveApiDocs } from './docs-page';
 import { ApiError, ApiExceptionFilter } from './pipeline/error-responses';
 import { installGatewayPipeline, requestIdOf } from './pipeline/gateway-pipeline';
 import { apiValidationPipe } from './pipeline/validation';
@@ -122,7 +123,7 @@ export async function createHttpApp(
       },
     },
   };
-  SwaggerModule.setup('v1/docs', app, document, { customSiteTitle: 'Card-issuing platform API', jsonDocumentUrl: '/v1/openapi.json' });
+  serveApiDocs(fastify, document);
 
   app.enableShutdownHooks();
   await app.init();

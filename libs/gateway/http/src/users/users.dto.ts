@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   IsEmail,
   IsIn,
@@ -53,7 +53,8 @@ export class ShippingAddressDto {
 }
 
 export class CreateUserDto {
-  @ApiProperty({ example: 'ada@example.com' })
+  @ApiProperty({ example: 'ada@example.com', description: 'Unique within your distributor, compared case-insensitively' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @MaxLength(254)
   @IsEmail({}, { message: 'email must be an email address' })
   email: string;

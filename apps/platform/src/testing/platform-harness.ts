@@ -1,0 +1,72 @@
+import { DistributorsService } from '@cip/distributors/service';
+import { ProgramConfig } from '@cip/distributors/domain';
+import { createLogger, ManualClock, readPlatformConfig, systemClock } from '@cip/shared/runtime';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { RunningPlatform, startPlatform } from '../start-platform';
+
+export const SANDBOX_KEY = 'sk_sandbox_e2eTestKeyAAAAAAAAAAAAAAAAAAAAAAAAAA';
+export const PRODUCTION_KEY = 'sk_live_e2eTestKeyBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
+
+export interface Harness {
+  platform: RunningPlatform;
+  dataDir: string;
+  http: ReturnType<typeof request>;
+  distributors: DistributorsService;
+  /** A second distributor with its own sandbox key and program. */
+  newDistributor(program?: Partial<ProgramConfig>): Promise<{ distributorId: string; sandboxKey: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole embedded platform on a free port and a fresh data directory, as a distributor meets it:
+ * tests drive it over HTTP only (supertest), apart from operator actions done through the CLI's services.
+ */
+export async function startHarness(
+  options: { rateLimit?: { ratePerSecond: number; burst: number }; clock?: ManualClock } = {},
+): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cip-e2e-'));
+  const platform = await startPlatform(
+    {
+      ...readPlatformConfig({}),
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      bootstrapSandboxApiKey: SANDBOX_KEY,
+      bootstrapProductionApiKey: PRODUCTION_KEY,
+      rateLimit: options.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 },
+    },
+    { logger: createLogger('silent'), clock: options.clock ?? systemClock, pollIntervalMs: 20 },
+  );
+  const distributors = platform.app.get(DistributorsService);
+  return {
+    platform,
+    dataDir,
+    http: request(platform.url),
+    distributors,
+    async newDistributor(program = {}) {
+      const distributor = await distributors.createDistributor({ name: 'Other distributor', program });
+      const key = await distributors.issueKey(distributor.distributorId, 'sandbox');
+      return { distributorId: distributor.distributorId, sandboxKey: key.apiKey };
+    },
+    async close() {
+      await platform.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+/** A valid create-user body with a unique email. */
+export function newUserBody(overrides: Record<string, unknown> = {}) {
+  counter++;
+  return {
+    email: `user-${process.pid}-${Date.now()}-${counter}@example.com`,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    countryOfResidence: 'FR',
+    ...overrides,
+  };
+}
