@@ -28,7 +28,6 @@ const PAGE = `<!doctype html>
  * swagger-ui-dist package, served from memory: no CDN, works offline and behind strict firewalls).
  */
 export function serveApiDocs(fastify: FastifyInstance, document: object): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const dist: string = require('swagger-ui-dist').getAbsoluteFSPath();
   const assets = new Map(ASSETS.map((name) => [name, readFileSync(join(dist, name))]));
   const body = JSON.stringify(document);
