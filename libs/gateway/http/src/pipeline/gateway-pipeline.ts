@@ -1,4 +1,5 @@
 import type { Principal } from '@cip/distributors/service';
+import { ENVIRONMENTS } from '@cip/shared/contracts';
 import type { Infrastructure } from '@cip/shared/infrastructure';
 import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -28,6 +29,7 @@ export interface GatewayPipelineOptions {
 /** Idempotency (spec part 4): retention of outcomes, and the lease of an in-flight claim. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 const IDEMPOTENCY_LEASE_MS = 60_000;
+const IDEMPOTENCY_PURGE_EVERY_MS = 15 * 60_000;
 const IDEMPOTENCY_KEY_MAX = 64;
 /** Response headers worth replaying; the others describe the transport, not the outcome. */
 const REPLAYED_HEADERS = ['content-type', 'location'];
@@ -148,6 +150,18 @@ export function installGatewayPipeline(fastify: FastifyInstance, options: Gatewa
     );
     return payload;
   });
+
+  // Outcomes past their 24 hours are deleted in the background so the store stays the size of a day.
+  const purge = setInterval(() => {
+    for (const environment of ENVIRONMENTS) {
+      options.infrastructure
+        .scope(environment)
+        .idempotency.purgeExpired(options.clock.now().getTime())
+        .catch((error) => options.logger.warn({ err: error, environment }, 'idempotency purge failed'));
+    }
+  }, IDEMPOTENCY_PURGE_EVERY_MS);
+  purge.unref();
+  fastify.addHook('onClose', async () => clearInterval(purge));
 
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const seconds = Number(process.hrtime.bigint() - (request.startedAt ?? process.hrtime.bigint())) / 1e9;
