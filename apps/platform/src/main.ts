@@ -1,10 +1,17 @@
 import 'reflect-metadata';
 import { readPlatformConfig } from '@cip/shared/runtime';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startPlatform } from './start-platform';
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const config = readPlatformConfig();
+  // Tells the CLI that a platform runs on this data directory: projection rebuilds refuse to run beside
+  // it. Written before the consumers start; a file left by a crash names a dead pid, which the CLI ignores.
+  const pidFile = join(config.dataDir, 'platform.pid');
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(pidFile, `${process.pid}\n`);
   const platform = await startPlatform(config);
   const lines = [
     `Card-issuing platform (embedded runtime) listening on ${platform.url}`,
@@ -27,6 +34,7 @@ async function main(): Promise<void> {
     stopping = true;
     platform.logger.info({ signal }, 'shutting down');
     await platform.close();
+    rmSync(pidFile, { force: true });
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -3,3 +3,4 @@ export * from './embedded-infrastructure';
 export * from './consumers';
 export * from './projections/apply-projection';
 export * from './infrastructure.module';
+export * from './projections/verify-projections';

@@ -1,0 +1,290 @@
+import { DistributorDirectory } from '@cip/distributors/service';
+import { EmbeddedMessageBus } from '@cip/shared/eventing';
+import { Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { systemClock } from '@cip/shared/runtime';
+import { UsersService } from '@cip/users/service';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './cli';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('cli', () => {
+  let dataDir: string;
+
+  const cli = async (...argv: string[]): Promise<Run> => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli([...argv, '--data-dir', dataDir], {
+      out: async (chunk) => {
+        stdout += chunk;
+      },
+      err: (chunk) => {
+        stderr += chunk;
+      },
+      env: {},
+    });
+    return { code, stdout, stderr };
+  };
+
+  const cliJson = async <T>(...argv: string[]): Promise<T> => {
+    const run = await cli(...argv, '--json');
+    expect(run).toMatchObject({ code: 0 });
+    return JSON.parse(run.stdout) as T;
+  };
+
+  /** Opens the data directory beside the CLI, as the running platform would. */
+  const withInfrastructure = async <T>(use: (infrastructure: Infrastructure) => Promise<T>): Promise<T> => {
+    const infrastructure = openEmbeddedInfrastructure({ dataDir });
+    try {
+      return await use(infrastructure);
+    } finally {
+      await infrastructure.close();
+    }
+  };
+
+  const authenticate = (apiKey: string) =>
+    withInfrastructure(async (infrastructure) => {
+      const directory = new DistributorDirectory(infrastructure.scope('control').eventStore);
+      return directory.authenticate(apiKey);
+    });
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cip-cli-'));
+  });
+
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates a distributor and manages its keys, never showing a stored key or its hash', async () => {
+    const distributor = await cliJson<{ distributorId: string; program: Record<string, unknown> }>(
+      'distributors',
+      'create',
+      '--name',
+      'Acme',
+      '--countries',
+      'fr,DE',
+      '--b2b',
+    );
+    expect(distributor.program).toEqual({
+      allowedCountries: ['FR', 'DE'],
+      b2b: true,
+      prepaid: false,
+      kycImportEnabled: false,
+    });
+    const configured = await cliJson<{ program: Record<string, unknown> }>(
+      'distributors',
+      'configure',
+      distributor.distributorId,
+      '--prepaid',
+      'true',
+    );
+    expect(configured.program).toMatchObject({ b2b: true, prepaid: true });
+
+    const created = await cli(
+      'keys',
+      'create',
+      '--distributor',
+      distributor.distributorId,
+      '--env',
+      'sandbox',
+    );
+    expect(created.code).toBe(0);
+    const first = /sk_sandbox_\w+/.exec(created.stdout)?.[0] ?? '';
+    expect(first).not.toBe('');
+    expect(created.stderr).toContain('shown once');
+    const production = await cli(
+      'keys',
+      'create',
+      '--distributor',
+      distributor.distributorId,
+      '--env',
+      'production',
+    );
+    expect(production.stderr).toMatch(/PRODUCTION key is shown once/);
+
+    const listed = await cli('keys', 'list', '--distributor', distributor.distributorId);
+    const listedJson = await cliJson<Record<string, unknown>[]>(
+      'keys',
+      'list',
+      '--distributor',
+      distributor.distributorId,
+    );
+    expect(listedJson).toHaveLength(2);
+    expect(listedJson[0]).toMatchObject({ environment: 'sandbox', last4: first.slice(-4), status: 'active' });
+    expect(listedJson[0]).not.toHaveProperty('keyHash');
+    const firstPrincipal = await authenticate(first);
+    expect(firstPrincipal).toMatchObject({
+      distributorId: distributor.distributorId,
+      environment: 'sandbox',
+    });
+    const hash = (await withInfrastructure((i) => i.scope('control').eventStore.readAll())).find(
+      (e) => e.type === 'ApiKeyIssued',
+    )?.data.keyHash as string;
+    for (const output of [listed.stdout, JSON.stringify(listedJson)]) {
+      expect(output).toContain(firstPrincipal?.keyId);
+      expect(output).not.toContain(first);
+      expect(output).not.toContain(hash);
+    }
+
+    const rolled = await cliJson<{ keyId: string; replacedKeyId: string; apiKey: string }>(
+      'keys',
+      'roll',
+      firstPrincipal?.keyId ?? '',
+    );
+    expect(rolled.replacedKeyId).toBe(firstPrincipal?.keyId);
+    expect(await authenticate(first)).toBeNull();
+    expect(await authenticate(rolled.apiKey)).toMatchObject({ keyId: rolled.keyId, environment: 'sandbox' });
+
+    expect(await cli('keys', 'delete', rolled.keyId)).toMatchObject({ code: 0 });
+    expect(await authenticate(rolled.apiKey)).toBeNull();
+    const statuses = await cliJson<{ keyId: string; status: string }[]>(
+      'keys',
+      'list',
+      '--distributor',
+      distributor.distributorId,
+    );
+    expect(statuses.find((k) => k.keyId === rolled.keyId)?.status).toBe('revoked');
+
+    const distributors = await cliJson<{ distributorId: string }[]>('distributors', 'list');
+    expect(distributors.map((d) => d.distributorId)).toEqual([distributor.distributorId]);
+  });
+
+  it('exports the log and a stream as NDJSON, one recorded event per line', async () => {
+    const { distributorId } = await cliJson<{ distributorId: string }>(
+      'distributors',
+      'create',
+      '--name',
+      'Acme',
+    );
+    await cli('keys', 'create', '--distributor', distributorId, '--env', 'sandbox');
+
+    const log = await cli('export', 'log', '--env', 'control');
+    expect(log.code).toBe(0);
+    const events = log.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.map((e) => e.type)).toEqual(['DistributorCreated', 'ApiKeyIssued']);
+    for (const event of events) {
+      expect(Object.keys(event)).toEqual(['streamId', 'revision', 'position', 'type', 'data', 'metadata']);
+    }
+    const fromSecond = await cli('export', 'log', '--env', 'control', '--from', String(events[1].position));
+    expect(
+      fromSecond.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).type),
+    ).toEqual(['ApiKeyIssued']);
+
+    const stream = await cli('export', 'stream', distributorId, '--env', 'control');
+    expect(stream.stdout).toBe(log.stdout);
+    expect(await cli('export', 'log', '--env', 'sandbox')).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('verifies the read models against the log and reports the ids that differ', async () => {
+    const userIds = await withInfrastructure(async (infrastructure) => {
+      const users = new UsersService(
+        {
+          eventStore: (environment) => infrastructure.scope(environment).eventStore,
+          readStore: (environment) => infrastructure.scope(environment).readStore,
+          settle: async () => undefined,
+        },
+        systemClock,
+      );
+      const caller = {
+        distributorId: 'dst-test',
+        environment: 'sandbox' as const,
+        program: { allowedCountries: ['FR'], b2b: false },
+        requestId: 'test',
+      };
+      const ids: string[] = [];
+      for (const name of ['ada', 'bob', 'cyd']) {
+        const user = await users.createUser(caller, {
+          email: `${name}@example.com`,
+          firstName: name,
+          lastName: 'Test',
+          countryOfResidence: 'FR',
+        });
+        ids.push(user.id);
+      }
+      return ids;
+    });
+
+    // Nothing has consumed the log yet: every document is missing.
+    const stale = await cli('projections', 'verify', '--env', 'sandbox');
+    expect(stale.code).toBe(1);
+    for (const id of userIds) expect(stale.stdout).toMatch(new RegExp(`missing +${id}`));
+
+    const rebuilt = await cli('projections', 'rebuild', 'all', '--env', 'sandbox');
+    expect(rebuilt.code).toBe(0);
+    await withInfrastructure(async (infrastructure) => {
+      const { eventStore, bus } = infrastructure.scope('sandbox');
+      const head = await eventStore.headPosition();
+      // The platform resumes after the rebuilt position instead of re-applying the whole log.
+      expect((bus as EmbeddedMessageBus).committedOffset('projection.users')).toBe(head);
+      expect((bus as EmbeddedMessageBus).committedOffset('public-events')).toBe(head);
+    });
+    const verified = await cliJson<{ ok: boolean; collections: { collection: string; total: number }[] }>(
+      'projections',
+      'verify',
+      '--env',
+      'sandbox',
+    );
+    expect(verified.ok).toBe(true);
+    expect(verified.collections.find((c) => c.collection === 'users')?.total).toBe(3);
+    expect(verified.collections.find((c) => c.collection === 'events')?.total).toBe(3);
+
+    await withInfrastructure(async (infrastructure) => {
+      const { readStore } = infrastructure.scope('sandbox');
+      const stored = await readStore.getVersioned('users', userIds[1]);
+      if (!stored?.doc) throw new Error('user document not projected');
+      await readStore.upsertMany('users', [
+        { id: userIds[1], version: stored.version + 1, doc: { ...stored.doc, firstName: 'corrupted' } },
+      ]);
+    });
+    const corrupted = await cli('projections', 'verify', '--env', 'sandbox');
+    expect(corrupted.code).toBe(1);
+    expect(corrupted.stdout).toMatch(new RegExp(`different +${userIds[1]}`));
+    expect(corrupted.stdout).toContain('users / users: 1 difference(s) among 3 documents');
+    expect(corrupted.stdout).toContain('public-events / events: ok (3 documents)');
+    // The scratch collections of the verification are gone.
+    await withInfrastructure(async (infrastructure) => {
+      expect(await infrastructure.scope('sandbox').readStore.all('users__verify')).toEqual([]);
+    });
+  });
+
+  it('refuses to rebuild while a platform runs on the data directory, not when its pid file is stale', async () => {
+    writeFileSync(join(dataDir, 'platform.pid'), `${process.pid}\n`);
+    const refused = await cli('projections', 'rebuild', 'users', '--env', 'sandbox');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`The platform is running on ${dataDir} (pid ${process.pid})`);
+
+    const exited = spawnSync(process.execPath, ['-e', '']);
+    writeFileSync(join(dataDir, 'platform.pid'), `${exited.pid}\n`);
+    expect(await cli('projections', 'rebuild', 'users', '--env', 'sandbox')).toMatchObject({ code: 0 });
+  });
+
+  it('prints the usage on stderr with exit code 2 for a wrong command line, and domain errors with 1', async () => {
+    for (const argv of [
+      ['keys', 'frobnicate'],
+      ['keys', 'list', '--distributor', 'dst-x', '--colour', 'red'],
+      ['keys', 'create', '--distributor', 'dst-x', '--env', 'staging'],
+      ['distributors', 'configure', 'dst-x', '--b2b', 'maybe'],
+      ['keys', 'roll'],
+    ]) {
+      const run = await cli(...argv);
+      expect(run).toMatchObject({ code: 2, stdout: '' });
+      expect(run.stderr).toContain('Usage: npm run cli -- <command> [options]');
+    }
+    const missing = await cli('keys', 'delete', 'key-unknown');
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: 'error: API key key-unknown was not found\n' });
+  });
+});
