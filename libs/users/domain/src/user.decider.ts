@@ -37,6 +37,8 @@ export const isUser = (state: UserState): state is UserRecord => state.status !=
  */
 const STATUS_SOURCES: Record<TargetStatus, readonly UserStatus[]> = {
   active: ['onboarding', 'unverified', 'frozen', 'disabled'],
+  // Operators only (the spec never expects it to fire): identity data found no longer verified.
+  unverified: ['onboarding', 'active', 'frozen', 'disabled'],
   frozen: ['onboarding', 'unverified', 'active'],
   disabled: ['onboarding', 'unverified', 'active', 'frozen'],
   revoked: ['onboarding', 'unverified', 'active', 'frozen', 'disabled'],
@@ -109,11 +111,16 @@ function setUserPhone({ data }: SetUserPhone, state: UserState): UserEvent[] {
   ];
 }
 
+const ADDRESS_FIELDS = ['addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'country'] as const;
+const sameAddress = (a: ShippingAddress, b: ShippingAddress) =>
+  ADDRESS_FIELDS.every((f) => (a[f] ?? null) === (b[f] ?? null));
+
 function updateShippingAddress({ data }: UpdateShippingAddress, state: UserState): UserEvent[] {
   const user = modifiable(state);
   if (data.source === 'api' && !data.program.b2b) {
     throw new DomainError('forbidden', 'Address changes are available to B2B distributors only');
   }
+  if (user.shippingAddress && sameAddress(user.shippingAddress, data.shippingAddress)) return [];
   return [
     {
       type: 'UserShippingAddressUpdated',
@@ -168,6 +175,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         ? { ...state, shippingAddress: event.data.shippingAddress, updatedAt: event.data.at }
         : state;
     case 'UserActivated':
+    case 'UserUnverified':
     case 'UserFrozen':
     case 'UserDisabled':
     case 'UserRevoked':

@@ -92,6 +92,7 @@ const changeStatus = (to: TargetStatus, reason?: string, now = LATER): ChangeUse
 
 const EVENT_OF_TARGET = {
   active: 'UserActivated',
+  unverified: 'UserUnverified',
   frozen: 'UserFrozen',
   disabled: 'UserDisabled',
   revoked: 'UserRevoked',
@@ -143,6 +144,7 @@ function errorOf(run: () => unknown): DomainError {
 /** The allowed sources of each status command, as the platform's user lifecycle defines them. */
 const ALLOWED: Record<TargetStatus, readonly UserStatus[]> = {
   active: ['onboarding', 'unverified', 'frozen', 'disabled'],
+  unverified: ['onboarding', 'active', 'frozen', 'disabled'],
   frozen: ['onboarding', 'unverified', 'active'],
   disabled: ['onboarding', 'unverified', 'active', 'frozen'],
   revoked: ['onboarding', 'unverified', 'active', 'frozen', 'disabled'],

@@ -36,17 +36,19 @@ type StatusChange<Type extends string> = DomainEvent<
 >;
 
 export type UserActivated = StatusChange<'UserActivated'>;
+export type UserUnverified = StatusChange<'UserUnverified'>;
 export type UserFrozen = StatusChange<'UserFrozen'>;
 export type UserDisabled = StatusChange<'UserDisabled'>;
 export type UserRevoked = StatusChange<'UserRevoked'>;
 export type UserDeleted = StatusChange<'UserDeleted'>;
 
-export type UserStatusChanged = UserActivated | UserFrozen | UserDisabled | UserRevoked | UserDeleted;
+export type UserStatusChanged = UserActivated | UserUnverified | UserFrozen | UserDisabled | UserRevoked | UserDeleted;
 
 export type UserEvent = UserCreated | UserPhoneNumberSet | UserShippingAddressUpdated | UserStatusChanged;
 
 export const STATUS_EVENT_TYPES = {
   active: 'UserActivated',
+  unverified: 'UserUnverified',
   frozen: 'UserFrozen',
   disabled: 'UserDisabled',
   revoked: 'UserRevoked',
@@ -57,6 +59,7 @@ export type TargetStatus = keyof typeof STATUS_EVENT_TYPES;
 
 export const STATUS_OF_EVENT: Record<UserStatusChanged['type'], TargetStatus> = {
   UserActivated: 'active',
+  UserUnverified: 'unverified',
   UserFrozen: 'frozen',
   UserDisabled: 'disabled',
   UserRevoked: 'revoked',

@@ -5,6 +5,7 @@ import { usersProjection } from './users.projection';
 
 const STATUS_EVENT_NAMES = {
   UserActivated: 'user.activated',
+  UserUnverified: 'user.unverified',
   UserFrozen: 'user.frozen',
   UserDisabled: 'user.disabled',
   UserRevoked: 'user.revoked',
@@ -27,6 +28,7 @@ export const userPublicEvents: PublicEventMapper<UserView> = {
       case 'UserShippingAddressUpdated':
         return [{ ...base, eventName: 'user.shippingAddressUpdated' }];
       case 'UserActivated':
+      case 'UserUnverified':
       case 'UserFrozen':
       case 'UserDisabled':
       case 'UserRevoked':
