@@ -1,0 +1,37 @@
+import { appendBench, formatNumber, formatTarget, verdict, type Figure } from './append-bench';
+import { startupMemoryBench } from './startup-memory-bench';
+import { usersHttpBench } from './users-http-bench';
+
+function summaryTable(figures: Figure[]): string {
+  const rows = figures.map((f) => [
+    f.label,
+    `${formatNumber(f.value)} ${f.unit}`,
+    formatTarget(f),
+    verdict(f),
+  ]);
+  const header = ['Figure', 'Measured', 'Target', 'Result'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 1 || i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+/** Reports, never gates: a missed target still exits 0; only a crash of a bench exits non-zero. */
+async function main(): Promise<void> {
+  const started = performance.now();
+  console.log(`Benchmarks on ${process.platform}/${process.arch}, Node ${process.version}`);
+  const figures = [...(await appendBench()), ...(await usersHttpBench()), ...(await startupMemoryBench())];
+  console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
+  console.log(summaryTable(figures));
+  const missed = figures.filter((f) => verdict(f) === 'FAIL').length;
+  console.log(missed ? `\n${missed} target(s) missed.` : '\nAll targets met.');
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('Benchmark crashed:', error);
+    process.exit(1);
+  },
+);

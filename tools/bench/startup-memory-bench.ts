@@ -1,0 +1,185 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { formatNumber, printFigures, type Figure } from './append-bench';
+
+/** dist/tools/bench → dist/apps/platform/src/main.js: the benches run the compiled platform, as `npm start` does. */
+const PLATFORM_MAIN = resolve(__dirname, '../../apps/platform/src/main.js');
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+const running = new Set<ChildProcess>();
+// A bench that crashes or is interrupted must not leave a platform holding a port and a temp directory.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export interface PlatformChild {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  apiKey: string;
+  dataDir: string;
+  spawnedAt: number;
+  /** The last lines the platform wrote, to explain a failure. */
+  output(): string;
+}
+
+export function randomSandboxApiKey(): string {
+  let key = 'sk_sandbox_';
+  for (let i = 0; i < 32; i++) key += BASE62[randomInt(BASE62.length)];
+  return key;
+}
+
+/** A port the OS says is free now; the child binds it a moment later, which is good enough for a bench. */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? done(address.port) : fail(new Error('no port')),
+      );
+    });
+  });
+}
+
+export async function spawnPlatform(options: { logLevel?: string } = {}): Promise<PlatformChild> {
+  const port = await freePort();
+  const apiKey = randomSandboxApiKey();
+  const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-platform-'));
+  const tail: string[] = [];
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, [PLATFORM_MAIN], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: options.logLevel ?? 'warn',
+      BOOTSTRAP_SANDBOX_API_KEY: apiKey,
+      RATE_LIMIT_PER_SECOND: '1000000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  // Always drain the pipes: a child blocked on a full stdout pipe would look like a slow server.
+  const keep = (chunk: Buffer) => {
+    tail.push(...chunk.toString().split('\n').filter(Boolean));
+    tail.splice(0, Math.max(0, tail.length - 30));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return {
+    child,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    dataDir,
+    spawnedAt,
+    output: () => tail.join('\n'),
+  };
+}
+
+function healthStatus(url: string): Promise<number> {
+  return new Promise((done) => {
+    const request = get(`${url}/health`, { agent: false, timeout: 1_000 }, (response) => {
+      response.resume();
+      done(response.statusCode ?? 0);
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => done(0));
+  });
+}
+
+/** Polls /health until the first 200; returns the time from spawn to that answer (ms). */
+export async function waitForHealth(platform: PlatformChild, timeoutMs = 30_000): Promise<number> {
+  for (;;) {
+    if (platform.child.exitCode !== null || platform.child.signalCode !== null) {
+      throw new Error(
+        `platform exited (${platform.child.exitCode ?? platform.child.signalCode}):\n${platform.output()}`,
+      );
+    }
+    if ((await healthStatus(platform.url)) === 200) return performance.now() - platform.spawnedAt;
+    if (performance.now() - platform.spawnedAt > timeoutMs) {
+      throw new Error(`platform not healthy after ${timeoutMs} ms:\n${platform.output()}`);
+    }
+    await sleep(5);
+  }
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within 5 s; removes its data directory. */
+export async function stopPlatform(platform: PlatformChild): Promise<void> {
+  const { child } = platform;
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  if (alive()) {
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    child.kill('SIGTERM');
+    const stopped = await Promise.race([exited.then(() => true), sleep(5_000).then(() => false)]);
+    if (!stopped && alive()) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+  rmSync(platform.dataDir, { recursive: true, force: true });
+}
+
+function residentMiB(pid: number): number {
+  const kib = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!kib) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(kib[1]) / 1024;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const RUNS = 3;
+const IDLE_MS = 3_000;
+
+export async function startupMemoryBench(): Promise<Figure[]> {
+  console.log('\n== Platform start-up and idle memory ==');
+  console.log(
+    `  ${RUNS} runs, each a fresh DATA_DIR, LOG_LEVEL=warn; RSS read ${IDLE_MS / 1000} s after the first 200`,
+  );
+  const startups: number[] = [];
+  const rss: number[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const platform = await spawnPlatform({ logLevel: 'warn' });
+    try {
+      const startup = await waitForHealth(platform);
+      await sleep(IDLE_MS);
+      const pid = platform.child.pid;
+      if (pid === undefined) throw new Error('platform has no pid');
+      const mib = residentMiB(pid);
+      startups.push(startup);
+      rss.push(mib);
+      console.log(
+        `  run ${run}: first 200 on /health ${formatNumber(startup)} ms after spawn, idle RSS ${formatNumber(mib)} MiB`,
+      );
+    } finally {
+      await stopPlatform(platform);
+    }
+  }
+  const figures: Figure[] = [
+    { label: 'Start-up, spawn to first 200 on /health (min)', value: Math.min(...startups), unit: 'ms' },
+    { label: 'Start-up, spawn to first 200 on /health (median)', value: median(startups), unit: 'ms' },
+    { label: `Idle RSS after ${IDLE_MS / 1000} s (median)`, value: median(rss), unit: 'MiB' },
+  ];
+  printFigures(figures);
+  return figures;
+}
+
+if (require.main === module) {
+  startupMemoryBench().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
