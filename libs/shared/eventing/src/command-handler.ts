@@ -56,11 +56,23 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   streamId: string,
   command: Command | ((state: State, revision: number) => Command | Promise<Command>),
   context: CommandContext,
-  options: { maxAttempts?: number; expectedRevision?: ExpectedRevision } = {},
+  options: {
+    maxAttempts?: number;
+    expectedRevision?: ExpectedRevision;
+    /**
+     * The stream is expected not to exist yet (a fresh id, a value nobody reserved): the first attempt
+     * decides on the initial state and appends with `no_stream` without reading, saving a read on the hot
+     * path; if the stream does exist after all, the conflict sends it down the normal path.
+     */
+    expectNew?: boolean;
+  } = {},
 ): Promise<CommandResult<State, Event>> {
   const maxAttempts = options.maxAttempts ?? 5;
   for (let attempt = 1; ; attempt++) {
-    const loaded = await loadState(store, decider, streamId);
+    const loaded =
+      attempt === 1 && options.expectNew
+        ? { state: decider.initialState(), revision: -1 }
+        : await loadState(store, decider, streamId);
     let state = loaded.state;
     const revision = loaded.revision;
     const resolved =

@@ -1,6 +1,6 @@
 import { EmbeddedMessageBus, SqliteEventStore } from '@cip/shared/eventing';
 import { SqliteIdempotencyStore, SqliteReadStore } from '@cip/shared/read-store';
-import { Logger, PlatformMetrics, SqliteDatabase, openSqliteDatabase } from '@cip/shared/runtime';
+import { Logger, PlatformMetrics, SqliteCheckpointer, SqliteDatabase, openSqliteDatabase } from '@cip/shared/runtime';
 import { join } from 'node:path';
 import { Infrastructure, STORE_SCOPES, ScopePorts, StoreScope } from './infrastructure';
 
@@ -17,18 +17,23 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
   const databases: SqliteDatabase[] = [];
   const scopes = new Map<StoreScope, ScopePorts>();
   for (const scope of STORE_SCOPES) {
-    const db = openSqliteDatabase(join(options.dataDir, `${scope}.sqlite`));
-    databases.push(db);
+    const file = join(options.dataDir, `${scope}.sqlite`);
+    // Events and idempotency outcomes are acknowledged to callers: every commit is fsynced. Read models
+    // and consumer offsets are derived: they share the file through a connection that does not fsync.
+    const db = openSqliteDatabase(file);
+    const derived = openSqliteDatabase(file, { synchronous: 'NORMAL' });
+    databases.push(derived, db);
     const name = `sqlite:${scope}`;
     const eventStore = new SqliteEventStore(db, {
       name,
       pollIntervalMs: options.pollIntervalMs,
+      subscriptionCoalesceMs: scope === 'control' ? 0 : 10,
       onCommit: (appends, waited) => {
         options.metrics?.appendBatchSize.observe({ store: name }, appends);
         for (const ms of waited) options.metrics?.appendDuration.observe({ store: name }, ms / 1000);
       },
     });
-    const bus = new EmbeddedMessageBus(db, eventStore, {
+    const bus = new EmbeddedMessageBus(derived, eventStore, {
       onProgress: (group, position, head) =>
         options.metrics?.consumerLag.set({ store: name, group }, head - position),
       onHandlerError: (group, error, attempt) => {
@@ -43,10 +48,15 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
       scope,
       eventStore,
       bus,
-      readStore: new SqliteReadStore(db),
+      readStore: new SqliteReadStore(derived),
       idempotency: new SqliteIdempotencyStore(db),
     });
   }
+  const checkpointer = new SqliteCheckpointer(
+    STORE_SCOPES.map((scope) => join(options.dataDir, `${scope}.sqlite`)),
+    1000,
+    (message) => options.logger?.warn({ message }, 'WAL checkpoint failed'),
+  );
   let closed = false;
   return {
     driver: 'embedded',
@@ -63,6 +73,7 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
         await ports.eventStore.close();
       }
       for (const db of databases) db.close();
+      await checkpointer.stop();
     },
   };
 }

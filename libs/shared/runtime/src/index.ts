@@ -4,3 +4,4 @@ export * from './logger';
 export * from './metrics';
 export * from './sqlite-database';
 export * from './config';
+export * from './sqlite-checkpointer';

@@ -9,14 +9,21 @@ export type SqliteDatabase = Database.Database;
  * `synchronous=FULL` makes every commit durable (fsync of the WAL) before it is acknowledged, which is
  * what lets an acknowledged append survive kill -9. Several processes (the platform and the CLI) may open
  * the same file; `busy_timeout` makes a writer wait for the other's short transaction instead of failing.
+ *
+ * `synchronous=NORMAL` is for a second connection that writes only derived data (read models, consumer
+ * offsets): its commits skip the fsync, and since the WAL is one append-only file, the next FULL commit of
+ * the event store makes them durable too. A crash can lose only a suffix of them, which the consumers
+ * then recompute from the log (their writes are idempotent).
  */
-export function openSqliteDatabase(path: string): SqliteDatabase {
+export function openSqliteDatabase(path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -32000');
+  // Checkpoints are run by a SqliteCheckpointer off the event loop (see there).
+  db.pragma('wal_autocheckpoint = 0');
   return db;
 }

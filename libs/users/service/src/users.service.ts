@@ -69,7 +69,7 @@ export class UsersService implements UsersApi {
     const email = uniqueStream(caller.distributorId, 'email', normaliseEmail(input.email));
     await this.reserve(store, email, 'email', userId, context);
     try {
-      const result = await handleCommand(store, userDecider, userId, command, context);
+      const result = await handleCommand(store, userDecider, userId, command, context, { expectNew: true });
       return toUserView(result.state as UserRecord);
     } catch (error) {
       await this.release(store, email, 'email', userId, context);
@@ -175,6 +175,7 @@ export class UsersService implements UsersApi {
         data: { kind, ownerId, now: context.occurredAt, currentOwnerAbandoned: await this.abandoned(store, state) },
       }),
       context,
+      { expectNew: true },
     );
   }
 

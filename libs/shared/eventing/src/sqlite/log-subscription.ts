@@ -16,6 +16,8 @@ export class LogSubscription implements StoreSubscription {
     private readonly options: SubscribeOptions,
     private readonly pollIntervalMs: number,
     private readonly onStopped: () => void,
+    /** After a wake-up, wait this long so that commits arriving meanwhile are handled in the same batch. */
+    private readonly coalesceMs = 0,
   ) {
     this.current = options.after;
   }
@@ -63,7 +65,8 @@ export class LogSubscription implements StoreSubscription {
       }, this.pollIntervalMs);
       this.wakeUp = () => {
         clearTimeout(timer);
-        resolve();
+        if (this.coalesceMs > 0 && !this.stopped) setTimeout(resolve, this.coalesceMs);
+        else resolve();
       };
     });
   }

@@ -37,6 +37,12 @@ export interface SqliteEventStoreOptions {
   name: string;
   /** How often a live subscription looks for events appended by another process (ms). */
   pollIntervalMs?: number;
+  /**
+   * How long a live subscription lets new commits gather before reading them. Under load this turns many
+   * small consumer batches (each a read-model transaction) into a few larger ones, at the cost of that much
+   * extra projection lag. 0: read at once.
+   */
+  subscriptionCoalesceMs?: number;
   /** Observes each group commit: number of appends and the time they waited, for metrics. */
   onCommit?(appends: number, waitedMs: number[]): void;
 }
@@ -206,6 +212,7 @@ export class SqliteEventStore implements EventStore {
       options,
       this.options.pollIntervalMs ?? 200,
       () => this.subscriptions.delete(subscription),
+      this.options.subscriptionCoalesceMs,
     );
     this.subscriptions.add(subscription);
     subscription.start();

@@ -1,0 +1,50 @@
+import { Worker } from 'node:worker_threads';
+
+const WORKER_SOURCE = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const databases = workerData.paths.map((path) => {
+  const db = new Database(path);
+  db.pragma('busy_timeout = 5000');
+  return db;
+});
+const checkpoint = () => {
+  for (const db of databases) {
+    try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { parentPort.postMessage(String(error)); }
+  }
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  checkpoint();
+  for (const db of databases) db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * Moves SQLite's WAL checkpoints off the request path. With automatic checkpoints, the commit that pushes
+ * the WAL past its threshold copies pages into the database file and fsyncs it while the event loop waits;
+ * here a worker thread with its own connections runs passive checkpoints on a timer instead (they never
+ * block writers), and the connections of the main thread have `wal_autocheckpoint = 0`.
+ */
+export class SqliteCheckpointer {
+  private readonly worker: Worker;
+  private readonly exited: Promise<void>;
+
+  constructor(paths: string[], intervalMs = 1000, onError?: (message: string) => void) {
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { paths, intervalMs, driver: require.resolve('better-sqlite3') },
+    });
+    this.worker.on('message', (message: string) => onError?.(message));
+    this.worker.unref();
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+  }
+
+  /** Runs a last checkpoint and ends the worker. */
+  async stop(): Promise<void> {
+    this.worker.postMessage('stop');
+    await this.exited;
+  }
+}
