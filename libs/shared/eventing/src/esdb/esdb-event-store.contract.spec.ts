@@ -10,7 +10,11 @@ describeWhenConfigured('EVENTSTORE_URL', 'event store contract: EventStoreDB', (
     open: async () => {
       client = EventStoreDBClient.connectionString(url);
       // A fresh prefix per run: the server keeps every earlier run's streams, this run sees none of them.
-      return new EsdbEventStore({ client, scopePrefix: `ct${randomBytes(6).toString('hex')}`, name: 'esdb:contract' });
+      return new EsdbEventStore({
+        client,
+        scopePrefix: `ct${randomBytes(6).toString('hex')}`,
+        name: 'esdb:contract',
+      });
     },
     cleanup: async () => {
       await client.dispose();

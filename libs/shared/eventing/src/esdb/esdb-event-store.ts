@@ -191,7 +191,7 @@ export class EsdbEventStore implements EventStore {
   }
 
   /**
-   * This scope's events of $all, in the requested direction. @eventstore/db-client 6.x sends every $all
+   * This scope's events of $all, in the requested direction. @eventstore/db-client 6.2 sends every $all
    * read with "no filter" (only subscriptions take a server-side filter), so reads filter on the prefix
    * here; system events (`$…` streams) never carry it. Leaving the loop early cancels the gRPC call.
    */
@@ -449,16 +449,23 @@ function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpectedRevis
   }
 }
 
-const toLogPosition = (position: number): Position => ({ commit: BigInt(position), prepare: BigInt(position) });
+const toLogPosition = (position: number): Position => ({
+  commit: BigInt(position),
+  prepare: BigInt(position),
+});
 
 function toPortPosition(position: Position | undefined, streamId: string): number {
   // Servers before 22.6 send no position (or the maximum uint64) with stream reads.
   if (!position || position.commit < 0n || position.commit > MAX_SAFE_POSITION) {
-    throw new Error(`An event of ${streamId} came without a usable log position (EventStoreDB 22.6+ is required)`);
+    throw new Error(
+      `An event of ${streamId} came without a usable log position (EventStoreDB 22.6+ is required)`,
+    );
   }
   return Number(position.commit);
 }
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array)
+  );
 }

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EventData,
+  EventStore,
+  RecordedEvent,
+  StoreSubscription,
+  WrongExpectedRevisionError,
+} from '../event-store.port';
+import type { KafkaMessageBus } from './kafka-message-bus';
+
+/** The stream, in the relayed store, where the relay records how far it got. */
+export const RELAY_CHECKPOINT_STREAM = 'relaycheckpoint-kafka';
+
+export interface KafkaRelayOptions {
+  store: EventStore;
+  bus: KafkaMessageBus;
+  /** Default {@link RELAY_CHECKPOINT_STREAM}. Its events are never relayed. */
+  checkpointStream?: string;
+  /** Upper bound of events produced (and checkpointed) together; default 500. */
+  batchSize?: number;
+  /** Producing or checkpointing failed; the same batch is tried again after a back-off. */
+  onRetry?(error: unknown, attempt: number): void;
+  /** The relay stopped on an error it cannot retry (another relay writes the same checkpoint stream). */
+  onError?(error: unknown): void;
+  /** A batch is produced and checkpointed up to this global position. */
+  onProgress?(position: number): void;
+}
+
+const CHECKPOINT_PAGE = 1000;
+
+/**
+ * Tails an event store's global log and produces every event to the Kafka topic of its stream's category,
+ * keyed by its stream id: the only path from the store to Kafka (never an after-commit hook). The position
+ * reached is appended to a checkpoint stream of the same store after each produced batch, and read back on
+ * start, so a restart resends at most the batch that was in flight (at-least-once: produce, then record).
+ * Checkpoints are appended at the revision this relay last wrote: a second relay on the same store makes
+ * one of them stop instead of both producing everything twice.
+ */
+export class KafkaRelay {
+  private readonly checkpointStream: string;
+  private subscription: StoreSubscription | null = null;
+  private checkpointRevision = -1;
+  private stopping = false;
+  private wakeFromBackOff: (() => void) | null = null;
+
+  constructor(private readonly options: KafkaRelayOptions) {
+    this.checkpointStream = options.checkpointStream ?? RELAY_CHECKPOINT_STREAM;
+  }
+
+  /** Global position up to which this relay instance has produced and checkpointed the log. */
+  get position(): number {
+    return this.subscription?.position ?? 0;
+  }
+
+  async start(): Promise<void> {
+    if (this.subscription || this.stopping) throw new Error('A relay starts once');
+    const after = await this.readCheckpoint();
+    this.subscription = this.options.store.subscribeToAll({
+      after,
+      batchSize: this.options.batchSize ?? 500,
+      onEvents: (events) => this.relay(events),
+      onError: (error) => {
+        if (!this.stopping) this.options.onError?.(error);
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wakeFromBackOff?.();
+    await this.subscription?.stop();
+  }
+
+  private async readCheckpoint(): Promise<number> {
+    let position = 0;
+    for (;;) {
+      const page = await this.options.store.readStream(this.checkpointStream, {
+        fromRevision: this.checkpointRevision + 1,
+        maxCount: CHECKPOINT_PAGE,
+      });
+      if (page.length === 0) return position;
+      const last = page[page.length - 1];
+      if (typeof last.data.position !== 'number') {
+        throw new Error(`Checkpoint ${last.revision} of ${this.checkpointStream} has no position`);
+      }
+      position = last.data.position;
+      this.checkpointRevision = last.revision;
+      if (page.length < CHECKPOINT_PAGE) return position;
+    }
+  }
+
+  private async relay(events: RecordedEvent[]): Promise<void> {
+    const outgoing = events.filter((event) => event.streamId !== this.checkpointStream);
+    // A batch of nothing but our own checkpoints must not write another one (that would never end).
+    if (outgoing.length === 0) return;
+    await this.retrying(() => this.options.bus.publishRecorded(outgoing));
+    const position = events[events.length - 1].position;
+    // Built once: a retried append carries the same event id, which EventStoreDB recognises as a replay.
+    const checkpoint: EventData = {
+      type: 'RelayCheckpointed',
+      data: { position },
+      metadata: { eventId: randomUUID(), occurredAt: new Date().toISOString(), schemaVersion: 1 },
+    };
+    await this.retrying(async () => {
+      const result = await this.options.store.append(this.checkpointStream, [checkpoint], {
+        expectedRevision: this.checkpointRevision < 0 ? 'no_stream' : this.checkpointRevision,
+      });
+      this.checkpointRevision = result.nextRevision;
+    });
+    this.options.onProgress?.(position);
+  }
+
+  /** Runs `operation` until it succeeds; a revision conflict or a stop ends the relay instead. */
+  private async retrying(operation: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await operation();
+      } catch (error) {
+        if (error instanceof WrongExpectedRevisionError || this.stopping) throw error;
+        this.options.onRetry?.(error, attempt);
+        await this.backOff(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
+        if (this.stopping) throw error;
+      }
+    }
+  }
+
+  private backOff(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeFromBackOff = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}

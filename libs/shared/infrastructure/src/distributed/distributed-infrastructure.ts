@@ -1,0 +1,162 @@
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { EsdbEventStore, KafkaMessageBus, KafkaRelay, RELAY_CHECKPOINT_STREAM } from '@cip/shared/eventing';
+import { MongoIdempotencyStore, MongoReadStore } from '@cip/shared/read-store';
+import type { Logger, PlatformMetrics } from '@cip/shared/runtime';
+import { Kafka, logLevel } from 'kafkajs';
+import type { logCreator } from 'kafkajs';
+import { Infrastructure, STORE_SCOPES, ScopePorts, StoreScope } from '../infrastructure';
+
+export interface DistributedInfrastructureOptions {
+  /** EventStoreDB / KurrentDB connection string, e.g. `esdb://eventstore:2113?tls=false`. */
+  eventStoreUrl: string;
+  kafkaBrokers: string[];
+  /** MongoDB connection string; each scope has its own database, `cip_<scope>`. */
+  mongoUrl: string;
+  /** Kafka client id of this process. */
+  clientId: string;
+  logger?: Logger;
+  metrics?: PlatformMetrics;
+  /** Partitions of the topics the buses create (default 6). */
+  kafkaPartitions?: number;
+}
+
+export interface DistributedInfrastructure extends Infrastructure {
+  readonly driver: 'distributed';
+  /**
+   * Starts one relay per scope, from the scope's event store to its Kafka topics. One process of the
+   * deployment runs them (the relay); a second one would stop on its first checkpoint, and until then
+   * produce every event twice.
+   */
+  startRelays(): Promise<KafkaRelay[]>;
+}
+
+interface DistributedScopePorts extends ScopePorts {
+  readonly eventStore: EsdbEventStore;
+  readonly bus: KafkaMessageBus;
+}
+
+/** Only the last checkpoint is ever read; EventStoreDB may scavenge the ones before. */
+const RELAY_CHECKPOINTS_KEPT = 100;
+/** Idempotency records outlive their expiry by this much before MongoDB's TTL monitor may delete them. */
+const IDEMPOTENCY_TTL_GRACE_MS = 3_600_000;
+
+/**
+ * The distributed runtime's ports: one EventStoreDB, one Kafka cluster and one MongoDB server for every
+ * scope, kept apart by the stream prefix `<scope>:`, the topic and group prefix `<scope>.` and the database
+ * `cip_<scope>`. Processes that consume read Kafka; only the relay process (`startRelays`) tails the store.
+ */
+export async function openDistributedInfrastructure(
+  options: DistributedInfrastructureOptions,
+): Promise<DistributedInfrastructure> {
+  const { logger, metrics } = options;
+  // Loaded here rather than at the top: importing this library must not cost the embedded runtime the
+  // best part of a second and tens of megabytes for a driver it never uses.
+  const mongoose = (await import('mongoose')).default;
+  const mongo = mongoose.createConnection(options.mongoUrl);
+  await mongo.asPromise();
+  const esdb = EventStoreDBClient.connectionString(options.eventStoreUrl);
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: options.kafkaBrokers,
+    logLevel: logLevel.WARN,
+    ...(logger && { logCreator: kafkaLogCreator(logger) }),
+  });
+
+  const scopes = new Map<StoreScope, DistributedScopePorts>();
+  for (const scope of STORE_SCOPES) {
+    const storeName = `esdb:${scope}`;
+    const busName = `kafka:${scope}`;
+    const db = mongo.useDb(`cip_${scope}`, { useCache: true });
+    scopes.set(scope, {
+      scope,
+      eventStore: new EsdbEventStore({
+        client: esdb,
+        scopePrefix: scope,
+        name: storeName,
+        onAppended: (ms) => metrics?.appendDuration.observe({ store: storeName }, ms / 1000),
+        onSubscriptionDropped: (error, attempt) =>
+          logger?.warn(
+            { err: error, attempt, store: storeName },
+            'event store subscription dropped; resuming',
+          ),
+      }),
+      bus: new KafkaMessageBus({
+        kafka,
+        topicPrefix: `${scope}.`,
+        clientId: `${options.clientId}:${scope}`,
+        partitions: options.kafkaPartitions,
+        observer: {
+          onHandlerError: (group, error, attempt) => {
+            metrics?.consumerErrors.inc({ store: busName, group });
+            logger?.error(
+              { err: error, group, attempt, store: busName },
+              'consumer handler failed; retrying',
+            );
+          },
+          onProgress: (group, lag) => metrics?.consumerLag.set({ store: busName, group }, lag),
+          onConsumerCrash: (group, error, restart) =>
+            logger?.error(
+              { err: error, group, restart, store: busName },
+              restart ? 'consumer crashed; kafkajs restarts it' : 'consumer crashed and stays stopped',
+            ),
+        },
+      }),
+      readStore: new MongoReadStore(db),
+      idempotency: new MongoIdempotencyStore(db, { ttlGraceMs: IDEMPOTENCY_TTL_GRACE_MS }),
+    });
+  }
+
+  const relays: KafkaRelay[] = [];
+  let closed = false;
+  return {
+    driver: 'distributed',
+    scope: (scope) => {
+      const ports = scopes.get(scope);
+      if (!ports) throw new Error(`Unknown store scope ${scope}`);
+      return ports;
+    },
+    startRelays: async () => {
+      if (closed) throw new Error('The infrastructure is closed');
+      if (relays.length) throw new Error('The relays are already started');
+      for (const [scope, ports] of scopes) {
+        await ports.eventStore.setMaxCount(RELAY_CHECKPOINT_STREAM, RELAY_CHECKPOINTS_KEPT);
+        const relay = new KafkaRelay({
+          store: ports.eventStore,
+          bus: ports.bus,
+          checkpointStream: RELAY_CHECKPOINT_STREAM,
+          onRetry: (error, attempt) =>
+            logger?.warn({ err: error, attempt, scope }, 'relay could not produce or checkpoint; retrying'),
+          onError: (error) => logger?.error({ err: error, scope }, 'relay stopped'),
+        });
+        await relay.start();
+        relays.push(relay);
+      }
+      return [...relays];
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      // Relays first (they produce to the buses), then consumers and producers, then the connections.
+      for (const relay of relays) await relay.stop();
+      for (const ports of scopes.values()) {
+        await ports.bus.close();
+        await ports.eventStore.close();
+      }
+      await esdb.dispose();
+      await mongo.close();
+    },
+  };
+}
+
+/** kafkajs logs through the process's structured logger instead of its own console format. */
+function kafkaLogCreator(logger: Logger): logCreator {
+  return () =>
+    ({ namespace, level, log }) => {
+      const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
+      const entry = { ...fields, namespace, component: 'kafkajs' };
+      if (level === logLevel.ERROR) logger.error(entry, message);
+      else if (level === logLevel.WARN) logger.warn(entry, message);
+      else if (level === logLevel.INFO) logger.info(entry, message);
+      else logger.debug(entry, message);
+    };
+}

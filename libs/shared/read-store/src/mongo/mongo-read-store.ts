@@ -1,0 +1,165 @@
+import type { Collection, Connection, mongo } from 'mongoose';
+import type {
+  FilterValue,
+  FindQuery,
+  FindResult,
+  ReadDocument,
+  ReadStore,
+  StoredDocument,
+  VersionedWrite,
+} from '../read-store.port';
+
+/** One read-model document as stored: the JSON document under `doc` (null: a tombstone) and its version. */
+interface StoredRecord {
+  _id: string;
+  version: number;
+  doc: ReadDocument | null;
+}
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const DUPLICATE_KEY = 11000;
+/** Read models share their database with other collections (idempotency keys). */
+const COLLECTION_PREFIX = 'rm_';
+
+/**
+ * Read models on MongoDB (mongoose connection, native collections): one collection per read model, one
+ * MongoDB document per read-model document, keyed by its id. The version guard is the upsert's filter
+ * (`version < new version`), so the database itself refuses stale writes, whatever process sends them.
+ * Writes of one call are not atomic together (no transactions on a standalone server); each is idempotent,
+ * so a retried call converges. The tenant-and-sort indexes are created on a collection's first use.
+ */
+export class MongoReadStore implements ReadStore {
+  private readonly indexed = new Map<string, Promise<void>>();
+
+  /** @param connection a connection to the scope's database; its owner closes it. */
+  constructor(private readonly connection: Connection) {}
+
+  async upsertMany<T extends ReadDocument>(collection: string, writes: VersionedWrite<T>[]): Promise<number> {
+    if (writes.length === 0) return 0;
+    const records = await this.collection(collection);
+    // Writes to the same id go in successive rounds, so that they apply in the order given, as SQLite does.
+    const rounds: VersionedWrite<T>[][] = [];
+    const seen = new Map<string, number>();
+    for (const write of writes) {
+      const round = seen.get(write.id) ?? 0;
+      seen.set(write.id, round + 1);
+      (rounds[round] ??= []).push(write);
+    }
+    let applied = 0;
+    for (const round of rounds) applied += await this.applyRound(records, round);
+    return applied;
+  }
+
+  private async applyRound(records: Collection<StoredRecord>, writes: VersionedWrite[]): Promise<number> {
+    const operations = writes.map((write) => ({
+      updateOne: {
+        filter: { _id: write.id, version: { $lt: write.version } },
+        // A JSON round trip stores what SQLite stores: no undefined fields, dates as ISO strings.
+        update: {
+          $set: {
+            version: write.version,
+            doc: write.doc && (JSON.parse(JSON.stringify(write.doc)) as ReadDocument),
+          },
+        },
+        upsert: true,
+      },
+    }));
+    try {
+      const result = await records.bulkWrite(operations, { ordered: false });
+      return result.modifiedCount + result.upsertedCount;
+    } catch (error) {
+      if (!isBulkWriteError(error) || error.err) throw error;
+      const failures = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+      if (failures.some((failure) => failure.code !== DUPLICATE_KEY)) throw error;
+      // The document exists with a version not below this one (the guard refused), or another writer
+      // inserted it between our filter and our insert: as an update, the guard decides alone.
+      let applied = error.modifiedCount + error.upsertedCount;
+      for (const { index } of failures) {
+        const { filter, update } = operations[index].updateOne;
+        applied += (await records.updateOne(filter, update)).modifiedCount;
+      }
+      return applied;
+    }
+  }
+
+  async getVersioned<T extends ReadDocument>(
+    collection: string,
+    id: string,
+  ): Promise<StoredDocument<T> | null> {
+    const records = await this.collection(collection);
+    const record = await records.findOne({ _id: id });
+    return record ? { doc: record.doc as T | null, version: record.version } : null;
+  }
+
+  async get<T extends ReadDocument>(collection: string, id: string): Promise<T | null> {
+    return (await this.getVersioned<T>(collection, id))?.doc ?? null;
+  }
+
+  async find<T extends ReadDocument>(collection: string, query: FindQuery): Promise<FindResult<T>> {
+    // Tombstones have `doc: null`, which a `doc.field: null` filter would otherwise match.
+    const filter: Record<string, FilterValue | { $ne: null }> = { doc: { $ne: null } };
+    for (const [field, value] of Object.entries(query.filter)) {
+      if (!FIELD_NAME.test(field)) throw new Error(`Invalid filter field ${field}`);
+      // Equality only: an object here (`{$ne: …}`) would turn a value into an operator.
+      if (value !== null && typeof value === 'object') throw new Error(`Invalid filter value for ${field}`);
+      filter[`doc.${field}`] = value;
+    }
+    const direction = query.sort.direction === 'asc' ? 1 : -1;
+    const records = await this.collection(collection);
+    const page = await records
+      .find(filter as mongo.Filter<StoredRecord>)
+      .sort([
+        [`doc.${query.sort.field}`, direction],
+        ['_id', direction],
+      ])
+      .skip(query.page * query.limit)
+      .limit(query.limit + 1)
+      .toArray();
+    return { items: page.slice(0, query.limit).map((r) => r.doc as T), hasMore: page.length > query.limit };
+  }
+
+  async all<T extends ReadDocument>(collection: string): Promise<T[]> {
+    const records = await this.collection(collection);
+    const live = await records
+      .find({ doc: { $ne: null } })
+      .sort({ _id: 1 })
+      .toArray();
+    return live.map((r) => r.doc as T);
+  }
+
+  async clear(collection: string): Promise<void> {
+    // Emptied rather than dropped: the indexes stay, for this process and for every other one.
+    await (await this.collection(collection)).deleteMany({});
+  }
+
+  async close(): Promise<void> {
+    // The connection belongs to the scope; it is closed by its owner.
+  }
+
+  private async collection(name: string): Promise<Collection<StoredRecord>> {
+    const records = this.connection.collection<StoredRecord>(`${COLLECTION_PREFIX}${name}`);
+    let indexes = this.indexed.get(name);
+    if (!indexes) {
+      // Lists are per tenant, sorted by time with the id as tie-breaker: one index per sort field serves
+      // both directions.
+      indexes = records
+        .createIndexes([
+          { key: { 'doc.distributorId': 1, 'doc.createdAt': 1, _id: 1 }, name: 'tenant_created' },
+          { key: { 'doc.distributorId': 1, 'doc.updatedAt': 1, _id: 1 }, name: 'tenant_updated' },
+        ])
+        .then(() => undefined);
+      this.indexed.set(name, indexes);
+      indexes.catch(() => this.indexed.delete(name));
+    }
+    await indexes;
+    return records;
+  }
+}
+
+/**
+ * Recognised by shape rather than with `instanceof mongo.MongoBulkWriteError`: importing mongoose's values
+ * here would load it into every process that imports the read-store library, embedded ones included.
+ */
+function isBulkWriteError(error: unknown): error is mongo.MongoBulkWriteError {
+  return error instanceof Error && error.name === 'MongoBulkWriteError' && 'writeErrors' in error;
+}
