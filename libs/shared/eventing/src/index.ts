@@ -3,6 +3,3 @@ export * from './message-bus.port';
 export * from './sqlite/sqlite-event-store';
 export * from './sqlite/embedded-message-bus';
 export * from './command-handler';
-export * from './esdb/esdb-event-store';
-export * from './kafka/kafka-message-bus';
-export * from './kafka/kafka-relay';

@@ -1,6 +1,6 @@
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { EsdbEventStore, KafkaMessageBus, KafkaRelay, RELAY_CHECKPOINT_STREAM } from '@cip/shared/eventing';
-import { MongoIdempotencyStore, MongoReadStore } from '@cip/shared/read-store';
+import { EsdbEventStore, KafkaMessageBus, KafkaRelay, RELAY_CHECKPOINT_STREAM } from '@cip/shared/eventing/distributed';
+import { MongoIdempotencyStore, MongoReadStore } from '@cip/shared/read-store/distributed';
 import type { Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { Kafka, logLevel } from 'kafkajs';
 import type { logCreator } from 'kafkajs';

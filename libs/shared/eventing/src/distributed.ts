@@ -1,0 +1,5 @@
+// Adapters of the distributed runtime, on their own entry point so that the embedded runtime never loads
+// the EventStoreDB and Kafka clients.
+export * from './esdb/esdb-event-store';
+export * from './kafka/kafka-message-bus';
+export * from './kafka/kafka-relay';
