@@ -1,2 +1,3 @@
 export * from './contract-targets';
 export * from './decider-spec';
+export * from './until';

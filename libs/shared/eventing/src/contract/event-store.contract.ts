@@ -1,3 +1,4 @@
+import { until } from '@cip/shared/testing';
 import { randomUUID } from 'node:crypto';
 import { EventData, EventStore, RecordedEvent, WrongExpectedRevisionError } from '../event-store.port';
 
@@ -26,18 +27,6 @@ export const testEvent = (type: string, data: Record<string, unknown> = {}): Eve
 });
 
 const stream = (category = 'tst') => `${category}-${randomUUID()}`;
-
-function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const check = () => {
-      if (predicate()) return resolve();
-      if (Date.now() - started > timeoutMs) return reject(new Error('condition not met in time'));
-      setTimeout(check, 5);
-    };
-    check();
-  });
-}
 
 export function eventStoreContract(target: EventStoreContractTarget): void {
   let store: EventStore;
@@ -179,10 +168,10 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
       },
     });
     try {
-      await waitFor(() => seen.length >= 1);
+      await until(() => seen.length >= 1);
       await store.append(id, [testEvent('Live1')]);
       await store.append(id, [testEvent('Live2')]);
-      await waitFor(() => seen.length >= 3);
+      await until(() => seen.length >= 3);
       expect(seen.map((e) => e.type)).toEqual(['Before2', 'Live1', 'Live2']);
       expect(subscription.position).toBeGreaterThanOrEqual(seen[1].position);
     } finally {
@@ -200,7 +189,7 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
       },
     });
     await store.append(id, [testEvent('One')]);
-    await waitFor(() => seen.length === 1);
+    await until(() => seen.length === 1);
     await subscription.stop();
     await store.append(id, [testEvent('Two')]);
     await new Promise((r) => setTimeout(r, 50));

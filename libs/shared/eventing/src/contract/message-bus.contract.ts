@@ -1,3 +1,4 @@
+import { until } from '@cip/shared/testing';
 import { randomUUID } from 'node:crypto';
 import type { BusConsumer, BusMessage, MessageBus } from '../message-bus.port';
 import { testEvent } from './event-store.contract';
@@ -11,18 +12,6 @@ export interface MessageBusContractTarget {
   cleanup(): Promise<void>;
   /** A topic name unique to this run (Kafka topics must exist or be auto-created). */
   topic(): string;
-}
-
-function until(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const check = () => {
-      if (predicate()) return resolve();
-      if (Date.now() - started > timeoutMs) return reject(new Error('condition not met in time'));
-      setTimeout(check, 5);
-    };
-    check();
-  });
 }
 
 export function messageBusContract(target: MessageBusContractTarget): void {

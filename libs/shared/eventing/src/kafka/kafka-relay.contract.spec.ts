@@ -1,5 +1,5 @@
 import { openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
-import { describeWhenConfigured } from '@cip/shared/testing';
+import { describeWhenConfigured, until } from '@cip/shared/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,18 +10,6 @@ import type { BusConsumer, BusMessage } from '../message-bus.port';
 import { SqliteEventStore } from '../sqlite/sqlite-event-store';
 import { KafkaMessageBus } from './kafka-message-bus';
 import { KafkaRelay, RELAY_CHECKPOINT_STREAM } from './kafka-relay';
-
-function until(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const check = () => {
-      if (predicate()) return resolve();
-      if (Date.now() - started > timeoutMs) return reject(new Error('condition not met in time'));
-      setTimeout(check, 10);
-    };
-    check();
-  });
-}
 
 describeWhenConfigured('KAFKA_BROKERS', 'kafka relay: event store log to category topics', (brokers) => {
   jest.setTimeout(60_000);
