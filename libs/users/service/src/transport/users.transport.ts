@@ -85,11 +85,18 @@ export class UsersRpcExceptionFilter extends BaseRpcExceptionFilter<unknown, Use
 
   override catch(exception: unknown, host: ArgumentsHost): Observable<UsersWireError> {
     if (exception instanceof DomainError) {
-      const error: UsersWireError = { code: exception.code, message: exception.message, details: exception.details };
+      const error: UsersWireError = {
+        code: exception.code,
+        message: exception.message,
+        details: exception.details,
+      };
       return super.catch(new RpcException(error), host);
     }
     this.logger.error({ err: exception }, 'users command failed');
-    const error: UsersWireError = { code: 'internal_error', message: 'The users service failed to handle the request' };
+    const error: UsersWireError = {
+      code: 'internal_error',
+      message: 'The users service failed to handle the request',
+    };
     return super.catch(new RpcException(error), host);
   }
 }
@@ -182,8 +189,12 @@ export class UsersTcpClient implements UsersApi, OnApplicationShutdown {
         errorFilter: (error: unknown) => error instanceof DomainError && !SERVICE_FAULTS.has(error.code),
       },
     );
-    this.breaker.on('open', () => this.logger.warn({ breaker: this.breaker.name }, 'circuit opened: failing fast'));
-    this.breaker.on('halfOpen', () => this.logger.info({ breaker: this.breaker.name }, 'circuit half-open: trying'));
+    this.breaker.on('open', () =>
+      this.logger.warn({ breaker: this.breaker.name }, 'circuit opened: failing fast'),
+    );
+    this.breaker.on('halfOpen', () =>
+      this.logger.info({ breaker: this.breaker.name }, 'circuit half-open: trying'),
+    );
     this.breaker.on('close', () => this.logger.info({ breaker: this.breaker.name }, 'circuit closed'));
   }
 
@@ -195,7 +206,11 @@ export class UsersTcpClient implements UsersApi, OnApplicationShutdown {
     return this.send('getUser', { caller: wireCaller(caller), userId });
   }
 
-  listUsers(caller: UsersCaller, filter: UserListFilter, page: Omit<FindQuery, 'filter'>): Promise<FindResult<UserView>> {
+  listUsers(
+    caller: UsersCaller,
+    filter: UserListFilter,
+    page: Omit<FindQuery, 'filter'>,
+  ): Promise<FindResult<UserView>> {
     return this.send('listUsers', { caller: wireCaller(caller), filter, page });
   }
 
@@ -261,7 +276,11 @@ export class UsersTransportModule {
       module: UsersTransportModule,
       imports: [
         ClientsModule.register([
-          { name: USERS_SERVICE_CLIENT, transport: Transport.TCP, options: { host: options.host, port: options.port } },
+          {
+            name: USERS_SERVICE_CLIENT,
+            transport: Transport.TCP,
+            options: { host: options.host, port: options.port },
+          },
         ]),
       ],
       providers: [
