@@ -185,6 +185,8 @@ export class UsersTcpClient implements UsersApi, OnApplicationShutdown {
         name: 'users-service',
         timeout: timeoutMs,
         errorThresholdPercentage: 50,
+        // Without a floor, one failed call after a quiet spell is 100 % of the window and opens the breaker.
+        volumeThreshold: 5,
         resetTimeout: options.resetTimeoutMs ?? 10_000,
         errorFilter: (error: unknown) => error instanceof DomainError && !SERVICE_FAULTS.has(error.code),
       },
