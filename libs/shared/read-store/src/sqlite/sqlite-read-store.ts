@@ -98,7 +98,7 @@ export class SqliteReadStore implements ReadStore {
         .join(' ');
       statement = this.db.prepare(
         `SELECT doc FROM read_models WHERE collection = @collection AND doc IS NOT NULL ${where}
-         ORDER BY ${column} ${direction}, id ${direction} LIMIT @limit OFFSET @offset`,
+         ORDER BY ${column} ${direction}, version ${direction}, id ${direction} LIMIT @limit OFFSET @offset`,
       );
       this.findStatements.set(key, statement);
     }
