@@ -26,6 +26,9 @@ const layers = [
   { sourceTag: 'scope:users', onlyDependOnLibsWithTags: ['scope:users', 'scope:shared'] },
   { sourceTag: 'scope:events', onlyDependOnLibsWithTags: ['scope:events', 'scope:shared'] },
   { sourceTag: 'scope:distributors', onlyDependOnLibsWithTags: ['scope:distributors', 'scope:shared'] },
+  { sourceTag: 'scope:kyc', onlyDependOnLibsWithTags: ['scope:kyc', 'scope:shared'] },
+  { sourceTag: 'scope:wallets', onlyDependOnLibsWithTags: ['scope:wallets', 'scope:shared'] },
+  { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:events', 'scope:shared'] },
 ];
 
 const boundaries = (depConstraints) => [

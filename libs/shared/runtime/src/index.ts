@@ -5,3 +5,4 @@ export * from './metrics';
 export * from './sqlite-database';
 export * from './config';
 export * from './sqlite-checkpointer';
+export * from './secrets';
