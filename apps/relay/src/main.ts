@@ -1,24 +1,14 @@
 import 'reflect-metadata';
 import { STORE_SCOPES } from '@cip/shared/infrastructure';
-import { openDistributedInfrastructure } from '@cip/shared/infrastructure/distributed';
+import {
+  openDistributedInfrastructure,
+  readDistributedConfig,
+  readPort,
+  runMain,
+} from '@cip/shared/infrastructure/distributed';
 import { createLogger, PlatformMetrics } from '@cip/shared/runtime';
 import { createServer } from 'node:http';
 import { Gauge } from 'prom-client';
-
-function required(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} must be set`);
-  return value;
-}
-
-function port(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65_535)
-    throw new Error(`${name} must be a port, got "${raw}"`);
-  return value;
-}
 
 /**
  * The relay: tails each scope's EventStoreDB log and produces it to that scope's Kafka topics, the only path
@@ -28,13 +18,7 @@ async function main(): Promise<void> {
   const logger = createLogger(process.env.LOG_LEVEL || 'info', 'relay');
   const metrics = new PlatformMetrics();
   const infrastructure = await openDistributedInfrastructure({
-    eventStoreUrl: required('EVENTSTORE_URL'),
-    kafkaBrokers: required('KAFKA_BROKERS')
-      .split(',')
-      .map((broker) => broker.trim())
-      .filter(Boolean),
-    mongoUrl: required('MONGO_URL'),
-    clientId: process.env.KAFKA_CLIENT_ID || 'cip-relay',
+    ...readDistributedConfig('cip-relay'),
     logger,
     metrics,
   });
@@ -62,7 +46,7 @@ async function main(): Promise<void> {
       response.writeHead(404).end();
     }
   });
-  const metricsPort = port('METRICS_PORT', 9464);
+  const metricsPort = readPort('METRICS_PORT', 9464);
   server.listen(metricsPort, process.env.HOST || '0.0.0.0');
   logger.info({ metricsPort, scopes: STORE_SCOPES.slice(0, relays.length) }, 'relays started');
 
@@ -80,7 +64,4 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main().catch((error) => {
-  process.stderr.write(`Relay failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runMain('Relay', main);

@@ -4,22 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createLogger, PlatformMetrics } from '@cip/shared/runtime';
+import { readDistributedConfig, readPort, runMain } from '@cip/shared/infrastructure/distributed';
 import { UsersServiceModule } from './users-service.module';
-
-function required(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} must be set`);
-  return value;
-}
-
-function port(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65_535)
-    throw new Error(`${name} must be a port, got "${raw}"`);
-  return value;
-}
 
 /**
  * The users service: the users context behind TCP message handlers (USERS_TCP_PORT), and an HTTP listener
@@ -28,19 +14,11 @@ function port(name: string, fallback: number): number {
 async function main(): Promise<void> {
   const logger = createLogger(process.env.LOG_LEVEL || 'info', 'users');
   const host = process.env.HOST || '0.0.0.0';
-  const tcpPort = port('USERS_TCP_PORT', 4010);
-  const metricsPort = port('METRICS_PORT', 9464);
+  const tcpPort = readPort('USERS_TCP_PORT', 4010);
+  const metricsPort = readPort('METRICS_PORT', 9464);
   const app = await NestFactory.create<NestFastifyApplication>(
     UsersServiceModule.forRoot({
-      infrastructure: {
-        eventStoreUrl: required('EVENTSTORE_URL'),
-        kafkaBrokers: required('KAFKA_BROKERS')
-          .split(',')
-          .map((broker) => broker.trim())
-          .filter(Boolean),
-        mongoUrl: required('MONGO_URL'),
-        clientId: process.env.KAFKA_CLIENT_ID || 'cip-users',
-      },
+      infrastructure: readDistributedConfig('cip-users'),
       logger,
       metrics: new PlatformMetrics(),
     }),
@@ -60,9 +38,4 @@ async function main(): Promise<void> {
   logger.info({ tcpPort, metricsPort }, 'users service listening');
 }
 
-main().catch((error) => {
-  process.stderr.write(
-    `Users service failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
-  );
-  process.exit(1);
-});
+runMain('Users service', main);

@@ -1,5 +1,10 @@
 import { EventStoreDBClient } from '@eventstore/db-client';
-import { EsdbEventStore, KafkaMessageBus, KafkaRelay, RELAY_CHECKPOINT_STREAM } from '@cip/shared/eventing/distributed';
+import {
+  EsdbEventStore,
+  KafkaMessageBus,
+  KafkaRelay,
+  RELAY_CHECKPOINT_STREAM,
+} from '@cip/shared/eventing/distributed';
 import { MongoIdempotencyStore, MongoReadStore } from '@cip/shared/read-store/distributed';
 import type { Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { Kafka, logLevel } from 'kafkajs';

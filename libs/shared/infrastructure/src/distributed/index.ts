@@ -1,1 +1,2 @@
 export * from './distributed-infrastructure';
+export * from './distributed-config';

@@ -1,0 +1,42 @@
+import type { DistributedInfrastructureOptions } from './distributed-infrastructure';
+
+/** The connection settings every distributed app reads: EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL, KAFKA_CLIENT_ID. */
+export function readDistributedConfig(
+  defaultClientId: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Omit<DistributedInfrastructureOptions, 'logger' | 'metrics'> {
+  const required = (name: string): string => {
+    const value = env[name];
+    if (!value) throw new Error(`${name} must be set`);
+    return value;
+  };
+  return {
+    eventStoreUrl: required('EVENTSTORE_URL'),
+    kafkaBrokers: required('KAFKA_BROKERS')
+      .split(',')
+      .map((broker) => broker.trim())
+      .filter(Boolean),
+    mongoUrl: required('MONGO_URL'),
+    clientId: env.KAFKA_CLIENT_ID || defaultClientId,
+  };
+}
+
+/** A TCP port from the environment, or the fallback when unset. */
+export function readPort(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[name];
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535)
+    throw new Error(`${name} must be a port, got "${raw}"`);
+  return value;
+}
+
+/** Runs an app's main; a start-up failure is printed with its stack and exits non-zero. */
+export function runMain(appName: string, main: () => Promise<void>): void {
+  main().catch((error) => {
+    process.stderr.write(
+      `${appName} failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}
