@@ -21,6 +21,10 @@ const layers = [
     sourceTag: 'type:http',
     onlyDependOnLibsWithTags: ['type:contracts', 'type:shared', 'type:domain', 'type:read-models', 'type:service'],
   },
+  {
+    sourceTag: 'type:catalogue',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:shared', 'type:domain', 'type:read-models', 'type:service'],
+  },
   { sourceTag: 'type:app', notDependOnLibsWithTags: ['type:app'] },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:users', onlyDependOnLibsWithTags: ['scope:users', 'scope:shared'] },

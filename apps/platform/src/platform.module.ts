@@ -2,9 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DistributorsModule } from '@cip/distributors/service';
 import { EventsModule } from '@cip/events/service';
 import { GatewayHttpModule } from '@cip/gateway/http';
+import { PUBLIC_EVENT_MAPPERS } from '@cip/platform/catalogue';
 import { InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
-import { userPublicEvents } from '@cip/users/read-models';
 import { UsersModule } from '@cip/users/service';
 
 export interface PlatformModuleOptions {
@@ -23,7 +23,7 @@ export interface PlatformModuleOptions {
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformModuleOptions): DynamicModule {
-    const events = EventsModule.forRoot({ mappers: [userPublicEvents] });
+    const events = EventsModule.forRoot({ mappers: PUBLIC_EVENT_MAPPERS });
     return {
       module: PlatformModule,
       imports: [

@@ -1,2 +1,3 @@
 export * from './events.service';
 export * from './events.module';
+export * from './public-events-read-model';

@@ -1,0 +1,19 @@
+import { PUBLIC_EVENTS_GROUP } from '@cip/events/service';
+import { READ_MODELS } from '@cip/platform/catalogue';
+import { ConsumerHost } from '@cip/shared/infrastructure';
+import { Harness, startHarness } from './testing/platform-harness';
+
+// The CLI verifies and rebuilds the catalogue's read models; if the platform kept one the catalogue
+// lacks, an operator's rebuild would silently leave it stale.
+describe('platform catalogue', () => {
+  let harness: Harness;
+  beforeAll(async () => (harness = await startHarness()));
+  afterAll(() => harness.close());
+
+  it('lists every consumer group the running platform keeps a read model with', () => {
+    const running = harness.platform.app.get(ConsumerHost).listDefinitions().map((d) => d.group);
+    const catalogued = READ_MODELS.map((model) => model.group);
+    const readModelGroups = running.filter((group) => group.startsWith('projection.') || group === PUBLIC_EVENTS_GROUP);
+    expect(catalogued.sort()).toEqual(readModelGroups.sort());
+  });
+});
