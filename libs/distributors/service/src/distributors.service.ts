@@ -5,7 +5,9 @@ import {
   API_KEY_PREFIX,
   DEFAULT_ALLOWED_COUNTRIES,
   distributorDecider,
+  DistributorCommand,
   DistributorRecord,
+  DistributorState,
   NewApiKey,
   ProgramConfig,
 } from '@cip/distributors/domain';
@@ -56,6 +58,22 @@ export class DistributorsService {
     return { occurredAt: this.clock.now().toISOString(), correlationId: 'operator' };
   }
 
+  /** Runs a command on a distributor's stream, then lets the directory see it before the caller goes on. */
+  private async execute(
+    distributorId: string,
+    command: DistributorCommand | ((state: DistributorState) => DistributorCommand),
+  ) {
+    const result = await handleCommand(
+      this.store,
+      distributorDecider,
+      distributorId,
+      command,
+      this.context(),
+    );
+    await this.directory.catchUp();
+    return result;
+  }
+
   async createDistributor(input: {
     name: string;
     program?: Partial<ProgramConfig>;
@@ -70,42 +88,28 @@ export class DistributorsService {
       kycImportEnabled: false,
       ...input.program,
     };
-    const result = await handleCommand(
-      this.store,
-      distributorDecider,
-      distributorId,
-      {
-        type: 'CreateDistributor',
-        data: {
-          distributorId,
-          name: input.name,
-          program,
-          isDefault: input.isDefault ?? false,
-          now: this.context().occurredAt,
-        },
+    const result = await this.execute(distributorId, {
+      type: 'CreateDistributor',
+      data: {
+        distributorId,
+        name: input.name,
+        program,
+        isDefault: input.isDefault ?? false,
+        now: this.context().occurredAt,
       },
-      this.context(),
-    );
-    await this.directory.catchUp();
+    });
     return result.state as DistributorRecord;
   }
 
   async configureProgram(distributorId: string, changes: Partial<ProgramConfig>): Promise<DistributorRecord> {
-    const result = await handleCommand(
-      this.store,
-      distributorDecider,
-      distributorId,
-      (state) => {
-        if (state.status === 'absent')
-          throw new DomainError('not_found', `Distributor ${distributorId} was not found`);
-        return {
-          type: 'ConfigureProgram' as const,
-          data: { program: { ...state.program, ...changes }, now: this.context().occurredAt },
-        };
-      },
-      this.context(),
-    );
-    await this.directory.catchUp();
+    const result = await this.execute(distributorId, (state) => {
+      if (state.status === 'absent')
+        throw new DomainError('not_found', `Distributor ${distributorId} was not found`);
+      return {
+        type: 'ConfigureProgram' as const,
+        data: { program: { ...state.program, ...changes }, now: this.context().occurredAt },
+      };
+    });
     return result.state as DistributorRecord;
   }
 
@@ -125,14 +129,7 @@ export class DistributorsService {
     label: string | null = null,
   ): Promise<IssuedApiKey> {
     const { apiKey, key } = this.newKey(environment, label);
-    await handleCommand(
-      this.store,
-      distributorDecider,
-      distributorId,
-      { type: 'IssueApiKey', data: { key, now: this.context().occurredAt } },
-      this.context(),
-    );
-    await this.directory.catchUp();
+    await this.execute(distributorId, { type: 'IssueApiKey', data: { key, now: this.context().occurredAt } });
     return { keyId: key.keyId, distributorId, environment, apiKey };
   }
 
@@ -153,14 +150,10 @@ export class DistributorsService {
       throw new DomainError('validation_error', 'An API key needs at least 24 characters after its prefix');
     }
     const { key } = this.newKey(environment, label, apiKey);
-    const result = await handleCommand(
-      this.store,
-      distributorDecider,
-      distributorId,
-      { type: 'IssueApiKey', data: { key, now: this.context().occurredAt } },
-      this.context(),
-    );
-    await this.directory.catchUp();
+    const result = await this.execute(distributorId, {
+      type: 'IssueApiKey',
+      data: { key, now: this.context().occurredAt },
+    });
     return { keyId: key.keyId, created: result.events.length > 0 };
   }
 
@@ -171,30 +164,19 @@ export class DistributorsService {
       environment,
       owner.keys.find((k) => k.keyId === keyId)?.label ?? null,
     );
-    await handleCommand(
-      this.store,
-      distributorDecider,
-      owner.distributorId,
-      {
-        type: 'RollApiKey',
-        data: { keyId, replacement: key, now: this.context().occurredAt },
-      },
-      this.context(),
-    );
-    await this.directory.catchUp();
+    await this.execute(owner.distributorId, {
+      type: 'RollApiKey',
+      data: { keyId, replacement: key, now: this.context().occurredAt },
+    });
     return { keyId: key.keyId, distributorId: owner.distributorId, environment, apiKey };
   }
 
   async deleteKey(keyId: string): Promise<void> {
     const owner = this.ownerOf(keyId);
-    await handleCommand(
-      this.store,
-      distributorDecider,
-      owner.distributorId,
-      { type: 'DeleteApiKey', data: { keyId, now: this.context().occurredAt } },
-      this.context(),
-    );
-    await this.directory.catchUp();
+    await this.execute(owner.distributorId, {
+      type: 'DeleteApiKey',
+      data: { keyId, now: this.context().occurredAt },
+    });
   }
 
   /**
