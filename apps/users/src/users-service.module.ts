@@ -1,30 +1,14 @@
-import { Controller, DynamicModule, Get, Header, Inject, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { SystemController } from '@cip/gateway/http';
 import { EventsModule } from '@cip/events/service';
 import { InfrastructureModule } from '@cip/shared/infrastructure';
 import {
   DistributedInfrastructureOptions,
   openDistributedInfrastructure,
 } from '@cip/shared/infrastructure/distributed';
-import { Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
+import { Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { userPublicEvents } from '@cip/users/read-models';
 import { UsersTransportModule } from '@cip/users/service';
-
-/** The service's own HTTP listener: probes and Prometheus, nothing of the public API. */
-@Controller()
-class ServiceProbesController {
-  constructor(@Inject(METRICS) private readonly metrics: PlatformMetrics) {}
-
-  @Get('health')
-  health() {
-    return { status: 'ok' };
-  }
-
-  @Get('metrics')
-  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  prometheus(): Promise<string> {
-    return this.metrics.registry.metrics();
-  }
-}
 
 export interface UsersServiceModuleOptions {
   infrastructure: Omit<DistributedInfrastructureOptions, 'logger' | 'metrics'>;
@@ -53,7 +37,7 @@ export class UsersServiceModule {
         UsersTransportModule.forServer(),
         EventsModule.forRoot({ mappers: [userPublicEvents] }),
       ],
-      controllers: [ServiceProbesController],
+      controllers: [SystemController],
     };
   }
 }

@@ -6,3 +6,4 @@ export * from './sqlite-database';
 export * from './config';
 export * from './sqlite-checkpointer';
 export * from './secrets';
+export * from './back-off';

@@ -1,3 +1,4 @@
+import { InterruptibleBackOff } from '@cip/shared/runtime';
 import {
   ANY,
   BACKWARDS,
@@ -275,7 +276,7 @@ class EsdbSubscription implements StoreSubscription {
   private current: number;
   private stopped = false;
   private buffer: EventBuffer | null = null;
-  private wakeFromBackOff: (() => void) | null = null;
+  private readonly backOff = new InterruptibleBackOff();
   private readonly loop: Promise<void>;
 
   constructor(
@@ -313,7 +314,7 @@ class EsdbSubscription implements StoreSubscription {
           if (this.stopped) return;
           attempt++;
           this.onDropped(error, attempt);
-          await this.backOff(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
+          await this.backOff.wait(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
         } finally {
           this.buffer = null;
           await buffer?.close();
@@ -343,20 +344,10 @@ class EsdbSubscription implements StoreSubscription {
     }
   }
 
-  private backOff(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakeFromBackOff = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
   async stop(): Promise<void> {
     this.stopped = true;
     this.buffer?.interrupt();
-    this.wakeFromBackOff?.();
+    this.backOff.interrupt();
     await this.loop;
   }
 }

@@ -1,3 +1,4 @@
+import { InterruptibleBackOff } from '@cip/shared/runtime';
 import { Partitioners } from 'kafkajs';
 import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage, Message, Producer } from 'kafkajs';
 import { EventData, RecordedEvent, categoryOf } from '../event-store.port';
@@ -193,7 +194,7 @@ class KafkaBusConsumer implements BusConsumer {
   private readonly consumer: Consumer;
   private stopping = false;
   private shutdown: Promise<void> | null = null;
-  private wakeFromBackOff: (() => void) | null = null;
+  private readonly backOff = new InterruptibleBackOff();
   private readonly lagByPartition = new Map<string, number>();
 
   constructor(
@@ -262,7 +263,7 @@ class KafkaBusConsumer implements BusConsumer {
         // rebalance throws out of eachBatch and kafkajs rejoins the group (the messages stay uncommitted).
         do {
           if (this.abandons(payload)) return false;
-          await this.backOff(Math.min(retryAt - Date.now(), 1000));
+          await this.backOff.wait(Math.min(retryAt - Date.now(), 1000));
           if (this.abandons(payload)) return false;
           await payload.heartbeat();
         } while (Date.now() < retryAt);
@@ -273,16 +274,6 @@ class KafkaBusConsumer implements BusConsumer {
   /** The batch in hand is no longer ours to finish: the consumer stops, or a seek or rebalance took it. */
   private abandons(payload: EachBatchPayload): boolean {
     return this.stopping || !payload.isRunning() || payload.isStale();
-  }
-
-  private backOff(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakeFromBackOff = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 
   async drain(timeoutMs = 10_000): Promise<void> {
@@ -321,7 +312,7 @@ class KafkaBusConsumer implements BusConsumer {
 
   private async shutDown(): Promise<void> {
     this.stopping = true;
-    this.wakeFromBackOff?.();
+    this.backOff.interrupt();
     try {
       // Waits for the batch in hand (a retry loop returns at its next check), then leaves the group.
       await this.consumer.disconnect();

@@ -1,3 +1,4 @@
+import { InterruptibleBackOff } from '@cip/shared/runtime';
 import { randomUUID } from 'node:crypto';
 import {
   EventData,
@@ -41,7 +42,7 @@ export class KafkaRelay {
   private subscription: StoreSubscription | null = null;
   private checkpointRevision = -1;
   private stopping = false;
-  private wakeFromBackOff: (() => void) | null = null;
+  private readonly backOff = new InterruptibleBackOff();
 
   constructor(private readonly options: KafkaRelayOptions) {
     this.checkpointStream = options.checkpointStream ?? RELAY_CHECKPOINT_STREAM;
@@ -67,7 +68,7 @@ export class KafkaRelay {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.wakeFromBackOff?.();
+    this.backOff.interrupt();
     await this.subscription?.stop();
   }
 
@@ -118,19 +119,9 @@ export class KafkaRelay {
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError || this.stopping) throw error;
         this.options.onRetry?.(error, attempt);
-        await this.backOff(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
+        await this.backOff.wait(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
         if (this.stopping) throw error;
       }
     }
-  }
-
-  private backOff(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakeFromBackOff = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }
