@@ -6,6 +6,13 @@ import { InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/in
 import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { userPublicEvents } from '@cip/users/read-models';
 import { UsersModule } from '@cip/users/service';
+import { UsersService } from '@cip/users/service';
+import { DistributorDirectory } from '@cip/distributors/service';
+import { kycPublicEvents } from '@cip/kyc/read-models';
+import { KycModule } from '@cip/kyc/service';
+import { loadOrCreateSecret } from '@cip/shared/runtime';
+import { randomBytes } from 'node:crypto';
+import { UsersForKyc } from './kyc-user-directory';
 
 export interface PlatformModuleOptions {
   dataDir: string;
@@ -14,6 +21,8 @@ export interface PlatformModuleOptions {
   clock?: Clock;
   /** How often live subscriptions look for appends made by another process (the CLI). */
   pollIntervalMs?: number;
+  /** Key of hosted KYC link signatures (KYC_LINK_SECRET); generated under DATA_DIR/secrets when unset. */
+  kycLinkSecret?: string;
 }
 
 /**
@@ -23,7 +32,20 @@ export interface PlatformModuleOptions {
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformModuleOptions): DynamicModule {
-    const events = EventsModule.forRoot({ mappers: [userPublicEvents] });
+    const events = EventsModule.forRoot({ mappers: [userPublicEvents, kycPublicEvents] });
+    const kyc = KycModule.forRoot({
+      imports: [UsersModule, DistributorsModule],
+      userDirectory: {
+        inject: [UsersService, DistributorDirectory],
+        useFactory: (users: UsersService, directory: DistributorDirectory) => new UsersForKyc(users, directory),
+      },
+      linkKey: loadOrCreateSecret({
+        dataDir: options.dataDir,
+        name: 'kyc-link-key',
+        fromEnv: options.kycLinkSecret,
+        generate: () => randomBytes(32).toString('base64url'),
+      }),
+    });
     return {
       module: PlatformModule,
       imports: [
@@ -38,7 +60,8 @@ export class PlatformModule {
         DistributorsModule,
         UsersModule,
         events,
-        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events] }),
+        kyc,
+        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events, kyc] }),
       ],
     };
   }

@@ -2,6 +2,9 @@ import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { EventsController } from './events/events.controller';
 import { SystemController } from './system/system.controller';
 import { UsersController } from './users/users.controller';
+import { KycController } from './kyc/kyc.controller';
+import { KycSimulationController } from './kyc/kyc-simulation.controller';
+import { HostedKycController } from './kyc/hosted-flow/hosted-kyc.controller';
 
 /**
  * The /v1 HTTP surface. The app passes the modules that provide the context APIs (in-process services in
@@ -13,7 +16,14 @@ export class GatewayHttpModule {
     return {
       module: GatewayHttpModule,
       imports: options.imports,
-      controllers: [SystemController, UsersController, EventsController],
+      controllers: [
+        SystemController,
+        UsersController,
+        EventsController,
+        KycController,
+        KycSimulationController,
+        HostedKycController,
+      ],
     };
   }
 }
