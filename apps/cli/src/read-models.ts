@@ -2,9 +2,10 @@ import { EVENT_RECORDS, EVENT_SNAPSHOTS, PublicEventRecorder } from '@cip/events
 import { PUBLIC_EVENTS_GROUP } from '@cip/events/service';
 import { projectionReadModel, RebuildableReadModel, replayLog } from '@cip/shared/infrastructure';
 import { userPublicEvents, usersProjection } from '@cip/users/read-models';
+import { kycLinkDeadlinesProjection, kycPublicEvents, kycsProjection } from '@cip/kyc/read-models';
 
 /** The same mappers as the platform's EventsModule, so rebuilt records equal the ones it records. */
-const PUBLIC_EVENT_MAPPERS = [userPublicEvents];
+const PUBLIC_EVENT_MAPPERS = [userPublicEvents, kycPublicEvents];
 
 const publicEventsReadModel: RebuildableReadModel = {
   name: 'public-events',
@@ -23,5 +24,7 @@ const publicEventsReadModel: RebuildableReadModel = {
 /** The read models of each environment that the CLI can verify and rebuild. */
 export const READ_MODELS: RebuildableReadModel[] = [
   projectionReadModel(usersProjection),
+  projectionReadModel(kycsProjection),
+  projectionReadModel(kycLinkDeadlinesProjection),
   publicEventsReadModel,
 ];

@@ -9,7 +9,7 @@ import { UsersModule } from '@cip/users/service';
 import { UsersService } from '@cip/users/service';
 import { DistributorDirectory } from '@cip/distributors/service';
 import { kycPublicEvents } from '@cip/kyc/read-models';
-import { KycModule } from '@cip/kyc/service';
+import { KYC_LINK_KEY_SECRET, KycModule } from '@cip/kyc/service';
 import { loadOrCreateSecret } from '@cip/shared/runtime';
 import { randomBytes } from 'node:crypto';
 import { UsersForKyc } from './kyc-user-directory';
@@ -41,7 +41,7 @@ export class PlatformModule {
       },
       linkKey: loadOrCreateSecret({
         dataDir: options.dataDir,
-        name: 'kyc-link-key',
+        name: KYC_LINK_KEY_SECRET,
         fromEnv: options.kycLinkSecret,
         generate: () => randomBytes(32).toString('base64url'),
       }),

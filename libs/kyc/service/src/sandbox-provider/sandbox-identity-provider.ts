@@ -5,6 +5,9 @@ import type { IdentityVerificationProvider, VerificationSessionRequest } from '.
 /** Path of the hosted verification page served by the platform itself (no API key: the link is the key). */
 export const HOSTED_KYC_PATH = '/hosted/kyc';
 
+/** File name of the link key under DATA_DIR/secrets (the platform and the CLI sign links alike). */
+export const KYC_LINK_KEY_SECRET = 'kyc-link-key';
+
 const KYC_ID = /^kyc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
 
