@@ -44,12 +44,24 @@ describe('cli: kyc rfi', () => {
         systemClock,
       );
       const user = await users.createUser(
-        { distributorId, environment: 'sandbox', program: { allowedCountries: ['FR'], b2b: false }, requestId: 't' },
+        {
+          distributorId,
+          environment: 'sandbox',
+          program: { allowedCountries: ['FR'], b2b: false },
+          requestId: 't',
+        },
         { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'FR' },
       );
       await infrastructure.close();
 
-      const flags = ['--distributor', distributorId, '--env', 'sandbox', '--subtype', 'transaction_monitoring'];
+      const flags = [
+        '--distributor',
+        distributorId,
+        '--env',
+        'sandbox',
+        '--subtype',
+        'transaction_monitoring',
+      ];
       const raised = await cli('kyc', 'rfi', user.id, ...flags, '--json');
       expect(raised).toMatchObject({ code: 0, stderr: '' });
       const kyc = JSON.parse(raised.stdout);
@@ -58,7 +70,9 @@ describe('cli: kyc rfi', () => {
         type: 'rfi',
         rfiSubtype: 'transaction_monitoring',
         status: 'pending',
-        access: { url: expect.stringMatching(new RegExp(`^https://verify\\.example\\.com/hosted/kyc/${kyc.id}\\.`)) },
+        access: {
+          url: expect.stringMatching(new RegExp(`^https://verify\\.example\\.com/hosted/kyc/${kyc.id}\\.`)),
+        },
       });
 
       const reopened = openEmbeddedInfrastructure({ dataDir });
@@ -69,7 +83,17 @@ describe('cli: kyc rfi', () => {
       const unknown = await cli('kyc', 'rfi', 'usr-00000000-0000-4000-8000-000000000000', ...flags);
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toMatch(/not found/);
-      const otherTenant = await cli('kyc', 'rfi', user.id, '--distributor', 'dst-nope', '--env', 'sandbox', '--subtype', 'onboarding');
+      const otherTenant = await cli(
+        'kyc',
+        'rfi',
+        user.id,
+        '--distributor',
+        'dst-nope',
+        '--env',
+        'sandbox',
+        '--subtype',
+        'onboarding',
+      );
       expect(otherTenant.code).toBe(1);
     } finally {
       await infrastructure.close().catch(() => undefined);

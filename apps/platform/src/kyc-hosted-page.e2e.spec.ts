@@ -6,7 +6,9 @@ const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available) {
   // Never a silent pass: say why the browser test does not run (CI installs it: .ci/run).
-  process.stderr.write(`SKIPPED kyc-hosted-page browser test: ${CHROMIUM} is not installed (apt-get install chromium)\n`);
+  process.stderr.write(
+    `SKIPPED kyc-hosted-page browser test: ${CHROMIUM} is not installed (apt-get install chromium)\n`,
+  );
 }
 const describeWithBrowser = available ? describe : describe.skip;
 
@@ -49,7 +51,9 @@ describeWithBrowser('the hosted KYC page in a real browser (headless Chromium)',
       const opened = await page.goto(kyc.access.url);
       expect(opened?.status()).toBe(200);
       expect(await page.title()).toBe('Verify your identity');
-      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Verify your identity');
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        'Verify your identity',
+      );
 
       await page.getByLabel('First name').fill('Ada');
       await page.getByLabel('Last name').fill('Lovelace');
@@ -92,7 +96,10 @@ describeWithBrowser('the hosted KYC page in a real browser (headless Chromium)',
       // and carries no form token, so nothing is accepted.
       const html = `<form method="post" action="${kyc.access.url}"><input name="firstName" value="Eve"></form>`;
       await page.goto(`data:text/html,${encodeURIComponent(html)}`);
-      const [response] = await Promise.all([page.waitForNavigation(), page.evaluate('document.forms[0].submit()')]);
+      const [response] = await Promise.all([
+        page.waitForNavigation(),
+        page.evaluate('document.forms[0].submit()'),
+      ]);
       expect(response?.status()).toBe(403);
       expect((await h.http.get(`/v1/kycs/${kyc.id}`).set(api)).body.status).toBe('pending');
     } finally {

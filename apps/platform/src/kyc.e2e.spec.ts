@@ -31,19 +31,34 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
   });
 
   const createUser = async (key = SANDBOX_KEY, body = newUserBody()) => {
-    const response = await h.http.post('/v1/users').set({ 'x-api-key': key, ...json }).send(body);
+    const response = await h.http
+      .post('/v1/users')
+      .set({ 'x-api-key': key, ...json })
+      .send(body);
     expect(response.status).toBe(201);
     return response.body.id as string;
   };
   const startKyc = (body: Record<string, unknown>, key = SANDBOX_KEY) =>
-    h.http.put('/v1/kycs').set({ 'x-api-key': key, ...json }).send(body);
-  const getKyc = (kycId: string, key = SANDBOX_KEY) => h.http.get(`/v1/kycs/${kycId}`).set({ 'x-api-key': key });
+    h.http
+      .put('/v1/kycs')
+      .set({ 'x-api-key': key, ...json })
+      .send(body);
+  const getKyc = (kycId: string, key = SANDBOX_KEY) =>
+    h.http.get(`/v1/kycs/${kycId}`).set({ 'x-api-key': key });
   const getUser = async (userId: string) => (await h.http.get(`/v1/users/${userId}`).set(sandbox)).body;
   const simulate = (kycId: string, outcome: string, body: Record<string, unknown> = {}, key = SANDBOX_KEY) =>
-    h.http.post(`/v1/simulate/kyc/${kycId}/${outcome}`).set({ 'x-api-key': key, ...json }).send(body);
+    h.http
+      .post(`/v1/simulate/kyc/${kycId}/${outcome}`)
+      .set({ 'x-api-key': key, ...json })
+      .send(body);
   const resume = (kycId: string) => h.http.post(`/v1/kycs/${kycId}/resume`).set(sandbox);
   const eventsOf = async (query: Record<string, string>) =>
-    (await h.http.get('/v1/events').query({ limit: 100, sortBy: 'createdAt', ...query }).set(sandbox)).body.items;
+    (
+      await h.http
+        .get('/v1/events')
+        .query({ limit: 100, sortBy: 'createdAt', ...query })
+        .set(sandbox)
+    ).body.items;
 
   /** The user's side: open the link in a "browser" (the page sets its form cookie) and submit the form. */
   const openLink = async (url: string) => {
@@ -124,7 +139,12 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
       expect(byName('kyc.created')).toMatchObject({
         eventTargetId: kycId,
         userId,
-        data: { type: 'full', status: 'pending', provider: 'sandbox-idv', referenceId: started.body.referenceId },
+        data: {
+          type: 'full',
+          status: 'pending',
+          provider: 'sandbox-idv',
+          referenceId: started.body.referenceId,
+        },
       });
       expect(byName('kyc.completed').data).toMatchObject({ type: 'full', status: 'completed' });
       expect(byName('kyc.verified').data).toMatchObject({ status: 'verified', userActivated: true });
@@ -208,7 +228,10 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
       });
       expect((await getUser(first.userId)).status).toBe('onboarding');
       const [event] = await eventsOf({ userId: first.userId, eventName: 'kyc.verified' });
-      expect(event.data).toMatchObject({ userActivated: false, userNotActivatedReason: 'previousKycDeclined' });
+      expect(event.data).toMatchObject({
+        userActivated: false,
+        userNotActivatedReason: 'previousKycDeclined',
+      });
     });
 
     it('declines with prohibitedCountry when the program no longer allows the user country', async () => {
@@ -272,7 +295,11 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
 
       const resumed = await resume(kyc.id);
       expect(resumed.status).toBe(200);
-      expect(resumed.body).toMatchObject({ id: kyc.id, status: 'pending', access: { url: expect.any(String) } });
+      expect(resumed.body).toMatchObject({
+        id: kyc.id,
+        status: 'pending',
+        access: { url: expect.any(String) },
+      });
       expect(resumed.body.referenceId).not.toBe(kyc.referenceId);
       expect(resumed.body.access.url).not.toBe(kyc.access.url);
       expect((await request(h.platform.url).get(new URL(kyc.access.url).pathname)).status).toBe(410);
@@ -323,7 +350,10 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
     it('is refused with 403 kyc_import_not_enabled without the contract addendum, creating nothing', async () => {
       const other = await h.newDistributor({ kycImportEnabled: false });
       const userId = await createUser(other.sandboxKey);
-      const response = await h.http.post('/v1/kycs').set({ 'x-api-key': other.sandboxKey, ...json }).send(importBody(userId));
+      const response = await h.http
+        .post('/v1/kycs')
+        .set({ 'x-api-key': other.sandboxKey, ...json })
+        .send(importBody(userId));
       expect(response.status).toBe(403);
       expect(response.body.error.code).toBe('kyc_import_not_enabled');
       const listed = await h.http.get('/v1/kycs').query({ userId }).set({ 'x-api-key': other.sandboxKey });
@@ -332,7 +362,10 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
 
     it('imports pre-verified data with the addendum; approval activates the user', async () => {
       const userId = await createUser();
-      const imported = await h.http.post('/v1/kycs').set({ ...sandbox, ...json }).send(importBody(userId));
+      const imported = await h.http
+        .post('/v1/kycs')
+        .set({ ...sandbox, ...json })
+        .send(importBody(userId));
       expect(imported.status).toBe(201);
       expect(imported.body).toMatchObject({ userId, type: 'import', status: 'pending', access: null });
       expect(imported.body).not.toHaveProperty('linkExpiresAt');
@@ -348,13 +381,19 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
         .set({ ...sandbox, ...json })
         .send(importBody(userId, { address: undefined }));
       const verified = await simulate(imported.body.id, 'approve');
-      expect(verified.body).toMatchObject({ userActivated: false, userNotActivatedReason: 'incompleteDetails' });
+      expect(verified.body).toMatchObject({
+        userActivated: false,
+        userNotActivatedReason: 'incompleteDetails',
+      });
       expect((await getUser(userId)).status).toBe('onboarding');
     });
 
     it('cannot be resumed or expired: it has no link', async () => {
       const userId = await createUser();
-      const imported = await h.http.post('/v1/kycs').set({ ...sandbox, ...json }).send(importBody(userId));
+      const imported = await h.http
+        .post('/v1/kycs')
+        .set({ ...sandbox, ...json })
+        .send(importBody(userId));
       expect((await resume(imported.body.id)).body.error.code).toBe('kyc_resume_not_allowed_error');
       expect((await simulate(imported.body.id, 'expire')).status).toBe(409);
     });
@@ -406,17 +445,27 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
     const raise = (userId: string) =>
       h.platform.app
         .get(KycService)
-        .raiseRfi({ distributorId: h.platform.distributorId, environment: 'sandbox', requestId: 'op-1' }, userId, 'transaction_monitoring');
+        .raiseRfi(
+          { distributorId: h.platform.distributorId, environment: 'sandbox', requestId: 'op-1' },
+          userId,
+          'transaction_monitoring',
+        );
     const settled = () => h.platform.app.get(ConsumerHost).drain('sandbox');
 
     it('asks the user through the link and does not block an active user while open or once answered', async () => {
       const userId = await activeUser();
       const rfi = (await raise(userId)).kyc;
       const read = await getKyc(rfi.id);
-      expect(read.body).toMatchObject({ type: 'rfi', rfiSubtype: 'transaction_monitoring', status: 'pending' });
+      expect(read.body).toMatchObject({
+        type: 'rfi',
+        rfiSubtype: 'transaction_monitoring',
+        status: 'pending',
+      });
       const { page } = await openLink(read.body.access.url);
       expect(page.text).toContain('Explain the recent transactions');
-      expect((await submitForm(read.body.access.url, { explanation: 'Salary paid by my employer.' })).status).toBe(200);
+      expect(
+        (await submitForm(read.body.access.url, { explanation: 'Salary paid by my employer.' })).status,
+      ).toBe(200);
       await simulate(rfi.id, 'approve');
       await settled();
       expect((await getUser(userId)).status).toBe('active');
@@ -428,7 +477,8 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
         'kyc.completed',
         'kyc.verified',
       ]);
-      for (const event of rfiEvents) expect(event.data).toMatchObject({ type: 'rfi', rfiSubtype: 'transaction_monitoring' });
+      for (const event of rfiEvents)
+        expect(event.data).toMatchObject({ type: 'rfi', rfiSubtype: 'transaction_monitoring' });
     });
 
     it('freezes an active user once the RFI is declined', async () => {

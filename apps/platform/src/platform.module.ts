@@ -37,7 +37,8 @@ export class PlatformModule {
       imports: [UsersModule, DistributorsModule],
       userDirectory: {
         inject: [UsersService, DistributorDirectory],
-        useFactory: (users: UsersService, directory: DistributorDirectory) => new UsersForKyc(users, directory),
+        useFactory: (users: UsersService, directory: DistributorDirectory) =>
+          new UsersForKyc(users, directory),
       },
       linkKey: loadOrCreateSecret({
         dataDir: options.dataDir,

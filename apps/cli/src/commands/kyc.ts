@@ -31,7 +31,13 @@ async function openKyc(context: CommandContext): Promise<KycService> {
       const program = existingDistributor(directory, scope.distributorId).program;
       try {
         const user = await users.getUser({ ...scope, program }, userId);
-        return { userId: user.id, status: user.status, firstName: user.firstName, lastName: user.lastName, countryOfResidence: user.countryOfResidence };
+        return {
+          userId: user.id,
+          status: user.status,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          countryOfResidence: user.countryOfResidence,
+        };
       } catch (error) {
         if (error instanceof DomainError && error.code === 'not_found') return null;
         throw error;
@@ -49,7 +55,9 @@ async function openKyc(context: CommandContext): Promise<KycService> {
       generate: () => randomBytes(32).toString('base64url'),
     }),
   );
-  provider.usePublicBaseUrl(context.io.env.PUBLIC_BASE_URL || `http://localhost:${context.io.env.PORT || 3000}`);
+  provider.usePublicBaseUrl(
+    context.io.env.PUBLIC_BASE_URL || `http://localhost:${context.io.env.PORT || 3000}`,
+  );
   return new KycService(
     {
       eventStore: (environment) => infrastructure.scope(environment).eventStore,

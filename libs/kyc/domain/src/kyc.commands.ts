@@ -65,4 +65,5 @@ export interface ResumeKyc {
   data: { referenceId: string; now: string };
 }
 
-export type KycCommand = StartKyc | SubmitKyc | ApproveKyc | DeclineKyc | FailKyc | ExpireKyc | RevokeKyc | ResumeKyc;
+export type KycCommand =
+  StartKyc | SubmitKyc | ApproveKyc | DeclineKyc | FailKyc | ExpireKyc | RevokeKyc | ResumeKyc;

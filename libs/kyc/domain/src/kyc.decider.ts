@@ -135,7 +135,8 @@ function startKyc({ data }: StartKyc, state: KycState): KycEvent[] {
 
 function submitKyc({ data }: SubmitKyc, state: KycState): KycEvent[] {
   const kyc = existing(state);
-  if (!isHosted(kyc)) throw new DomainError('invalid_state_transition', 'An imported KYC has no form to submit');
+  if (!isHosted(kyc))
+    throw new DomainError('invalid_state_transition', 'An imported KYC has no form to submit');
   if (kyc.status !== 'pending') throw refuse(kyc, 'submitted');
   if (!linkIsOpen(kyc, data.now)) {
     throw new DomainError('invalid_state_transition', `The link of KYC ${kyc.kycId} has expired`);
@@ -180,7 +181,12 @@ function declineKyc({ data }: DeclineKyc, state: KycState): KycEvent[] {
   const kyc = existing(state);
   if (kyc.status === 'declined') return [];
   reviewable(kyc, 'declined');
-  return [{ type: 'KycDeclined', data: { kycId: kyc.kycId, declinedCode: data.declinedCode ?? null, at: data.now } }];
+  return [
+    {
+      type: 'KycDeclined',
+      data: { kycId: kyc.kycId, declinedCode: data.declinedCode ?? null, at: data.now },
+    },
+  ];
 }
 
 function failKyc({ data }: FailKyc, state: KycState): KycEvent[] {
@@ -197,7 +203,8 @@ function expireKyc({ data }: ExpireKyc, state: KycState): KycEvent[] {
     return isHosted(kyc) && kyc.status === 'pending' && !linkIsOpen(kyc, data.now) ? expire : [];
   }
   if (kyc.status === 'expired') return [];
-  if (!isHosted(kyc)) throw new DomainError('invalid_state_transition', 'An imported KYC has no link to expire');
+  if (!isHosted(kyc))
+    throw new DomainError('invalid_state_transition', 'An imported KYC has no link to expire');
   if (kyc.status !== 'pending') throw refuse(kyc, 'expired');
   return expire;
 }
@@ -220,7 +227,12 @@ function resumeKyc({ data }: ResumeKyc, state: KycState): KycEvent[] {
   return [
     {
       type: 'KycResumed',
-      data: { kycId: kyc.kycId, referenceId: data.referenceId, expiresAt: addLifetime(data.now), at: data.now },
+      data: {
+        kycId: kyc.kycId,
+        referenceId: data.referenceId,
+        expiresAt: addLifetime(data.now),
+        at: data.now,
+      },
     },
   ];
 }

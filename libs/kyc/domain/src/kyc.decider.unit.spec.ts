@@ -93,13 +93,19 @@ const submit = (submission: KycSubmission = identity, now = T1): KycCommand => (
   type: 'SubmitKyc',
   data: { submission, now },
 });
-const approve = (userActivated = true): KycCommand => ({ type: 'ApproveKyc', data: { userActivated, now: T1 } });
+const approve = (userActivated = true): KycCommand => ({
+  type: 'ApproveKyc',
+  data: { userActivated, now: T1 },
+});
 const decline = (declinedCode?: 'name' | 'prohibitedCountry'): KycCommand => ({
   type: 'DeclineKyc',
   data: { declinedCode, now: T1 },
 });
 const fail: KycCommand = { type: 'FailKyc', data: { now: T1 } };
-const expire = (dueOnly: boolean, now = AFTER_EXPIRY): KycCommand => ({ type: 'ExpireKyc', data: { dueOnly, now } });
+const expire = (dueOnly: boolean, now = AFTER_EXPIRY): KycCommand => ({
+  type: 'ExpireKyc',
+  data: { dueOnly, now },
+});
 const revoke: KycCommand = { type: 'RevokeKyc', data: { now: T1 } };
 const resume = (now = '2026-04-01T00:00:00.000Z'): KycCommand => ({
   type: 'ResumeKyc',
@@ -111,12 +117,15 @@ const resume = (now = '2026-04-01T00:00:00.000Z'): KycCommand => ({
 // ---------------------------------------------------------------------------------------------------
 
 describe('kyc decider: StartKyc', () => {
-  it.each(['full', 'light', 'shipping'] as const)('starts a hosted %s KYC: created then pending, link for 14 days', (type) => {
-    spec
-      .given([])
-      .when(start({ kycType: type }))
-      .then([created(type), pending()]);
-  });
+  it.each(['full', 'light', 'shipping'] as const)(
+    'starts a hosted %s KYC: created then pending, link for 14 days',
+    (type) => {
+      spec
+        .given([])
+        .when(start({ kycType: type }))
+        .then([created(type), pending()]);
+    },
+  );
 
   it('starts an RFI with its subtype', () => {
     spec
@@ -126,7 +135,10 @@ describe('kyc decider: StartKyc', () => {
   });
 
   it('refuses an RFI without a subtype, and a subtype on another type', () => {
-    spec.given([]).when(start({ kycType: 'rfi' })).thenThrows('validation_error', /rfiSubtype/);
+    spec
+      .given([])
+      .when(start({ kycType: 'rfi' }))
+      .thenThrows('validation_error', /rfiSubtype/);
     spec
       .given([])
       .when(start({ kycType: 'full', rfiSubtype: 'onboarding' }))
@@ -149,12 +161,21 @@ describe('kyc decider: StartKyc', () => {
   });
 
   it('refuses an import without data and a hosted KYC with data', () => {
-    spec.given([]).when(start({ kycType: 'import', importEnabled: true })).thenThrows('validation_error');
-    spec.given([]).when(start({ kycType: 'full', submission: identity })).thenThrows('validation_error');
+    spec
+      .given([])
+      .when(start({ kycType: 'import', importEnabled: true }))
+      .thenThrows('validation_error');
+    spec
+      .given([])
+      .when(start({ kycType: 'full', submission: identity }))
+      .thenThrows('validation_error');
   });
 
   it('refuses to start a KYC twice on the same id', () => {
-    spec.given(HISTORY.pending).when(start()).thenThrows('invalid_state_transition', /already exists/);
+    spec
+      .given(HISTORY.pending)
+      .when(start())
+      .thenThrows('invalid_state_transition', /already exists/);
   });
 });
 
@@ -179,11 +200,17 @@ describe('kyc decider: SubmitKyc', () => {
   });
 
   it('refuses data of the wrong kind', () => {
-    spec.given([created('shipping'), pending()]).when(submit(identity)).thenThrows('validation_error', /shipping/);
+    spec
+      .given([created('shipping'), pending()])
+      .when(submit(identity))
+      .thenThrows('validation_error', /shipping/);
   });
 
   it('refuses a submission once the link has passed its 14 days, even before the sweep expired it', () => {
-    spec.given(HISTORY.pending).when(submit(identity, EXPIRES)).thenThrows('invalid_state_transition', /expired/);
+    spec
+      .given(HISTORY.pending)
+      .when(submit(identity, EXPIRES))
+      .thenThrows('invalid_state_transition', /expired/);
   });
 
   it.each(['completed', 'verified', 'declined', 'failed', 'expired', 'revoked'] as const)(
@@ -194,7 +221,10 @@ describe('kyc decider: SubmitKyc', () => {
   );
 
   it('refuses a submission on an import', () => {
-    spec.given([created('import'), pending()]).when(submit()).thenThrows('invalid_state_transition', /imported/);
+    spec
+      .given([created('import'), pending()])
+      .when(submit())
+      .thenThrows('invalid_state_transition', /imported/);
   });
 });
 
@@ -207,11 +237,19 @@ describe('kyc decider: review (approve, decline)', () => {
     spec.given(HISTORY.completed).when(approve()).then([verified]);
     spec
       .given(HISTORY.completed)
-      .when({ type: 'ApproveKyc', data: { userActivated: false, userNotActivatedReason: 'previousKycDeclined', now: T1 } })
+      .when({
+        type: 'ApproveKyc',
+        data: { userActivated: false, userNotActivatedReason: 'previousKycDeclined', now: T1 },
+      })
       .then([
         {
           type: 'KycVerified',
-          data: { kycId: KYC_ID, userActivated: false, userNotActivatedReason: 'previousKycDeclined', at: T1 },
+          data: {
+            kycId: KYC_ID,
+            userActivated: false,
+            userNotActivatedReason: 'previousKycDeclined',
+            at: T1,
+          },
         },
       ]);
   });
@@ -225,15 +263,25 @@ describe('kyc decider: review (approve, decline)', () => {
   });
 
   it('reviews an import straight from pending', () => {
-    spec.given([created('import'), pending()]).when(approve()).then([verified]);
-    spec.given([created('import'), pending()]).when(decline('prohibitedCountry')).then([
-      { type: 'KycDeclined', data: { kycId: KYC_ID, declinedCode: 'prohibitedCountry', at: T1 } },
-    ]);
+    spec
+      .given([created('import'), pending()])
+      .when(approve())
+      .then([verified]);
+    spec
+      .given([created('import'), pending()])
+      .when(decline('prohibitedCountry'))
+      .then([{ type: 'KycDeclined', data: { kycId: KYC_ID, declinedCode: 'prohibitedCountry', at: T1 } }]);
   });
 
   it('refuses to review a hosted KYC the user has not submitted yet', () => {
-    spec.given(HISTORY.pending).when(approve()).thenThrows('invalid_state_transition', /not submitted/);
-    spec.given(HISTORY.pending).when(decline()).thenThrows('invalid_state_transition', /not submitted/);
+    spec
+      .given(HISTORY.pending)
+      .when(approve())
+      .thenThrows('invalid_state_transition', /not submitted/);
+    spec
+      .given(HISTORY.pending)
+      .when(decline())
+      .thenThrows('invalid_state_transition', /not submitted/);
   });
 
   it('changes nothing when the same outcome is given again (a retried review)', () => {
@@ -270,7 +318,10 @@ describe('kyc decider: FailKyc', () => {
 
 describe('kyc decider: ExpireKyc', () => {
   it('the sweep expires a pending KYC once its link is past 14 days', () => {
-    spec.given(HISTORY.pending).when(expire(true, EXPIRES)).then([{ type: 'KycExpired', data: { kycId: KYC_ID, at: EXPIRES } }]);
+    spec
+      .given(HISTORY.pending)
+      .when(expire(true, EXPIRES))
+      .then([{ type: 'KycExpired', data: { kycId: KYC_ID, at: EXPIRES } }]);
   });
 
   it('the sweep leaves a KYC alone before its time, and whatever is no longer pending', () => {
@@ -278,22 +329,34 @@ describe('kyc decider: ExpireKyc', () => {
     for (const status of ['completed', 'verified', 'declined', 'failed', 'expired', 'revoked'] as const) {
       spec.given(HISTORY[status]).when(expire(true)).thenNothing();
     }
-    spec.given([created('import'), pending()]).when(expire(true)).thenNothing();
+    spec
+      .given([created('import'), pending()])
+      .when(expire(true))
+      .thenNothing();
   });
 
   it('a simulated expiry expires a pending KYC at once', () => {
-    spec.given(HISTORY.pending).when(expire(false, T1)).then([{ type: 'KycExpired', data: { kycId: KYC_ID, at: T1 } }]);
+    spec
+      .given(HISTORY.pending)
+      .when(expire(false, T1))
+      .then([{ type: 'KycExpired', data: { kycId: KYC_ID, at: T1 } }]);
   });
 
   it.each(['completed', 'verified', 'declined', 'failed', 'revoked'] as const)(
     'a simulated expiry is refused on a %s KYC',
     (status) => {
-      spec.given(HISTORY[status]).when(expire(false)).thenThrows('invalid_state_transition', new RegExp(status));
+      spec
+        .given(HISTORY[status])
+        .when(expire(false))
+        .thenThrows('invalid_state_transition', new RegExp(status));
     },
   );
 
   it('a simulated expiry is refused on an import, and changes nothing on an expired KYC', () => {
-    spec.given([created('import'), pending()]).when(expire(false)).thenThrows('invalid_state_transition', /imported/);
+    spec
+      .given([created('import'), pending()])
+      .when(expire(false))
+      .thenThrows('invalid_state_transition', /imported/);
     spec.given(HISTORY.expired).when(expire(false)).thenNothing();
   });
 });
@@ -303,9 +366,12 @@ describe('kyc decider: RevokeKyc', () => {
     spec.given(HISTORY.pending).when(revoke).then([revoked]);
   });
 
-  it.each(['completed', 'verified', 'declined', 'failed', 'expired'] as const)('refuses to revoke a %s KYC', (status) => {
-    spec.given(HISTORY[status]).when(revoke).thenThrows('invalid_state_transition');
-  });
+  it.each(['completed', 'verified', 'declined', 'failed', 'expired'] as const)(
+    'refuses to revoke a %s KYC',
+    (status) => {
+      spec.given(HISTORY[status]).when(revoke).thenThrows('invalid_state_transition');
+    },
+  );
 
   it('changes nothing on a revoked KYC', () => {
     spec.given(HISTORY.revoked).when(revoke).thenNothing();
@@ -324,30 +390,51 @@ describe('kyc decider: ResumeKyc', () => {
       .then([
         {
           type: 'KycResumed',
-          data: { kycId: KYC_ID, referenceId: 'ref-2', expiresAt: '2026-04-15T00:00:00.000Z', at: '2026-04-01T00:00:00.000Z' },
+          data: {
+            kycId: KYC_ID,
+            referenceId: 'ref-2',
+            expiresAt: '2026-04-15T00:00:00.000Z',
+            at: '2026-04-01T00:00:00.000Z',
+          },
         },
       ]);
     const after = fold([...HISTORY.expired, ...kycDecider.decide(resume(), fold(HISTORY.expired))]);
-    expect(after).toMatchObject({ status: 'pending', referenceId: 'ref-2', linkIssuedAt: '2026-04-01T00:00:00.000Z' });
+    expect(after).toMatchObject({
+      status: 'pending',
+      referenceId: 'ref-2',
+      linkIssuedAt: '2026-04-01T00:00:00.000Z',
+    });
     expect(linkIsOpen(after, '2026-04-14T23:59:59.999Z')).toBe(true);
     expect(linkIsOpen(after, '2026-04-15T00:00:00.000Z')).toBe(false);
   });
 
   it('refuses a pending KYC: it must expire first', () => {
-    spec.given(HISTORY.pending).when(resume()).thenThrows('kyc_resume_not_allowed_error', /pending/);
+    spec
+      .given(HISTORY.pending)
+      .when(resume())
+      .thenThrows('kyc_resume_not_allowed_error', /pending/);
   });
 
   it.each(['declined', 'failed', 'revoked'] as const)('refuses a %s KYC', (status) => {
     spec.given(HISTORY[status]).when(resume()).thenThrows('kyc_resume_not_allowed_error', new RegExp(status));
   });
 
-  it.each(['completed', 'verified'] as const)('plans a new KYC when the user already completed a %s one', (status) => {
-    expect(resumePlan(fold(HISTORY[status]))).toBe('start_new');
-    spec.given(HISTORY[status]).when(resume()).thenThrows('kyc_resume_not_allowed_error', /new KYC/);
-  });
+  it.each(['completed', 'verified'] as const)(
+    'plans a new KYC when the user already completed a %s one',
+    (status) => {
+      expect(resumePlan(fold(HISTORY[status]))).toBe('start_new');
+      spec
+        .given(HISTORY[status])
+        .when(resume())
+        .thenThrows('kyc_resume_not_allowed_error', /new KYC/);
+    },
+  );
 
   it('refuses an import, which has no link', () => {
-    spec.given([created('import'), pending()]).when(resume()).thenThrows('kyc_resume_not_allowed_error', /imported/);
+    spec
+      .given([created('import'), pending()])
+      .when(resume())
+      .thenThrows('kyc_resume_not_allowed_error', /imported/);
     expect(() => resumePlan(fold([created('import'), pending(), verified]))).toThrow(/imported/);
   });
 });

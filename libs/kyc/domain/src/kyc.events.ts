@@ -26,14 +26,20 @@ export type KycCreated = DomainEvent<
 
 export type KycPending = DomainEvent<'KycPending', { kycId: string; at: string }>;
 
-export type KycCompleted = DomainEvent<'KycCompleted', { kycId: string; submission: KycSubmission; at: string }>;
+export type KycCompleted = DomainEvent<
+  'KycCompleted',
+  { kycId: string; submission: KycSubmission; at: string }
+>;
 
 export type KycVerified = DomainEvent<
   'KycVerified',
   { kycId: string; userActivated: boolean; userNotActivatedReason: UserNotActivatedReason | null; at: string }
 >;
 
-export type KycDeclined = DomainEvent<'KycDeclined', { kycId: string; declinedCode: DeclinedCode | null; at: string }>;
+export type KycDeclined = DomainEvent<
+  'KycDeclined',
+  { kycId: string; declinedCode: DeclinedCode | null; at: string }
+>;
 
 export type KycFailed = DomainEvent<'KycFailed', { kycId: string; reason: string | null; at: string }>;
 

@@ -12,7 +12,15 @@ export type HostedKycType = (typeof HOSTED_KYC_TYPES)[number];
 /** Types that verify the user's identity: their approval may activate the user. */
 export const IDENTITY_KYC_TYPES: readonly KycType[] = ['full', 'light', 'import'];
 
-export const KYC_STATUSES = ['pending', 'completed', 'verified', 'declined', 'failed', 'expired', 'revoked'] as const;
+export const KYC_STATUSES = [
+  'pending',
+  'completed',
+  'verified',
+  'declined',
+  'failed',
+  'expired',
+  'revoked',
+] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
 export const RFI_SUBTYPES = ['onboarding', 'transaction_monitoring', 'additional_id'] as const;

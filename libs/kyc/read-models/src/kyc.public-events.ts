@@ -27,7 +27,11 @@ export const kycPublicEvents: PublicEventMapper<KycView> = {
   toPublicEvents(recorded, snapshot): PublicEventDraft[] {
     const event = recorded as unknown as KycEvent;
     const userId = snapshot?.userId;
-    const draft: PublicEventDraft = { eventName: EVENT_NAMES[event.type], eventTargetId: event.data.kycId, userId };
+    const draft: PublicEventDraft = {
+      eventName: EVENT_NAMES[event.type],
+      eventTargetId: event.data.kycId,
+      userId,
+    };
     switch (event.type) {
       case 'KycCreated':
         return [{ ...draft, fields: { provider: event.data.provider, referenceId: event.data.referenceId } }];
@@ -44,7 +48,9 @@ export const kycPublicEvents: PublicEventMapper<KycView> = {
           },
         ];
       case 'KycDeclined':
-        return [{ ...draft, fields: event.data.declinedCode ? { declinedCode: event.data.declinedCode } : {} }];
+        return [
+          { ...draft, fields: event.data.declinedCode ? { declinedCode: event.data.declinedCode } : {} },
+        ];
       default:
         return [draft];
     }

@@ -66,10 +66,14 @@ export class KycExpiryScheduler {
     const now = this.clock.now().toISOString();
     const due: string[] = [];
     for (let page = 0; ; page++) {
-      const { items, hasMore } = await this.ports.readStore(environment).find<KycLinkDeadline>(
-        kycLinkDeadlinesProjection.collection,
-        { filter: {}, sort: { field: 'createdAt', direction: 'asc' }, page, limit: PAGE },
-      );
+      const { items, hasMore } = await this.ports
+        .readStore(environment)
+        .find<KycLinkDeadline>(kycLinkDeadlinesProjection.collection, {
+          filter: {},
+          sort: { field: 'createdAt', direction: 'asc' },
+          page,
+          limit: PAGE,
+        });
       for (const deadline of items) {
         if (deadline.expiresAt > now) return due;
         due.push(deadline.id);

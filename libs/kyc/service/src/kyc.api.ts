@@ -1,4 +1,11 @@
-import type { DeclinedCode, HostedKycType, IdentitySubmission, KycStatus, KycType, RfiSubtype } from '@cip/kyc/domain';
+import type {
+  DeclinedCode,
+  HostedKycType,
+  IdentitySubmission,
+  KycStatus,
+  KycType,
+  RfiSubtype,
+} from '@cip/kyc/domain';
 import type { KycView } from '@cip/kyc/read-models';
 import type { FindQuery, FindResult } from '@cip/shared/read-store';
 import type { HostedFormDefinition } from './sandbox-provider/hosted-form';
@@ -33,20 +40,39 @@ export interface HostedSession {
 
 /** What the gateway can ask of the KYC context. */
 export interface KycApi {
-  startHostedKyc(caller: KycCaller, input: { userId: string; type: HostedKycType; rfiSubtype?: RfiSubtype }): Promise<KycResource>;
-  importKyc(caller: KycCaller, input: { userId: string; identity: Omit<IdentitySubmission, 'kind'> }): Promise<KycResource>;
+  startHostedKyc(
+    caller: KycCaller,
+    input: { userId: string; type: HostedKycType; rfiSubtype?: RfiSubtype },
+  ): Promise<KycResource>;
+  importKyc(
+    caller: KycCaller,
+    input: { userId: string; identity: Omit<IdentitySubmission, 'kind'> },
+  ): Promise<KycResource>;
   getKyc(caller: KycCaller, kycId: string): Promise<KycResource>;
-  listKycs(caller: KycCaller, filter: KycListFilter, page: Omit<FindQuery, 'filter'>): Promise<FindResult<KycResource>>;
+  listKycs(
+    caller: KycCaller,
+    filter: KycListFilter,
+    page: Omit<FindQuery, 'filter'>,
+  ): Promise<FindResult<KycResource>>;
   /** `created`: the user had already completed it, so a new KYC was started instead of a new link. */
   resumeKyc(caller: KycCaller, kycId: string): Promise<KycResource & { created: boolean }>;
-  simulate(caller: KycCaller, kycId: string, outcome: SimulatedOutcome, declinedCode?: DeclinedCode): Promise<KycResource>;
+  simulate(
+    caller: KycCaller,
+    kycId: string,
+    outcome: SimulatedOutcome,
+    declinedCode?: DeclinedCode,
+  ): Promise<KycResource>;
   /** The hosted page of a link token; null when the link is unknown, dead or expired. */
   openHostedSession(token: string): Promise<HostedSession | null>;
   /** Submits the hosted form; `errors` per field when the input is invalid; null when the link is dead. */
   submitHostedForm(
     token: string,
     posted: Record<string, unknown>,
-  ): Promise<{ submitted: true } | { errors: Record<string, string>; values: Record<string, string>; session: HostedSession } | null>;
+  ): Promise<
+    | { submitted: true }
+    | { errors: Record<string, string>; values: Record<string, string>; session: HostedSession }
+    | null
+  >;
 }
 
 export const KYC_API = Symbol('KYC_API');

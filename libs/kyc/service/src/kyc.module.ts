@@ -37,7 +37,11 @@ export class KycModule implements OnApplicationBootstrap, BeforeApplicationShutd
       module: KycModule,
       imports: options.imports ?? [],
       providers: [
-        { provide: KYC_USER_DIRECTORY, inject: options.userDirectory.inject, useFactory: options.userDirectory.useFactory },
+        {
+          provide: KYC_USER_DIRECTORY,
+          inject: options.userDirectory.inject,
+          useFactory: options.userDirectory.useFactory,
+        },
         { provide: SandboxIdentityProvider, useValue: new SandboxIdentityProvider(options.linkKey) },
         { provide: IDENTITY_PROVIDER, useExisting: SandboxIdentityProvider },
         {
@@ -67,7 +71,13 @@ export class KycModule implements OnApplicationBootstrap, BeforeApplicationShutd
         {
           provide: KycExpiryScheduler,
           inject: [KycService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
-          useFactory: (kyc: KycService, infrastructure: Infrastructure, consumers: ConsumerHost, clock: Clock, logger: Logger) =>
+          useFactory: (
+            kyc: KycService,
+            infrastructure: Infrastructure,
+            consumers: ConsumerHost,
+            clock: Clock,
+            logger: Logger,
+          ) =>
             new KycExpiryScheduler(
               kyc,
               {

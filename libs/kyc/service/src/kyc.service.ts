@@ -153,7 +153,11 @@ export class KycService implements KycApi {
     // without it learns nothing more) and before a provider session is opened.
     decideKyc(command, { status: 'absent' });
     await this.existingUser(caller, input.userId);
-    const { referenceId } = await this.ports.provider.openSession({ environment: caller.environment, kycId, type: 'import' });
+    const { referenceId } = await this.ports.provider.openSession({
+      environment: caller.environment,
+      kycId,
+      type: 'import',
+    });
     const result = await handleCommand(
       this.ports.eventStore(caller.environment),
       kycDecider,
@@ -165,9 +169,18 @@ export class KycService implements KycApi {
     return this.resource(caller.environment, result.state as KycRecord);
   }
 
-  private async start(scope: KycScope, userId: string, type: HostedKycType, rfiSubtype?: RfiSubtype): Promise<KycResource> {
+  private async start(
+    scope: KycScope,
+    userId: string,
+    type: HostedKycType,
+    rfiSubtype?: RfiSubtype,
+  ): Promise<KycResource> {
     const kycId = newId('kyc');
-    const { referenceId } = await this.ports.provider.openSession({ environment: scope.environment, kycId, type });
+    const { referenceId } = await this.ports.provider.openSession({
+      environment: scope.environment,
+      kycId,
+      type,
+    });
     const context = this.context(scope);
     const result = await handleCommand(
       this.ports.eventStore(scope.environment),
@@ -212,7 +225,10 @@ export class KycService implements KycApi {
     const result = await this.ports
       .readStore(caller.environment)
       .find<KycView>(kycsProjection.collection, { ...page, filter: equality });
-    return { hasMore: result.hasMore, items: result.items.map((kyc) => this.viewResource(caller.environment, kyc)) };
+    return {
+      hasMore: result.hasMore,
+      items: result.items.map((kyc) => this.viewResource(caller.environment, kyc)),
+    };
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -222,7 +238,12 @@ export class KycService implements KycApi {
   async resumeKyc(caller: KycCaller, kycId: string): Promise<KycResource & { created: boolean }> {
     const kyc = await this.owned(caller, kycId);
     if (resumePlan(kyc) === 'start_new') {
-      const started = await this.start(caller, kyc.userId, kyc.type as HostedKycType, kyc.rfiSubtype ?? undefined);
+      const started = await this.start(
+        caller,
+        kyc.userId,
+        kyc.type as HostedKycType,
+        kyc.rfiSubtype ?? undefined,
+      );
       return { ...started, created: true };
     }
     const { referenceId } = await this.ports.provider.openSession({
@@ -230,7 +251,10 @@ export class KycService implements KycApi {
       kycId,
       type: kyc.type as HostedKycType,
     });
-    const state = await this.execute(caller, kycId, (now) => ({ type: 'ResumeKyc', data: { referenceId, now } }));
+    const state = await this.execute(caller, kycId, (now) => ({
+      type: 'ResumeKyc',
+      data: { referenceId, now },
+    }));
     return { ...this.resource(caller.environment, state), created: false };
   }
 
@@ -249,14 +273,20 @@ export class KycService implements KycApi {
     switch (outcome) {
       case 'complete': {
         const submission = simulatedSubmission(kyc, await this.existingUser(caller, kyc.userId));
-        state = await this.execute(caller, kycId, (now) => ({ type: 'SubmitKyc', data: { submission, now } }));
+        state = await this.execute(caller, kycId, (now) => ({
+          type: 'SubmitKyc',
+          data: { submission, now },
+        }));
         break;
       }
       case 'approve':
         state = await this.approve(caller, kyc);
         break;
       case 'decline':
-        state = await this.execute(caller, kycId, (now) => ({ type: 'DeclineKyc', data: { declinedCode, now } }));
+        state = await this.execute(caller, kycId, (now) => ({
+          type: 'DeclineKyc',
+          data: { declinedCode, now },
+        }));
         break;
       case 'fail':
         state = await this.execute(caller, kycId, (now) => ({
@@ -265,7 +295,10 @@ export class KycService implements KycApi {
         }));
         break;
       case 'expire':
-        state = await this.execute(caller, kycId, (now) => ({ type: 'ExpireKyc', data: { dueOnly: false, now } }));
+        state = await this.execute(caller, kycId, (now) => ({
+          type: 'ExpireKyc',
+          data: { dueOnly: false, now },
+        }));
         break;
       default: {
         const unknown: never = outcome;
@@ -282,7 +315,10 @@ export class KycService implements KycApi {
    */
   private async approve(caller: KycCaller, kyc: KycRecord): Promise<KycRecord> {
     // Refuse a KYC that is not ready for review before touching the user.
-    decideKyc({ type: 'ApproveKyc', data: { userActivated: false, now: this.clock.now().toISOString() } }, kyc);
+    decideKyc(
+      { type: 'ApproveKyc', data: { userActivated: false, now: this.clock.now().toISOString() } },
+      kyc,
+    );
     if (kyc.status === 'verified') return kyc;
     const user = await this.existingUser(caller, kyc.userId);
     const approveWith = (userActivated: boolean, userNotActivatedReason?: UserNotActivatedReason) =>
@@ -299,7 +335,9 @@ export class KycService implements KycApi {
     if (!IDENTITY_KYC_TYPES.includes(kyc.type)) return approveWith(user.status === 'active');
 
     const identity = kyc.submission?.kind === 'identity' ? kyc.submission : null;
-    const countries = [user.countryOfResidence, identity?.address?.country].filter((c): c is string => Boolean(c));
+    const countries = [user.countryOfResidence, identity?.address?.country].filter((c): c is string =>
+      Boolean(c),
+    );
     if (countries.some((country) => !caller.program.allowedCountries.includes(country.toUpperCase()))) {
       return this.execute(caller, kyc.kycId, (now) => ({
         type: 'DeclineKyc',
@@ -322,7 +360,8 @@ export class KycService implements KycApi {
     if (byStatus) return byStatus;
     if (user.status === 'active') return null;
     const declined = await this.find(caller, { userId: kyc.userId, status: 'declined' });
-    if (declined.some((k) => k.id !== kyc.kycId && IDENTITY_KYC_TYPES.includes(k.type))) return 'previousKycDeclined';
+    if (declined.some((k) => k.id !== kyc.kycId && IDENTITY_KYC_TYPES.includes(k.type)))
+      return 'previousKycDeclined';
     if (!identity || !isCompleteIdentity(identity)) return 'incompleteDetails';
     return null;
   }
@@ -340,7 +379,11 @@ export class KycService implements KycApi {
   async submitHostedForm(
     token: string,
     posted: Record<string, unknown>,
-  ): Promise<{ submitted: true } | { errors: Record<string, string>; values: Record<string, string>; session: HostedSession } | null> {
+  ): Promise<
+    | { submitted: true }
+    | { errors: Record<string, string>; values: Record<string, string>; session: HostedSession }
+    | null
+  > {
     const found = await this.resolveLink(token);
     if (!found || !linkIsOpen(found.kyc, this.clock.now().toISOString())) return null;
     const session = this.session(found.kyc);
@@ -377,7 +420,9 @@ export class KycService implements KycApi {
     for (const environment of ENVIRONMENTS) {
       const { state } = await loadState(this.ports.eventStore(environment), kycDecider, parsed.kycId);
       if (!isKyc(state) || !isHosted(state)) continue;
-      if (links.verifies(parsed.signature, { environment, kycId: state.kycId, referenceId: state.referenceId })) {
+      if (
+        links.verifies(parsed.signature, { environment, kycId: state.kycId, referenceId: state.referenceId })
+      ) {
         return { kyc: state, environment };
       }
     }
@@ -440,7 +485,9 @@ export class KycService implements KycApi {
   private async existingUser(scope: KycScope, userId: string): Promise<KycUserFacts> {
     const user = await this.ports.users.findUser(scope, userId);
     if (!user) {
-      throw new DomainError('not_found', `User ${userId} was not found`, [{ field: 'userId', message: 'no such user' }]);
+      throw new DomainError('not_found', `User ${userId} was not found`, [
+        { field: 'userId', message: 'no such user' },
+      ]);
     }
     return user;
   }
@@ -475,7 +522,9 @@ export class KycService implements KycApi {
       this.clock.now().toISOString() < kyc.linkExpiresAt;
     return {
       kyc,
-      accessUrl: open ? this.ports.provider.accessUrl({ environment, kycId: kyc.id, referenceId: kyc.referenceId }) : null,
+      accessUrl: open
+        ? this.ports.provider.accessUrl({ environment, kycId: kyc.id, referenceId: kyc.referenceId })
+        : null,
     };
   }
 }

@@ -33,13 +33,18 @@ export class KycSimulationController {
     @Body() body: SimulateKycDto,
   ) {
     if (!SIMULATED_OUTCOMES.includes(outcome as SimulatedOutcome)) {
-      throw new ApiError('not_found', `No simulation "${outcome.slice(0, 40)}"; use one of ${SIMULATED_OUTCOMES.join(', ')}`);
+      throw new ApiError(
+        'not_found',
+        `No simulation "${outcome.slice(0, 40)}"; use one of ${SIMULATED_OUTCOMES.join(', ')}`,
+      );
     }
     if (body.declinedCode && outcome !== 'decline') {
       throw new ApiError('validation_error', 'declinedCode is only for decline', [
         { field: 'declinedCode', message: 'allowed only with decline' },
       ]);
     }
-    return renderResource(await this.kycs.simulate(caller, kycId, outcome as SimulatedOutcome, body.declinedCode));
+    return renderResource(
+      await this.kycs.simulate(caller, kycId, outcome as SimulatedOutcome, body.declinedCode),
+    );
   }
 }

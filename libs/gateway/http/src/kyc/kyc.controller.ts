@@ -65,7 +65,10 @@ export class KycController {
     const { userId, type: _type, address, ...identity } = body;
     const imported = await this.kycs.importKyc(caller, {
       userId,
-      identity: { ...identity, ...(address ? { address: { ...address, country: address.country.toUpperCase() } } : {}) },
+      identity: {
+        ...identity,
+        ...(address ? { address: { ...address, country: address.country.toUpperCase() } } : {}),
+      },
     });
     reply.header('location', `/v1/kycs/${imported.kyc.id}`);
     return renderResource(imported);

@@ -54,7 +54,9 @@ export class ImportKycDto {
   lastName: string;
 
   @ApiProperty({ example: '1990-12-10', description: 'YYYY-MM-DD' })
-  @Matches(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: 'dateOfBirth must be a date as YYYY-MM-DD' })
+  @Matches(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, {
+    message: 'dateOfBirth must be a date as YYYY-MM-DD',
+  })
   @IsString()
   dateOfBirth: string;
 
@@ -100,7 +102,8 @@ export class SimulateKycDto {
 }
 
 class KycAccess {
-  @ApiProperty({ description: 'Link the user is sent to; works 14 days from creation or resume' }) url: string;
+  @ApiProperty({ description: 'Link the user is sent to; works 14 days from creation or resume' })
+  url: string;
 }
 
 export class KycResponse {
@@ -109,15 +112,24 @@ export class KycResponse {
   @ApiProperty({ enum: KYC_TYPES }) type: string;
   @ApiProperty({ enum: KYC_STATUSES }) status: string;
   @ApiProperty({ example: 'sandbox-idv' }) provider: string;
-  @ApiProperty({ description: "The provider's reference of the verification (changes on resume)" }) referenceId: string;
+  @ApiProperty({ description: "The provider's reference of the verification (changes on resume)" })
+  referenceId: string;
   @ApiPropertyOptional({ enum: RFI_SUBTYPES, description: 'rfi only' }) rfiSubtype?: string;
   @ApiPropertyOptional({ enum: DECLINED_CODES, description: 'declined only' }) declinedCode?: string;
   @ApiPropertyOptional({ description: 'verified only: whether the user is active after this verification' })
   userActivated?: boolean;
-  @ApiPropertyOptional({ enum: USER_NOT_ACTIVATED_REASONS, description: 'verified only: why activation was skipped' })
+  @ApiPropertyOptional({
+    enum: USER_NOT_ACTIVATED_REASONS,
+    description: 'verified only: why activation was skipped',
+  })
   userNotActivatedReason?: string;
-  @ApiPropertyOptional({ description: 'Hosted KYCs: when the current link stops working' }) linkExpiresAt?: string;
-  @ApiProperty({ type: KycAccess, nullable: true, description: 'Present while the link works (pending, not expired)' })
+  @ApiPropertyOptional({ description: 'Hosted KYCs: when the current link stops working' })
+  linkExpiresAt?: string;
+  @ApiProperty({
+    type: KycAccess,
+    nullable: true,
+    description: 'Present while the link works (pending, not expired)',
+  })
   access: KycAccess | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;

@@ -26,19 +26,32 @@ const text = (name: string, label: string, maxLength: number, extra: Partial<For
 const NAME_FIELDS: FormField[] = [
   text('firstName', 'First name', 100, { autocomplete: 'given-name' }),
   text('lastName', 'Last name', 100, { autocomplete: 'family-name' }),
-  { name: 'dateOfBirth', label: 'Date of birth', input: 'date', required: true, maxLength: 10, autocomplete: 'bday' },
+  {
+    name: 'dateOfBirth',
+    label: 'Date of birth',
+    input: 'date',
+    required: true,
+    maxLength: 10,
+    autocomplete: 'bday',
+  },
 ];
 
 const ADDRESS_FIELDS: FormField[] = [
   text('addressLine1', 'Address', 100, { autocomplete: 'address-line1' }),
   text('addressLine2', 'Address line 2', 100, { required: false, autocomplete: 'address-line2' }),
   text('city', 'City', 60, { autocomplete: 'address-level2' }),
-  text('state', 'State or region', 12, { required: false, autocomplete: 'address-level1', hint: 'At most 12 characters' }),
+  text('state', 'State or region', 12, {
+    required: false,
+    autocomplete: 'address-level1',
+    hint: 'At most 12 characters',
+  }),
   text('postalCode', 'Postal code', 16, { autocomplete: 'postal-code' }),
   text('country', 'Country', 2, { autocomplete: 'country', hint: 'Two-letter code, for example FR' }),
 ];
 
-const DOCUMENT_FIELD = text('documentNumber', 'Identity document number', 40, { hint: 'Passport or national identity card' });
+const DOCUMENT_FIELD = text('documentNumber', 'Identity document number', 40, {
+  hint: 'Passport or national identity card',
+});
 
 const RFI_QUESTIONS: Record<RfiSubtype, string> = {
   onboarding: 'Tell us about your occupation and what you will use this account for.',
@@ -76,7 +89,9 @@ export function hostedFormOf(type: HostedKycType, rfiSubtype: RfiSubtype | null)
       return {
         title: 'Request for information',
         intro: RFI_QUESTIONS[rfiSubtype ?? 'transaction_monitoring'],
-        fields: [{ name: 'explanation', label: 'Your answer', input: 'textarea', required: true, maxLength: 2000 }],
+        fields: [
+          { name: 'explanation', label: 'Your answer', input: 'textarea', required: true, maxLength: 2000 },
+        ],
       };
     default: {
       const unknown: never = type;

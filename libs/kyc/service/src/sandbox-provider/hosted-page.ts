@@ -4,7 +4,13 @@ import type { FormErrors, FormField, FormValues, HostedFormDefinition } from './
 // HTML of the sandbox provider's hosted flow: server-rendered, no script, every value escaped.
 // ---------------------------------------------------------------------------------------------------
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** Headers of every hosted page: nothing loads from elsewhere, no framing, no caching, no referrer leak. */
@@ -125,5 +131,8 @@ Please ask the service that sent you here for a new link.</p>`,
 }
 
 export function renderProblemPage(message: string): string {
-  return page('Something went wrong', `<h1>Something went wrong</h1>\n<p class="intro">${escapeHtml(message)}</p>`);
+  return page(
+    'Something went wrong',
+    `<h1>Something went wrong</h1>\n<p class="intro">${escapeHtml(message)}</p>`,
+  );
 }

@@ -45,11 +45,24 @@ export class SandboxIdentityProvider implements IdentityVerificationProvider {
   }
 
   /** Whether `signature` is the one of this KYC's session in this environment (constant-time). */
-  verifies(signature: string, session: { environment: Environment; kycId: string; referenceId: string }): boolean {
+  verifies(
+    signature: string,
+    session: { environment: Environment; kycId: string; referenceId: string },
+  ): boolean {
     return timingSafeEqual(Buffer.from(signature), Buffer.from(this.sign(session)));
   }
 
-  private sign({ environment, kycId, referenceId }: { environment: Environment; kycId: string; referenceId: string }) {
-    return createHmac('sha256', this.linkKey).update(`${environment}\n${kycId}\n${referenceId}`).digest('base64url');
+  private sign({
+    environment,
+    kycId,
+    referenceId,
+  }: {
+    environment: Environment;
+    kycId: string;
+    referenceId: string;
+  }) {
+    return createHmac('sha256', this.linkKey)
+      .update(`${environment}\n${kycId}\n${referenceId}`)
+      .digest('base64url');
   }
 }

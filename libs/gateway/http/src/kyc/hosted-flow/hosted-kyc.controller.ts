@@ -26,7 +26,11 @@ function cookie(request: FastifyRequest, name: string): string | null {
 }
 
 const sameToken = (a: string | null, b: unknown): boolean =>
-  typeof a === 'string' && typeof b === 'string' && a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  typeof a === 'string' &&
+  typeof b === 'string' &&
+  a.length === b.length &&
+  a.length > 0 &&
+  timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * The sandbox provider's hosted verification page, outside /v1 and without an API key: the unguessable link
@@ -48,7 +52,10 @@ export class HostedKycController {
       const session = await this.kycs.openHostedSession(token);
       if (!session) return this.dead(reply);
       const csrfToken = randomBytes(24).toString('base64url');
-      reply.header('set-cookie', `${CSRF_COOKIE}=${csrfToken}; Path=${HOSTED_KYC_PATH}/; HttpOnly; SameSite=Strict`);
+      reply.header(
+        'set-cookie',
+        `${CSRF_COOKIE}=${csrfToken}; Path=${HOSTED_KYC_PATH}/; HttpOnly; SameSite=Strict`,
+      );
       return reply.code(200).send(renderFormPage({ form: session.form, values: {}, errors: {}, csrfToken }));
     });
   }
@@ -61,16 +68,30 @@ export class HostedKycController {
       if (request.headers['sec-fetch-site'] === 'cross-site' || !sameToken(csrf, posted.csrf)) {
         return reply
           .code(403)
-          .send(renderProblemPage('This form could not be accepted. Open your verification link again and resubmit.'));
+          .send(
+            renderProblemPage(
+              'This form could not be accepted. Open your verification link again and resubmit.',
+            ),
+          );
       }
       const outcome = await this.kycs.submitHostedForm(token, posted);
       if (!outcome) return this.dead(reply);
       if ('errors' in outcome) {
         return reply
           .code(422)
-          .send(renderFormPage({ form: outcome.session.form, values: outcome.values, errors: outcome.errors, csrfToken: csrf as string }));
+          .send(
+            renderFormPage({
+              form: outcome.session.form,
+              values: outcome.values,
+              errors: outcome.errors,
+              csrfToken: csrf as string,
+            }),
+          );
       }
-      reply.header('set-cookie', `${CSRF_COOKIE}=; Path=${HOSTED_KYC_PATH}/; HttpOnly; SameSite=Strict; Max-Age=0`);
+      reply.header(
+        'set-cookie',
+        `${CSRF_COOKIE}=; Path=${HOSTED_KYC_PATH}/; HttpOnly; SameSite=Strict; Max-Age=0`,
+      );
       return reply.code(200).send(renderSubmittedPage());
     });
   }
