@@ -62,7 +62,7 @@ export class PlatformModule {
         UsersModule,
         events,
         kyc,
-        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events, kyc] }),
+        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events, kyc], kyc: true }),
       ],
     };
   }

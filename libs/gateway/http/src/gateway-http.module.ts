@@ -12,7 +12,11 @@ import { HostedKycController } from './kyc/hosted-flow/hosted-kyc.controller';
  */
 @Module({})
 export class GatewayHttpModule {
-  static forRoot(options: { imports: ModuleMetadata['imports'] }): DynamicModule {
+  static forRoot(options: {
+    imports: ModuleMetadata['imports'];
+    /** Serve the KYC endpoints and hosted page (the imports then provide KYC_API). */
+    kyc?: boolean;
+  }): DynamicModule {
     return {
       module: GatewayHttpModule,
       imports: options.imports,
@@ -20,9 +24,7 @@ export class GatewayHttpModule {
         SystemController,
         UsersController,
         EventsController,
-        KycController,
-        KycSimulationController,
-        HostedKycController,
+        ...(options.kyc ? [KycController, KycSimulationController, HostedKycController] : []),
       ],
     };
   }
