@@ -6,6 +6,7 @@ import { CliIo, Command, CommandContext, CommandFailed } from './command';
 import { distributorCommands } from './commands/distributors';
 import { exportCommands } from './commands/export';
 import { keyCommands } from './commands/keys';
+import { kycCommands } from './commands/kyc';
 import { projectionCommands } from './commands/projections';
 
 const COMMANDS: Command[] = [
@@ -13,6 +14,7 @@ const COMMANDS: Command[] = [
   ...keyCommands,
   ...projectionCommands,
   ...exportCommands,
+  ...kycCommands,
 ];
 
 const GLOBAL_FLAGS: FlagSpecs = {

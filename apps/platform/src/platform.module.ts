@@ -1,11 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { DistributorsModule } from '@cip/distributors/service';
+import { DistributorDirectory, DistributorsModule } from '@cip/distributors/service';
 import { EventsModule } from '@cip/events/service';
 import { GatewayHttpModule } from '@cip/gateway/http';
 import { PUBLIC_EVENT_MAPPERS } from '@cip/platform/catalogue';
 import { InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
-import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
-import { UsersModule } from '@cip/users/service';
+import { Clock, loadOrCreateSecret, Logger, PlatformMetrics } from '@cip/shared/runtime';
+import { UsersModule, UsersService } from '@cip/users/service';
+import { KYC_LINK_KEY_SECRET, KycModule } from '@cip/kyc/service';
+import { randomBytes } from 'node:crypto';
+import { UsersForKyc } from './kyc-user-directory';
 
 export interface PlatformModuleOptions {
   dataDir: string;
@@ -14,6 +17,8 @@ export interface PlatformModuleOptions {
   clock?: Clock;
   /** How often live subscriptions look for appends made by another process (the CLI). */
   pollIntervalMs?: number;
+  /** Key of hosted KYC link signatures (KYC_LINK_SECRET); generated under DATA_DIR/secrets when unset. */
+  kycLinkSecret?: string;
 }
 
 /**
@@ -24,6 +29,20 @@ export interface PlatformModuleOptions {
 export class PlatformModule {
   static forRoot(options: PlatformModuleOptions): DynamicModule {
     const events = EventsModule.forRoot({ mappers: PUBLIC_EVENT_MAPPERS });
+    const kyc = KycModule.forRoot({
+      imports: [UsersModule, DistributorsModule],
+      userDirectory: {
+        inject: [UsersService, DistributorDirectory],
+        useFactory: (users: UsersService, directory: DistributorDirectory) =>
+          new UsersForKyc(users, directory),
+      },
+      linkKey: loadOrCreateSecret({
+        dataDir: options.dataDir,
+        name: KYC_LINK_KEY_SECRET,
+        fromEnv: options.kycLinkSecret,
+        generate: () => randomBytes(32).toString('base64url'),
+      }),
+    });
     return {
       module: PlatformModule,
       imports: [
@@ -38,7 +57,8 @@ export class PlatformModule {
         DistributorsModule,
         UsersModule,
         events,
-        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events] }),
+        kyc,
+        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events, kyc], kyc: true }),
       ],
     };
   }

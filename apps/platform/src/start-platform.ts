@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
+import { SandboxIdentityProvider } from '@cip/kyc/service';
 import { Clock, createLogger, Logger, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
 import { PlatformModule } from './platform.module';
 
@@ -27,6 +28,7 @@ export async function startPlatform(
       metrics: new PlatformMetrics(),
       clock: overrides.clock,
       pollIntervalMs: overrides.pollIntervalMs,
+      kycLinkSecret: config.kycLinkSecret,
     }),
     { logger, rateLimit: config.rateLimit },
   );
@@ -37,6 +39,7 @@ export async function startPlatform(
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  app.get(SandboxIdentityProvider).usePublicBaseUrl(config.publicBaseUrl ?? `http://localhost:${port}`);
   return {
     app,
     url: `http://localhost:${port}`,

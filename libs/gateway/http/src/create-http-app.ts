@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { DistributorDirectory } from '@cip/distributors/service';
+import { HOSTED_KYC_PATH } from '@cip/kyc/service';
 import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
 import { randomUUID } from 'node:crypto';
@@ -68,6 +69,14 @@ export async function createHttpApp(
       }
       done(null, value);
     });
+  });
+
+  // HTML form posts are accepted by the hosted pages only (the KYC verification form); the API stays JSON.
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    if (!request.url.startsWith(`${HOSTED_KYC_PATH}/`)) {
+      return done(new ApiError('unsupported_media_type', 'Send the request body as application/json'), undefined);
+    }
+    done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
   });
 
   const directory = app.get(DistributorDirectory, { strict: false });

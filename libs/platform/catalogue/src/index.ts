@@ -1,6 +1,7 @@
 import { publicEventsReadModel } from '@cip/events/service';
 import { projectionReadModel, RebuildableReadModel } from '@cip/shared/infrastructure';
 import type { PublicEventMapper } from '@cip/shared/read-store';
+import { kycLinkDeadlinesProjection, kycPublicEvents, kycsProjection } from '@cip/kyc/read-models';
 import { userPublicEvents, usersProjection } from '@cip/users/read-models';
 
 /**
@@ -8,10 +9,12 @@ import { userPublicEvents, usersProjection } from '@cip/users/read-models';
  * recorder and the webhook dispatcher turn domain events into Events with them) and the read models that
  * operators verify and rebuild from the log. The platform runs them; the CLI rebuilds exactly the same ones.
  */
-export const PUBLIC_EVENT_MAPPERS: PublicEventMapper[] = [userPublicEvents];
+export const PUBLIC_EVENT_MAPPERS: PublicEventMapper[] = [userPublicEvents, kycPublicEvents];
 
 /** Every read model of an environment, in the order a rebuild replays them. */
 export const READ_MODELS: RebuildableReadModel[] = [
   projectionReadModel(usersProjection),
+  projectionReadModel(kycsProjection),
+  projectionReadModel(kycLinkDeadlinesProjection),
   publicEventsReadModel(PUBLIC_EVENT_MAPPERS),
 ];

@@ -9,6 +9,10 @@ export interface PlatformConfig {
   bootstrapSandboxApiKey?: string;
   bootstrapProductionApiKey?: string;
   rateLimit: { ratePerSecond: number; burst: number };
+  /** Address users reach the platform at (hosted KYC links); defaults to the URL it listens on. */
+  publicBaseUrl?: string;
+  /** Key of hosted KYC link signatures; generated under DATA_DIR/secrets on first start when unset. */
+  kycLinkSecret?: string;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -29,5 +33,7 @@ export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     bootstrapSandboxApiKey: env.BOOTSTRAP_SANDBOX_API_KEY || undefined,
     bootstrapProductionApiKey: env.BOOTSTRAP_PRODUCTION_API_KEY || undefined,
     rateLimit: { ratePerSecond, burst: positiveInteger(env, 'RATE_LIMIT_BURST', ratePerSecond * 2) },
+    publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
+    kycLinkSecret: env.KYC_LINK_SECRET || undefined,
   };
 }

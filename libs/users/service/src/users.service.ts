@@ -123,10 +123,19 @@ export class UsersService implements UsersApi {
     }
   }
 
-  async updateShippingAddress(caller: UsersCaller, userId: string, address: ShippingAddress): Promise<UserView> {
+  /**
+   * `api`: the distributor's own call (B2B only); `kyc`: the address a verified shipping KYC captured,
+   * allowed for every program (called by the KYC context through the app, never from the API).
+   */
+  async updateShippingAddress(
+    caller: UsersCaller,
+    userId: string,
+    address: ShippingAddress,
+    source: 'api' | 'kyc' = 'api',
+  ): Promise<UserView> {
     return this.command(caller, userId, (now) => ({
       type: 'UpdateShippingAddress',
-      data: { shippingAddress: address, source: 'api', program: caller.program, now },
+      data: { shippingAddress: address, source, program: caller.program, now },
     }));
   }
 

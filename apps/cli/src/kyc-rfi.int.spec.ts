@@ -1,0 +1,102 @@
+import { isKyc, kycDecider } from '@cip/kyc/domain';
+import { loadState } from '@cip/shared/eventing';
+import { openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { systemClock } from '@cip/shared/runtime';
+import { UsersService } from '@cip/users/service';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './cli';
+
+describe('cli: kyc rfi', () => {
+  let dataDir: string;
+  const cli = async (...argv: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli([...argv, '--data-dir', dataDir], {
+      out: async (chunk) => {
+        stdout += chunk;
+      },
+      err: (chunk) => {
+        stderr += chunk;
+      },
+      env: { PUBLIC_BASE_URL: 'https://verify.example.com/' },
+    });
+    return { code, stdout, stderr };
+  };
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cip-cli-kyc-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("raises an RFI on a distributor's user and prints the link the user answers through", async () => {
+    const created = await cli('distributors', 'create', '--name', 'Acme', '--countries', 'FR', '--json');
+    const distributorId = JSON.parse(created.stdout).distributorId as string;
+    const infrastructure = openEmbeddedInfrastructure({ dataDir });
+    try {
+      const users = new UsersService(
+        {
+          eventStore: (environment) => infrastructure.scope(environment).eventStore,
+          readStore: (environment) => infrastructure.scope(environment).readStore,
+          settle: async () => undefined,
+        },
+        systemClock,
+      );
+      const user = await users.createUser(
+        {
+          distributorId,
+          environment: 'sandbox',
+          program: { allowedCountries: ['FR'], b2b: false },
+          requestId: 't',
+        },
+        { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'FR' },
+      );
+      await infrastructure.close();
+
+      const flags = [
+        '--distributor',
+        distributorId,
+        '--env',
+        'sandbox',
+        '--subtype',
+        'transaction_monitoring',
+      ];
+      const raised = await cli('kyc', 'rfi', user.id, ...flags, '--json');
+      expect(raised).toMatchObject({ code: 0, stderr: '' });
+      const kyc = JSON.parse(raised.stdout);
+      expect(kyc).toMatchObject({
+        userId: user.id,
+        type: 'rfi',
+        rfiSubtype: 'transaction_monitoring',
+        status: 'pending',
+        access: {
+          url: expect.stringMatching(new RegExp(`^https://verify\\.example\\.com/hosted/kyc/${kyc.id}\\.`)),
+        },
+      });
+
+      const reopened = openEmbeddedInfrastructure({ dataDir });
+      const { state } = await loadState(reopened.scope('sandbox').eventStore, kycDecider, kyc.id);
+      await reopened.close();
+      expect(isKyc(state) && [state.status, state.distributorId]).toEqual(['pending', distributorId]);
+
+      const unknown = await cli('kyc', 'rfi', 'usr-00000000-0000-4000-8000-000000000000', ...flags);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/not found/);
+      const otherTenant = await cli(
+        'kyc',
+        'rfi',
+        user.id,
+        '--distributor',
+        'dst-nope',
+        '--env',
+        'sandbox',
+        '--subtype',
+        'onboarding',
+      );
+      expect(otherTenant.code).toBe(1);
+    } finally {
+      await infrastructure.close().catch(() => undefined);
+    }
+  });
+});

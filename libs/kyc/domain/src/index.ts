@@ -1,0 +1,4 @@
+export * from './kyc.types';
+export * from './kyc.events';
+export * from './kyc.commands';
+export * from './kyc.decider';

@@ -1,0 +1,3 @@
+export * from './kyc-view';
+export * from './kycs.projection';
+export * from './kyc.public-events';
