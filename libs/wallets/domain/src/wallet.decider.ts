@@ -92,7 +92,13 @@ function requirePositive(amount: number, field = 'amount'): void {
   }
 }
 
-const figures = (balance: number, held: number): LedgerFigures => ({ balance, held });
+/** The owner and the ledger after a movement, as every money event carries them. */
+const ledger = (wallet: WalletRecord, balance: number, held: number) => ({
+  walletId: wallet.walletId,
+  userId: wallet.userId,
+  balance,
+  held,
+});
 
 function createWallet({ data }: CreateWallet, state: WalletState): WalletEvent[] {
   if (isWallet(state)) return [];
@@ -137,7 +143,6 @@ function creditDeposit({ data }: CreditDeposit, state: WalletState): WalletEvent
     {
       type: 'WalletDepositCredited',
       data: {
-        walletId: wallet.walletId,
         depositId: data.depositId,
         amount: data.amount,
         transactionHash: data.transactionHash,
@@ -146,7 +151,7 @@ function creditDeposit({ data }: CreditDeposit, state: WalletState): WalletEvent
         fromAddress: data.fromAddress,
         source: data.source,
         at: data.now,
-        ...figures(wallet.balance + data.amount, wallet.held),
+        ...ledger(wallet, wallet.balance + data.amount, wallet.held),
       },
     },
   ];
@@ -171,14 +176,13 @@ function placeHold({ data }: PlaceHold, state: WalletState): WalletEvent[] {
     {
       type: 'WalletHoldPlaced',
       data: {
-        walletId: wallet.walletId,
         holdId: data.holdId,
         amount: data.amount,
         kind: 'authorization',
         reference: data.reference ?? null,
         overdraft,
         at: data.now,
-        ...figures(wallet.balance, wallet.held + data.amount),
+        ...ledger(wallet, wallet.balance, wallet.held + data.amount),
       },
     },
   ];
@@ -200,11 +204,10 @@ function releaseHold({ data }: ReleaseHold, state: WalletState): WalletEvent[] {
     {
       type: 'WalletHoldReleased',
       data: {
-        walletId: wallet.walletId,
         holdId: data.holdId,
         amount: hold.amount,
         at: data.now,
-        ...figures(wallet.balance, wallet.held - hold.amount),
+        ...ledger(wallet, wallet.balance, wallet.held - hold.amount),
       },
     },
   ];
@@ -220,12 +223,11 @@ function settleHold({ data }: SettleHold, state: WalletState): WalletEvent[] {
     {
       type: 'WalletHoldSettled',
       data: {
-        walletId: wallet.walletId,
         holdId: data.holdId,
         heldAmount: hold.amount,
         amount: data.amount,
         at: data.now,
-        ...figures(wallet.balance - data.amount, wallet.held - hold.amount),
+        ...ledger(wallet, wallet.balance - data.amount, wallet.held - hold.amount),
       },
     },
   ];
@@ -239,12 +241,11 @@ function refund({ data }: Refund, state: WalletState): WalletEvent[] {
     {
       type: 'WalletRefunded',
       data: {
-        walletId: wallet.walletId,
         refundId: data.refundId,
         amount: data.amount,
         reference: data.reference ?? null,
         at: data.now,
-        ...figures(wallet.balance + data.amount, wallet.held),
+        ...ledger(wallet, wallet.balance + data.amount, wallet.held),
       },
     },
   ];
@@ -259,12 +260,11 @@ function chargeFee({ data }: ChargeFee, state: WalletState): WalletEvent[] {
     {
       type: 'WalletFeeCharged',
       data: {
-        walletId: wallet.walletId,
         feeId: data.feeId,
         amount: data.amount,
         reference: data.reference ?? null,
         at: data.now,
-        ...figures(wallet.balance - data.amount, wallet.held),
+        ...ledger(wallet, wallet.balance - data.amount, wallet.held),
       },
     },
   ];
@@ -285,12 +285,11 @@ function requestWithdrawal({ data }: RequestWithdrawal, state: WalletState): Wal
     {
       type: 'WithdrawalRequested',
       data: {
-        walletId: wallet.walletId,
         withdrawalId: data.withdrawalId,
         amount: data.amount,
         toAddress: data.toAddress,
         at: data.now,
-        ...figures(wallet.balance, wallet.held + data.amount),
+        ...ledger(wallet, wallet.balance, wallet.held + data.amount),
       },
     },
   ];
@@ -333,14 +332,13 @@ export function decideWallet(command: WalletCommand, state: WalletState): Wallet
         {
           type: 'WithdrawalConfirmed',
           data: {
-            walletId: wallet.walletId,
             withdrawalId: data.withdrawalId,
             amount: pending.amount,
             hash: data.hash,
             blockHeight: data.blockHeight,
             rawTxReceipt: data.rawTxReceipt,
             at: data.now,
-            ...figures(wallet.balance - pending.amount, wallet.held - pending.amount),
+            ...ledger(wallet, wallet.balance - pending.amount, wallet.held - pending.amount),
           },
         },
       ];
@@ -354,13 +352,12 @@ export function decideWallet(command: WalletCommand, state: WalletState): Wallet
         {
           type: 'WithdrawalRejected',
           data: {
-            walletId: wallet.walletId,
             withdrawalId: data.withdrawalId,
             amount: pending.amount,
             reason: data.reason,
             hash: data.hash,
             at: data.now,
-            ...figures(wallet.balance, wallet.held - pending.amount),
+            ...ledger(wallet, wallet.balance, wallet.held - pending.amount),
           },
         },
       ];

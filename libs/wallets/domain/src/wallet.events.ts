@@ -12,6 +12,9 @@ export type LedgerFigures = {
   held: number;
 };
 
+/** Carried by every money movement so that its consumers need no lookup of the owner. */
+type LedgerEntry = LedgerFigures & { walletId: string; userId: string };
+
 /** What a hold reserves funds for: a card authorization (placed by the authorization context) or a withdrawal. */
 export type HoldKind = 'authorization' | 'withdrawal';
 
@@ -36,8 +39,7 @@ export type WalletProvisioningFailed = DomainEvent<
 
 export type WalletDepositCredited = DomainEvent<
   'WalletDepositCredited',
-  LedgerFigures & {
-    walletId: string;
+  LedgerEntry & {
     /** `<transactionHash>:<logIndex>`: a transfer is credited once whatever the number of deliveries. */
     depositId: string;
     amount: number;
@@ -52,8 +54,7 @@ export type WalletDepositCredited = DomainEvent<
 
 export type WalletHoldPlaced = DomainEvent<
   'WalletHoldPlaced',
-  LedgerFigures & {
-    walletId: string;
+  LedgerEntry & {
     holdId: string;
     amount: number;
     kind: 'authorization';
@@ -66,35 +67,34 @@ export type WalletHoldPlaced = DomainEvent<
 
 export type WalletHoldReleased = DomainEvent<
   'WalletHoldReleased',
-  LedgerFigures & { walletId: string; holdId: string; amount: number; at: string }
+  LedgerEntry & { holdId: string; amount: number; at: string }
 >;
 
 /** The held amount is freed and `amount` (which may exceed it) is debited. */
 export type WalletHoldSettled = DomainEvent<
   'WalletHoldSettled',
-  LedgerFigures & { walletId: string; holdId: string; heldAmount: number; amount: number; at: string }
+  LedgerEntry & { holdId: string; heldAmount: number; amount: number; at: string }
 >;
 
 export type WalletRefunded = DomainEvent<
   'WalletRefunded',
-  LedgerFigures & { walletId: string; refundId: string; amount: number; reference: string | null; at: string }
+  LedgerEntry & { refundId: string; amount: number; reference: string | null; at: string }
 >;
 
 export type WalletFeeCharged = DomainEvent<
   'WalletFeeCharged',
-  LedgerFigures & { walletId: string; feeId: string; amount: number; reference: string | null; at: string }
+  LedgerEntry & { feeId: string; amount: number; reference: string | null; at: string }
 >;
 
 /** A withdrawal is accepted: its amount is held until the payout confirms or is rejected. */
 export type WithdrawalRequested = DomainEvent<
   'WithdrawalRequested',
-  LedgerFigures & { walletId: string; withdrawalId: string; amount: number; toAddress: string; at: string }
+  LedgerEntry & { withdrawalId: string; amount: number; toAddress: string; at: string }
 >;
 
 export type WithdrawalConfirmed = DomainEvent<
   'WithdrawalConfirmed',
-  LedgerFigures & {
-    walletId: string;
+  LedgerEntry & {
     withdrawalId: string;
     amount: number;
     hash: string;
@@ -106,8 +106,7 @@ export type WithdrawalConfirmed = DomainEvent<
 
 export type WithdrawalRejected = DomainEvent<
   'WithdrawalRejected',
-  LedgerFigures & {
-    walletId: string;
+  LedgerEntry & {
     withdrawalId: string;
     amount: number;
     reason: string;
