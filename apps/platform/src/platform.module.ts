@@ -6,6 +6,9 @@ import { InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/in
 import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { userPublicEvents } from '@cip/users/read-models';
 import { UsersModule } from '@cip/users/service';
+import { walletPublicEvents } from '@cip/wallets/read-models';
+import { WalletsModule, WalletsModuleOptions } from '@cip/wallets/service';
+import { WALLETS_CONTROLLERS } from '@cip/gateway/http';
 
 export interface PlatformModuleOptions {
   dataDir: string;
@@ -14,6 +17,8 @@ export interface PlatformModuleOptions {
   clock?: Clock;
   /** How often live subscriptions look for appends made by another process (the CLI). */
   pollIntervalMs?: number;
+  /** Chain adapters of the wallets context. */
+  wallets: WalletsModuleOptions;
 }
 
 /**
@@ -23,7 +28,8 @@ export interface PlatformModuleOptions {
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformModuleOptions): DynamicModule {
-    const events = EventsModule.forRoot({ mappers: [userPublicEvents] });
+    const events = EventsModule.forRoot({ mappers: [userPublicEvents, walletPublicEvents] });
+    const wallets = WalletsModule.forRoot(options.wallets);
     return {
       module: PlatformModule,
       imports: [
@@ -37,8 +43,9 @@ export class PlatformModule {
         }),
         DistributorsModule,
         UsersModule,
+        wallets,
         events,
-        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events] }),
+        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events, wallets], controllers: WALLETS_CONTROLLERS }),
       ],
     };
   }

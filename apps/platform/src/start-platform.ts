@@ -3,6 +3,7 @@ import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
 import { Clock, createLogger, Logger, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
 import { PlatformModule } from './platform.module';
+import { embeddedWalletChain } from './wallet-chain';
 
 export interface RunningPlatform {
   app: NestFastifyApplication;
@@ -27,6 +28,7 @@ export async function startPlatform(
       metrics: new PlatformMetrics(),
       clock: overrides.clock,
       pollIntervalMs: overrides.pollIntervalMs,
+      wallets: embeddedWalletChain(config),
     }),
     { logger, rateLimit: config.rateLimit },
   );

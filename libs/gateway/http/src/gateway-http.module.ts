@@ -1,4 +1,4 @@
-import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
 import { EventsController } from './events/events.controller';
 import { SystemController } from './system/system.controller';
 import { UsersController } from './users/users.controller';
@@ -9,11 +9,12 @@ import { UsersController } from './users/users.controller';
  */
 @Module({})
 export class GatewayHttpModule {
-  static forRoot(options: { imports: ModuleMetadata['imports'] }): DynamicModule {
+  /** `controllers`: those of contexts the app hosts beyond the core ones (e.g. WALLETS_CONTROLLERS). */
+  static forRoot(options: { imports: ModuleMetadata['imports']; controllers?: Type<unknown>[] }): DynamicModule {
     return {
       module: GatewayHttpModule,
       imports: options.imports,
-      controllers: [SystemController, UsersController, EventsController],
+      controllers: [SystemController, UsersController, EventsController, ...(options.controllers ?? [])],
     };
   }
 }

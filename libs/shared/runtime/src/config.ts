@@ -9,6 +9,16 @@ export interface PlatformConfig {
   bootstrapSandboxApiKey?: string;
   bootstrapProductionApiKey?: string;
   rateLimit: { ratePerSecond: number; burst: number };
+  /** Wallets: deposit-address HD seeds (BIP-39 mnemonics), generated on first start when not given. */
+  walletHdSeeds?: { sandbox?: string; production?: string };
+  /** Wallets: the EVM chain of deposits and payouts; without an RPC URL the simulated chain is used. */
+  chain?: {
+    name?: string;
+    rpcUrl?: string;
+    usdcContractAddress?: string;
+    confirmations?: number;
+    hotWalletPrivateKey?: string;
+  };
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -29,5 +39,16 @@ export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     bootstrapSandboxApiKey: env.BOOTSTRAP_SANDBOX_API_KEY || undefined,
     bootstrapProductionApiKey: env.BOOTSTRAP_PRODUCTION_API_KEY || undefined,
     rateLimit: { ratePerSecond, burst: positiveInteger(env, 'RATE_LIMIT_BURST', ratePerSecond * 2) },
+    walletHdSeeds: {
+      sandbox: env.WALLET_HD_SEED_SANDBOX || undefined,
+      production: env.WALLET_HD_SEED_PRODUCTION || undefined,
+    },
+    chain: {
+      name: env.CHAIN_NAME || undefined,
+      rpcUrl: env.CHAIN_RPC_URL || undefined,
+      usdcContractAddress: env.USDC_CONTRACT_ADDRESS || undefined,
+      confirmations: positiveInteger(env, 'CHAIN_CONFIRMATIONS', 12),
+      hotWalletPrivateKey: env.HOT_WALLET_PRIVATE_KEY || undefined,
+    },
   };
 }

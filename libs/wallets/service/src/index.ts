@@ -1,0 +1,4 @@
+export * from './wallets.api';
+export * from './wallets.service';
+export * from './wallets.module';
+export * from './chain-bindings';
