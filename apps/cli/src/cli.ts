@@ -7,12 +7,14 @@ import { distributorCommands } from './commands/distributors';
 import { exportCommands } from './commands/export';
 import { keyCommands } from './commands/keys';
 import { projectionCommands } from './commands/projections';
+import { walletCommands } from './commands/wallets';
 
 const COMMANDS: Command[] = [
   ...distributorCommands,
   ...keyCommands,
   ...projectionCommands,
   ...exportCommands,
+  ...walletCommands,
 ];
 
 const GLOBAL_FLAGS: FlagSpecs = {

@@ -2,9 +2,16 @@ import { EVENT_RECORDS, EVENT_SNAPSHOTS, PublicEventRecorder } from '@cip/events
 import { PUBLIC_EVENTS_GROUP } from '@cip/events/service';
 import { projectionReadModel, RebuildableReadModel, replayLog } from '@cip/shared/infrastructure';
 import { userPublicEvents, usersProjection } from '@cip/users/read-models';
+import {
+  recordWalletTransactions,
+  TRANSACTIONS_COLLECTION,
+  WALLET_TRANSACTIONS_GROUP,
+  walletPublicEvents,
+  walletsProjection,
+} from '@cip/wallets/read-models';
 
 /** The same mappers as the platform's EventsModule, so rebuilt records equal the ones it records. */
-const PUBLIC_EVENT_MAPPERS = [userPublicEvents];
+const PUBLIC_EVENT_MAPPERS = [userPublicEvents, walletPublicEvents];
 
 const publicEventsReadModel: RebuildableReadModel = {
   name: 'public-events',
@@ -20,8 +27,19 @@ const publicEventsReadModel: RebuildableReadModel = {
   },
 };
 
+const walletTransactionsReadModel: RebuildableReadModel = {
+  name: 'wallet-transactions',
+  group: WALLET_TRANSACTIONS_GROUP,
+  topics: ['wlt'],
+  collections: [TRANSACTIONS_COLLECTION],
+  replay: (eventStore, readStore, target) =>
+    replayLog(eventStore, ['wlt'], (events) => recordWalletTransactions(readStore, events, target(TRANSACTIONS_COLLECTION))),
+};
+
 /** The read models of each environment that the CLI can verify and rebuild. */
 export const READ_MODELS: RebuildableReadModel[] = [
   projectionReadModel(usersProjection),
   publicEventsReadModel,
+  projectionReadModel(walletsProjection),
+  walletTransactionsReadModel,
 ];
