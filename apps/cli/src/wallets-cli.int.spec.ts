@@ -1,6 +1,11 @@
 import { openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { systemClock } from '@cip/shared/runtime';
-import { HdDepositAddressDeriver, loadDepositSeed, SimulatedChain, SimulatedPayout } from '@cip/wallets/chain';
+import {
+  HdDepositAddressDeriver,
+  loadDepositSeed,
+  SimulatedChain,
+  SimulatedPayout,
+} from '@cip/wallets/chain';
 import { walletIdOf, WalletsService } from '@cip/wallets/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +47,12 @@ describe('cli: wallets', () => {
         readStore: (environment) => infrastructure.scope(environment).readStore,
         settle: async () => undefined,
         chain: () => ({
-          deriver: { chain: 'simulated', addressAt: () => { throw new Error('seed unreadable'); } },
+          deriver: {
+            chain: 'simulated',
+            addressAt: () => {
+              throw new Error('seed unreadable');
+            },
+          },
           payout: new SimulatedPayout(simulatedChain),
         }),
         simulatedChain,
@@ -68,7 +78,15 @@ describe('cli: wallets', () => {
 
     const held = await cli('wallets', 'hold', retried.body.id, '--env', 'sandbox', '--reason', 'RFI pending');
     expect(held.body.complianceHold).toMatchObject({ reason: 'RFI pending' });
-    const released = await cli('wallets', 'release', retried.body.id, '--env', 'sandbox', '--reason', 'RFI answered');
+    const released = await cli(
+      'wallets',
+      'release',
+      retried.body.id,
+      '--env',
+      'sandbox',
+      '--reason',
+      'RFI answered',
+    );
     expect(released.body.complianceHold).toBeNull();
   });
 

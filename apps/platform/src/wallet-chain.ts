@@ -8,11 +8,17 @@ import type { WalletsModuleOptions } from '@cip/wallets/service';
  * simulated chain, and no deposit watcher. The EVM adapters (CHAIN_RPC_URL, USDC_CONTRACT_ADDRESS,
  * CHAIN_CONFIRMATIONS, HOT_WALLET_PRIVATE_KEY) plug in here.
  */
-export function embeddedWalletChain(config: Pick<PlatformConfig, 'dataDir' | 'walletHdSeeds' | 'chain'>): WalletsModuleOptions {
+export function embeddedWalletChain(
+  config: Pick<PlatformConfig, 'dataDir' | 'walletHdSeeds' | 'chain'>,
+): WalletsModuleOptions {
   return {
     chain: (environment, simulated) => ({
       deriver: new HdDepositAddressDeriver(
-        loadDepositSeed({ dataDir: config.dataDir, environment, fromEnv: config.walletHdSeeds?.[environment] }),
+        loadDepositSeed({
+          dataDir: config.dataDir,
+          environment,
+          fromEnv: config.walletHdSeeds?.[environment],
+        }),
         config.chain?.name ?? simulated.name,
       ),
       payout: new SimulatedPayout(simulated),

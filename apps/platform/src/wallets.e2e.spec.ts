@@ -18,20 +18,37 @@ describe('wallets over /v1, as a distributor uses them', () => {
 
   /** A user activated the way KYC will do it, then the wallet the provisioning saga gave it. */
   async function activatedUserWallet(key = SANDBOX_KEY, distributorId = h.platform.distributorId) {
-    const created = await h.http.post('/v1/users').set({ 'x-api-key': key, ...json }).send(newUserBody());
+    const created = await h.http
+      .post('/v1/users')
+      .set({ 'x-api-key': key, ...json })
+      .send(newUserBody());
     expect(created.status).toBe(201);
-    const caller = { distributorId, environment: 'sandbox' as const, requestId: 'test', program: { allowedCountries: ['FR'], b2b: false } };
+    const caller = {
+      distributorId,
+      environment: 'sandbox' as const,
+      requestId: 'test',
+      program: { allowedCountries: ['FR'], b2b: false },
+    };
     await h.platform.app.get(UsersService).changeStatus(caller, created.body.id, 'active');
     await h.platform.app.get(ConsumerHost).drain('sandbox', [WALLET_PROVISIONING_GROUP]);
-    const listed = await h.http.get('/v1/wallets').query({ userId: created.body.id }).set({ 'x-api-key': key });
+    const listed = await h.http
+      .get('/v1/wallets')
+      .query({ userId: created.body.id })
+      .set({ 'x-api-key': key });
     expect(listed.body.count).toBe(1);
     return { userId: created.body.id as string, wallet: listed.body.items[0] };
   }
 
   const deposit = (walletId: string, amount: unknown, key = SANDBOX_KEY) =>
-    h.http.post('/v1/simulate/deposit').set({ 'x-api-key': key, ...json }).send({ walletId, amount });
+    h.http
+      .post('/v1/simulate/deposit')
+      .set({ 'x-api-key': key, ...json })
+      .send({ walletId, amount });
   const withdraw = (walletId: string, body: Record<string, unknown>, key = SANDBOX_KEY) =>
-    h.http.post(`/v1/wallets/${walletId}/withdrawals`).set({ 'x-api-key': key, ...json }).send(body);
+    h.http
+      .post(`/v1/wallets/${walletId}/withdrawals`)
+      .set({ 'x-api-key': key, ...json })
+      .send(body);
   const wallet = async (walletId: string, key = SANDBOX_KEY) =>
     (await h.http.get(`/v1/wallets/${walletId}`).set({ 'x-api-key': key })).body;
   const events = async (userId: string, eventName: string) =>
@@ -59,15 +76,24 @@ describe('wallets over /v1, as a distributor uses them', () => {
       expect(await wallet(listed.id)).toEqual(listed);
 
       const [created] = await events(userId, 'wallet.created');
-      expect(created).toMatchObject({ eventTargetId: listed.id, userId, data: { depositAddress: listed.depositAddress } });
+      expect(created).toMatchObject({
+        eventTargetId: listed.id,
+        userId,
+        data: { depositAddress: listed.depositAddress },
+      });
     });
 
     it('answers 404 for an unknown wallet and for another distributor’s wallet', async () => {
       const { wallet: mine } = await activatedUserWallet();
       const other = await h.newDistributor();
-      expect((await h.http.get(`/v1/wallets/${mine.id}`).set({ 'x-api-key': other.sandboxKey })).status).toBe(404);
+      expect((await h.http.get(`/v1/wallets/${mine.id}`).set({ 'x-api-key': other.sandboxKey })).status).toBe(
+        404,
+      );
       expect((await h.http.get('/v1/wallets/wlt-nope').set(sandbox)).body.error.code).toBe('not_found');
-      const listed = await h.http.get('/v1/wallets').query({ userId: mine.userId }).set({ 'x-api-key': other.sandboxKey });
+      const listed = await h.http
+        .get('/v1/wallets')
+        .query({ userId: mine.userId })
+        .set({ 'x-api-key': other.sandboxKey });
       expect(listed.body.count).toBe(0);
     });
   });
@@ -77,7 +103,14 @@ describe('wallets over /v1, as a distributor uses them', () => {
       const { userId, wallet: w } = await activatedUserWallet();
       const response = await deposit(w.id, 100.5);
       expect(response.status).toBe(201);
-      expect(response.body).toMatchObject({ walletId: w.id, userId, type: 'deposit', status: 'completed', amount: 100.5, currency: 'USDC' });
+      expect(response.body).toMatchObject({
+        walletId: w.id,
+        userId,
+        type: 'deposit',
+        status: 'completed',
+        amount: 100.5,
+        currency: 'USDC',
+      });
       expect(response.body.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
       expect(await wallet(w.id)).toMatchObject({ balance: 100.5, availableBalance: 100.5, pendingHolds: 0 });
 
@@ -94,7 +127,9 @@ describe('wallets over /v1, as a distributor uses them', () => {
 
       const listed = await h.http.get('/v1/transactions').query({ walletId: w.id }).set(sandbox);
       expect(listed.body.items).toEqual([response.body]);
-      expect((await h.http.get(`/v1/transactions/${response.body.id}`).set(sandbox)).body).toEqual(response.body);
+      expect((await h.http.get(`/v1/transactions/${response.body.id}`).set(sandbox)).body).toEqual(
+        response.body,
+      );
     });
 
     it.each([
@@ -127,19 +162,32 @@ describe('wallets over /v1, as a distributor uses them', () => {
       await deposit(w.id, 50);
       const response = await withdraw(w.id, { amount: 20.25, toAddress: RECEIVER });
       expect(response.status).toBe(201);
-      expect(response.body).toMatchObject({ walletId: w.id, type: 'withdrawal', amount: 20.25, toAddress: RECEIVER });
+      expect(response.body).toMatchObject({
+        walletId: w.id,
+        type: 'withdrawal',
+        amount: 20.25,
+        toAddress: RECEIVER,
+      });
 
       await h.platform.app.get(ConsumerHost).drain('sandbox');
       const done = (await h.http.get(`/v1/transactions/${response.body.id}`).set(sandbox)).body;
-      expect(done).toMatchObject({ status: 'completed', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect(done).toMatchObject({
+        status: 'completed',
+        transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
       expect(await wallet(w.id)).toMatchObject({ balance: 29.75, availableBalance: 29.75, pendingHolds: 0 });
 
       const [confirmed] = await events(userId, 'withdrawal.confirmed');
       expect(confirmed).toMatchObject({ eventTargetId: response.body.id });
       expect(confirmed.data).toMatchObject({ hash: done.transactionHash, blockHeight: done.blockNumber });
-      expect(JSON.parse(confirmed.data.rawTxReceipt)).toMatchObject({ transactionHash: done.transactionHash, status: 'success' });
+      expect(JSON.parse(confirmed.data.rawTxReceipt)).toMatchObject({
+        transactionHash: done.transactionHash,
+        status: 'success',
+      });
       const onChain = await events(userId, 'blockchainTransaction.confirmed');
-      expect(onChain.map((e: { data: { type: string; amount: number } }) => [e.data.type, e.data.amount]).sort()).toEqual([
+      expect(
+        onChain.map((e: { data: { type: string; amount: number } }) => [e.data.type, e.data.amount]).sort(),
+      ).toEqual([
         ['deposit', 50_000_000],
         ['withdraw', 20_250_000],
       ]);
@@ -148,7 +196,10 @@ describe('wallets over /v1, as a distributor uses them', () => {
     it('frees the amount when the payout is rejected, with withdrawal.rejected and its reason', async () => {
       const { userId, wallet: w } = await activatedUserWallet();
       await deposit(w.id, 10);
-      const response = await withdraw(w.id, { amount: 10, toAddress: '0x0000000000000000000000000000000000000000' });
+      const response = await withdraw(w.id, {
+        amount: 10,
+        toAddress: '0x0000000000000000000000000000000000000000',
+      });
       expect(response.status).toBe(201);
       await h.platform.app.get(ConsumerHost).drain('sandbox');
       expect((await h.http.get(`/v1/transactions/${response.body.id}`).set(sandbox)).body).toMatchObject({
@@ -171,7 +222,10 @@ describe('wallets over /v1, as a distributor uses them', () => {
       expect(badAddress.status).toBe(400);
       expect(badAddress.body.error.details).toEqual([expect.objectContaining({ field: 'toAddress' })]);
       expect(await wallet(w.id)).toMatchObject({ balance: 5, availableBalance: 5 });
-      const listed = await h.http.get('/v1/transactions').query({ walletId: w.id, type: 'withdrawal' }).set(sandbox);
+      const listed = await h.http
+        .get('/v1/transactions')
+        .query({ walletId: w.id, type: 'withdrawal' })
+        .set(sandbox);
       expect(listed.body.count).toBe(0);
     });
 

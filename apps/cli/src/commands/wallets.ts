@@ -1,6 +1,11 @@
 import { ENVIRONMENTS, Environment } from '@cip/shared/contracts';
 import { systemClock } from '@cip/shared/runtime';
-import { HdDepositAddressDeriver, loadDepositSeed, SimulatedChain, SimulatedPayout } from '@cip/wallets/chain';
+import {
+  HdDepositAddressDeriver,
+  loadDepositSeed,
+  SimulatedChain,
+  SimulatedPayout,
+} from '@cip/wallets/chain';
 import { renderWallet, WalletView } from '@cip/wallets/read-models';
 import { WalletsService } from '@cip/wallets/service';
 import { Command, CommandContext, print } from '../command';
@@ -56,7 +61,12 @@ const complianceHoldCommand = (action: 'hold' | 'release', on: boolean): Command
     : 'Release the compliance hold of a wallet.',
   async run(context, { args, flags }) {
     const environment = flags.requiredText('env') as Environment;
-    const wallet = await openWallets(context).setComplianceHold(environment, args.walletId, on, flags.requiredText('reason'));
+    const wallet = await openWallets(context).setComplianceHold(
+      environment,
+      args.walletId,
+      on,
+      flags.requiredText('reason'),
+    );
     await print(context, renderWallet(wallet), () => walletLines(wallet));
     return 0;
   },

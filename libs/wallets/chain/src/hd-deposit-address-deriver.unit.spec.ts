@@ -15,7 +15,9 @@ describe('HD deposit addresses', () => {
     expect(deriver.addressAt(0)).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(deriver.addressAt(1)).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
     for (const index of [2, 17, 1000]) {
-      expect(deriver.addressAt(index)).toBe(mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index }).address);
+      expect(deriver.addressAt(index)).toBe(
+        mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index }).address,
+      );
     }
   });
 
@@ -40,7 +42,9 @@ describe('HD deposit addresses', () => {
       expect(loadDepositSeed({ dataDir, environment: 'sandbox' })).toBe(sandbox);
       expect(loadDepositSeed({ dataDir, environment: 'production' })).not.toBe(sandbox);
       expect(statSync(join(dataDir, 'secrets', 'sandbox-wallet-seed')).mode & 0o777).toBe(0o600);
-      expect(loadDepositSeed({ dataDir, environment: 'sandbox', fromEnv: TEST_MNEMONIC })).toBe(TEST_MNEMONIC);
+      expect(loadDepositSeed({ dataDir, environment: 'sandbox', fromEnv: TEST_MNEMONIC })).toBe(
+        TEST_MNEMONIC,
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

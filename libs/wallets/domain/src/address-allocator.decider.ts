@@ -30,7 +30,10 @@ export const addressAllocatorDecider: Decider<
   AddressAllocatorState
 > = {
   decide: ({ data }, state) => [
-    { type: 'DepositAddressIndexAllocated', data: { index: state.next, walletId: data.walletId, at: data.now } },
+    {
+      type: 'DepositAddressIndexAllocated',
+      data: { index: state.next, walletId: data.walletId, at: data.now },
+    },
   ],
   evolve: (_state, event) => ({ next: event.data.index + 1 }),
   initialState: () => ({ next: 0 }),

@@ -70,7 +70,10 @@ const usdc = (minor: number) => `${fromMinorUnits(minor)} USDC`;
 function existing(state: WalletState): WalletRecord {
   if (state.status === 'absent') throw new DomainError('not_found', 'Wallet was not found');
   if (state.status === 'provisioning_failed') {
-    throw new DomainError('create_wallet_error', `Wallet ${state.walletId} could not be provisioned: ${state.reason}`);
+    throw new DomainError(
+      'create_wallet_error',
+      `Wallet ${state.walletId} could not be provisioned: ${state.reason}`,
+    );
   }
   return state;
 }
@@ -277,9 +280,11 @@ function requestWithdrawal({ data }: RequestWithdrawal, state: WalletState): Wal
   notOnComplianceHold(wallet, 'withdrawal');
   const available = availableBalance(wallet);
   if (data.amount > available) {
-    throw new DomainError('insufficient_funds', `Available balance ${usdc(available)} does not cover ${usdc(data.amount)}`, [
-      { field: 'amount', message: `exceeds the available balance of ${usdc(available)}` },
-    ]);
+    throw new DomainError(
+      'insufficient_funds',
+      `Available balance ${usdc(available)} does not cover ${usdc(data.amount)}`,
+      [{ field: 'amount', message: `exceeds the available balance of ${usdc(available)}` }],
+    );
   }
   return [
     {
@@ -366,14 +371,20 @@ export function decideWallet(command: WalletCommand, state: WalletState): Wallet
       const wallet = existing(state);
       if (wallet.complianceHold) return [];
       return [
-        { type: 'WalletComplianceHoldPlaced', data: { walletId: wallet.walletId, reason: command.data.reason, at: command.data.now } },
+        {
+          type: 'WalletComplianceHoldPlaced',
+          data: { walletId: wallet.walletId, reason: command.data.reason, at: command.data.now },
+        },
       ];
     }
     case 'ReleaseComplianceHold': {
       const wallet = existing(state);
       if (!wallet.complianceHold) return [];
       return [
-        { type: 'WalletComplianceHoldReleased', data: { walletId: wallet.walletId, reason: command.data.reason, at: command.data.now } },
+        {
+          type: 'WalletComplianceHoldReleased',
+          data: { walletId: wallet.walletId, reason: command.data.reason, at: command.data.now },
+        },
       ];
     }
     default: {

@@ -25,13 +25,18 @@ const created: WalletEvent = {
 };
 
 const createWallet = (now = T0): WalletCommand => {
-  const { createdAt: _createdAt, currency: _currency, ...data } = created.data as Extract<WalletEvent, { type: 'WalletCreated' }>['data'];
+  const {
+    createdAt: _createdAt,
+    currency: _currency,
+    ...data
+  } = created.data as Extract<WalletEvent, { type: 'WalletCreated' }>['data'];
   return { type: 'CreateWallet', data: { ...data, now } };
 };
 
 const run = (history: WalletEvent[], ...commands: WalletCommand[]): WalletEvent[] => {
   const events = [...history];
-  for (const command of commands) events.push(...walletDecider.decide(command, foldEvents(walletDecider, events)));
+  for (const command of commands)
+    events.push(...walletDecider.decide(command, foldEvents(walletDecider, events)));
   return events;
 };
 const wallet = (events: WalletEvent[]) => foldEvents(walletDecider, events) as WalletRecord;
@@ -49,7 +54,11 @@ const deposit = (amount: number, depositId = `0xabc:${amount}`): WalletCommand =
     now: T1,
   },
 });
-const hold = (holdId: string, amount: number, extra: Partial<{ overdraftAllowance: number; force: boolean }> = {}): WalletCommand => ({
+const hold = (
+  holdId: string,
+  amount: number,
+  extra: Partial<{ overdraftAllowance: number; force: boolean }> = {},
+): WalletCommand => ({
   type: 'PlaceHold',
   data: { holdId, amount, now: T1, ...extra },
 });
@@ -64,11 +73,20 @@ describe('wallet decider: provisioning', () => {
   it('records a provisioning failure; the wallet then answers create_wallet_error until a retry creates it', () => {
     const failure: WalletCommand = {
       type: 'RecordProvisioningFailure',
-      data: { walletId: WALLET, userId: 'usr-1', distributorId: 'dst-1', reason: 'seed unavailable', now: T0 },
+      data: {
+        walletId: WALLET,
+        userId: 'usr-1',
+        distributorId: 'dst-1',
+        reason: 'seed unavailable',
+        now: T0,
+      },
     };
     const history = run([], failure);
     expect(history).toHaveLength(1);
-    spec.given(history).when(deposit(USDC)).thenThrows('create_wallet_error', /seed unavailable/);
+    spec
+      .given(history)
+      .when(deposit(USDC))
+      .thenThrows('create_wallet_error', /seed unavailable/);
     const retried = run(history, createWallet(T1));
     expect(wallet(retried)).toMatchObject({ status: 'active', balance: 0, createdAt: T1 });
     spec.given(retried).when(failure).thenNothing();
@@ -77,7 +95,12 @@ describe('wallet decider: provisioning', () => {
 
 describe('wallet decider: deposits', () => {
   it('credits a deposit once per depositId (transaction hash + log index)', () => {
-    const events = run([created], deposit(5 * USDC, '0xdead:1'), deposit(5 * USDC, '0xdead:1'), deposit(USDC, '0xdead:2'));
+    const events = run(
+      [created],
+      deposit(5 * USDC, '0xdead:1'),
+      deposit(5 * USDC, '0xdead:1'),
+      deposit(USDC, '0xdead:2'),
+    );
     expect(events.filter((e) => e.type === 'WalletDepositCredited')).toHaveLength(2);
     expect(wallet(events)).toMatchObject({ balance: 6 * USDC, held: 0 });
   });
@@ -95,14 +118,20 @@ describe('wallet decider: holds', () => {
 
   it('refuses a hold above the available balance with insufficient_funds', () => {
     const events = run(funded, hold('aut-1', 60 * USDC));
-    spec.given(events).when(hold('aut-2', 41 * USDC)).thenThrows('insufficient_funds', /40 USDC/);
+    spec
+      .given(events)
+      .when(hold('aut-2', 41 * USDC))
+      .thenThrows('insufficient_funds', /40 USDC/);
   });
 
   it('lets an authorization slightly above the balance through within the allowance given, going negative', () => {
     const events = run(funded, hold('aut-1', 102 * USDC, { overdraftAllowance: 5 * USDC }));
     expect(events.at(-1)).toMatchObject({ data: { overdraft: true, held: 102 * USDC } });
     expect(availableBalance(wallet(events))).toBe(-2 * USDC);
-    spec.given(funded).when(hold('aut-1', 106 * USDC, { overdraftAllowance: 5 * USDC })).thenThrows('insufficient_funds');
+    spec
+      .given(funded)
+      .when(hold('aut-1', 106 * USDC, { overdraftAllowance: 5 * USDC }))
+      .thenThrows('insufficient_funds');
   });
 
   it('records a forced (offline) hold whatever the balance and even under a compliance hold', () => {
@@ -112,30 +141,57 @@ describe('wallet decider: holds', () => {
   });
 
   it('is idempotent per hold id', () => {
-    spec.given(run(funded, hold('aut-1', 10 * USDC))).when(hold('aut-1', 10 * USDC)).thenNothing();
+    spec
+      .given(run(funded, hold('aut-1', 10 * USDC)))
+      .when(hold('aut-1', 10 * USDC))
+      .thenNothing();
   });
 
   it('releases a hold back to the available balance, once', () => {
-    const events = run(funded, hold('aut-1', 30 * USDC), { type: 'ReleaseHold', data: { holdId: 'aut-1', now: T1 } });
+    const events = run(funded, hold('aut-1', 30 * USDC), {
+      type: 'ReleaseHold',
+      data: { holdId: 'aut-1', now: T1 },
+    });
     expect(wallet(events)).toMatchObject({ balance: 100 * USDC, held: 0 });
-    spec.given(events).when({ type: 'ReleaseHold', data: { holdId: 'aut-1', now: T1 } }).thenNothing();
-    spec.given(events).when(hold('aut-1', 30 * USDC)).thenNothing();
+    spec
+      .given(events)
+      .when({ type: 'ReleaseHold', data: { holdId: 'aut-1', now: T1 } })
+      .thenNothing();
+    spec
+      .given(events)
+      .when(hold('aut-1', 30 * USDC))
+      .thenNothing();
   });
 
   it('settles a hold for less, the rest going back to the available balance', () => {
-    const events = run(funded, hold('aut-1', 30 * USDC), { type: 'SettleHold', data: { holdId: 'aut-1', amount: 25 * USDC, now: T1 } });
+    const events = run(funded, hold('aut-1', 30 * USDC), {
+      type: 'SettleHold',
+      data: { holdId: 'aut-1', amount: 25 * USDC, now: T1 },
+    });
     expect(wallet(events)).toMatchObject({ balance: 75 * USDC, held: 0 });
-    spec.given(events).when({ type: 'SettleHold', data: { holdId: 'aut-1', amount: 25 * USDC, now: T1 } }).thenNothing();
+    spec
+      .given(events)
+      .when({ type: 'SettleHold', data: { holdId: 'aut-1', amount: 25 * USDC, now: T1 } })
+      .thenNothing();
   });
 
   it('settles above the hold, which may take the balance negative (spec part 1, fact 4)', () => {
-    const events = run(funded, hold('aut-1', 100 * USDC), { type: 'SettleHold', data: { holdId: 'aut-1', amount: 103 * USDC, now: T1 } });
+    const events = run(funded, hold('aut-1', 100 * USDC), {
+      type: 'SettleHold',
+      data: { holdId: 'aut-1', amount: 103 * USDC, now: T1 },
+    });
     expect(wallet(events)).toMatchObject({ balance: -3 * USDC, held: 0 });
   });
 
   it('answers not_found for a hold that never existed', () => {
-    spec.given(funded).when({ type: 'ReleaseHold', data: { holdId: 'aut-x', now: T1 } }).thenThrows('not_found');
-    spec.given(funded).when({ type: 'SettleHold', data: { holdId: 'aut-x', amount: 1, now: T1 } }).thenThrows('not_found');
+    spec
+      .given(funded)
+      .when({ type: 'ReleaseHold', data: { holdId: 'aut-x', now: T1 } })
+      .thenThrows('not_found');
+    spec
+      .given(funded)
+      .when({ type: 'SettleHold', data: { holdId: 'aut-x', amount: 1, now: T1 } })
+      .thenThrows('not_found');
   });
 
   it('refunds and charges fees once per id; a fee may take the balance negative', () => {
@@ -160,15 +216,24 @@ describe('wallet decider: compliance holds', () => {
   const held = run(funded, { type: 'PlaceComplianceHold', data: { reason: 'sanctions screening', now: T1 } });
 
   it('blocks spending and withdrawals, naming the reason', () => {
-    spec.given(held).when(hold('aut-1', USDC)).thenThrows('wallet_compliance_hold', /sanctions screening/);
     spec
       .given(held)
-      .when({ type: 'RequestWithdrawal', data: { withdrawalId: 'txn-1', amount: USDC, toAddress: '0x1', now: T1 } })
+      .when(hold('aut-1', USDC))
+      .thenThrows('wallet_compliance_hold', /sanctions screening/);
+    spec
+      .given(held)
+      .when({
+        type: 'RequestWithdrawal',
+        data: { withdrawalId: 'txn-1', amount: USDC, toAddress: '0x1', now: T1 },
+      })
       .thenThrows('wallet_compliance_hold');
   });
 
   it('still credits deposits, and spending resumes once released', () => {
-    const events = run(held, deposit(USDC), { type: 'ReleaseComplianceHold', data: { reason: 'cleared', now: T1 } });
+    const events = run(held, deposit(USDC), {
+      type: 'ReleaseComplianceHold',
+      data: { reason: 'cleared', now: T1 },
+    });
     expect(wallet(events)).toMatchObject({ balance: 101 * USDC, complianceHold: null });
     expect(walletDecider.decide(hold('aut-1', USDC), wallet(events))).toHaveLength(1);
   });
@@ -204,11 +269,17 @@ describe('wallet decider: withdrawals', () => {
 
   it('refuses a withdrawal above the available balance, with no overdraft', () => {
     const events = run(funded, hold('aut-1', 70 * USDC));
-    spec.given(events).when(request(31 * USDC)).thenThrows('insufficient_funds', /30 USDC/);
+    spec
+      .given(events)
+      .when(request(31 * USDC))
+      .thenThrows('insufficient_funds', /30 USDC/);
   });
 
   it('cannot settle or release a withdrawal as if it were an authorization hold', () => {
     const requested = run(funded, request(40 * USDC));
-    spec.given(requested).when({ type: 'ReleaseHold', data: { holdId: 'txn-w1', now: T1 } }).thenThrows('not_found');
+    spec
+      .given(requested)
+      .when({ type: 'ReleaseHold', data: { holdId: 'txn-w1', now: T1 } })
+      .thenThrows('not_found');
   });
 });

@@ -156,4 +156,5 @@ const LEDGER_EVENT_TYPES: ReadonlySet<string> = new Set<WalletLedgerEvent['type'
 ]);
 
 /** Whether an event changes the balance or the holds (and so carries the ledger figures). */
-export const isLedgerEvent = (event: WalletEvent): event is WalletLedgerEvent => LEDGER_EVENT_TYPES.has(event.type);
+export const isLedgerEvent = (event: WalletEvent): event is WalletLedgerEvent =>
+  LEDGER_EVENT_TYPES.has(event.type);

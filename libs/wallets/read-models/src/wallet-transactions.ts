@@ -95,7 +95,10 @@ function changeOf(event: WalletEvent): Change | null {
       return {
         kind: 'new',
         id: transactionIdOf(event.data.walletId, 'authorization', event.data.holdId),
-        doc: movement(event, 'authorization', event.data.amount, { status: 'pending', reference: event.data.holdId }),
+        doc: movement(event, 'authorization', event.data.amount, {
+          status: 'pending',
+          reference: event.data.holdId,
+        }),
       };
     case 'WalletHoldReleased':
       return {
@@ -113,25 +116,36 @@ function changeOf(event: WalletEvent): Change | null {
       return {
         kind: 'new',
         id: transactionIdOf(event.data.walletId, 'refund', event.data.refundId),
-        doc: movement(event, 'refund', event.data.amount, { reference: event.data.reference ?? event.data.refundId }),
+        doc: movement(event, 'refund', event.data.amount, {
+          reference: event.data.reference ?? event.data.refundId,
+        }),
       };
     case 'WalletFeeCharged':
       return {
         kind: 'new',
         id: transactionIdOf(event.data.walletId, 'fee', event.data.feeId),
-        doc: movement(event, 'fee', event.data.amount, { reference: event.data.reference ?? event.data.feeId }),
+        doc: movement(event, 'fee', event.data.amount, {
+          reference: event.data.reference ?? event.data.feeId,
+        }),
       };
     case 'WithdrawalRequested':
       return {
         kind: 'new',
         id: event.data.withdrawalId,
-        doc: movement(event, 'withdrawal', event.data.amount, { status: 'pending', toAddress: event.data.toAddress }),
+        doc: movement(event, 'withdrawal', event.data.amount, {
+          status: 'pending',
+          toAddress: event.data.toAddress,
+        }),
       };
     case 'WithdrawalConfirmed':
       return {
         kind: 'update',
         id: event.data.withdrawalId,
-        changes: { status: 'completed', transactionHash: event.data.hash, blockNumber: event.data.blockHeight },
+        changes: {
+          status: 'completed',
+          transactionHash: event.data.hash,
+          blockNumber: event.data.blockHeight,
+        },
       };
     case 'WithdrawalRejected':
       return {
@@ -156,11 +170,18 @@ export async function recordWalletTransactions(
     if (!change) continue;
     const at = recorded.metadata.occurredAt;
     if (change.kind === 'new') {
-      const doc = { ...change.doc, id: change.id, distributorId: recorded.metadata.distributorId ?? '', createdAt: at, updatedAt: at };
+      const doc = {
+        ...change.doc,
+        id: change.id,
+        distributorId: recorded.metadata.distributorId ?? '',
+        createdAt: at,
+        updatedAt: at,
+      };
       pending.set(change.id, { id: change.id, doc, version: recorded.position });
       continue;
     }
-    const current = pending.get(change.id) ?? (await readStore.getVersioned<TransactionRecord>(collection, change.id));
+    const current =
+      pending.get(change.id) ?? (await readStore.getVersioned<TransactionRecord>(collection, change.id));
     // Already past this event (a redelivery), or the movement it updates is unknown: nothing to do.
     if (!current?.doc || current.version >= recorded.position) continue;
     pending.set(change.id, {
@@ -169,5 +190,6 @@ export async function recordWalletTransactions(
       version: recorded.position,
     });
   }
-  if (pending.size) await readStore.upsertMany(collection, [...pending.values()] as VersionedWrite<ReadDocument>[]);
+  if (pending.size)
+    await readStore.upsertMany(collection, [...pending.values()] as VersionedWrite<ReadDocument>[]);
 }

@@ -22,9 +22,13 @@ export const walletPublicEvents: PublicEventMapper<WalletView> = {
       case 'WalletCreated':
         return [{ ...onWallet, eventName: 'wallet.created' }];
       case 'WalletComplianceHoldPlaced':
-        return [{ ...onWallet, eventName: 'wallet.complianceHoldPlaced', fields: { reason: event.data.reason } }];
+        return [
+          { ...onWallet, eventName: 'wallet.complianceHoldPlaced', fields: { reason: event.data.reason } },
+        ];
       case 'WalletComplianceHoldReleased':
-        return [{ ...onWallet, eventName: 'wallet.complianceHoldReleased', fields: { reason: event.data.reason } }];
+        return [
+          { ...onWallet, eventName: 'wallet.complianceHoldReleased', fields: { reason: event.data.reason } },
+        ];
       case 'WalletDepositCredited':
         drafts.push({
           eventName: 'blockchainTransaction.confirmed',

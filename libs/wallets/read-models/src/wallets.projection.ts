@@ -38,12 +38,21 @@ export const walletsProjection: Projection<WalletView> = {
           currency: USDC,
           ...ledgerFields(0, 0),
           complianceHold: null,
-          error: { code: 'create_wallet_error', message: `The wallet could not be provisioned: ${event.data.reason}` },
+          error: {
+            code: 'create_wallet_error',
+            message: `The wallet could not be provisioned: ${event.data.reason}`,
+          },
           createdAt: doc?.createdAt ?? event.data.at,
           updatedAt: event.data.at,
         };
       case 'WalletComplianceHoldPlaced':
-        return doc && { ...doc, complianceHold: { reason: event.data.reason, since: event.data.at }, updatedAt: event.data.at };
+        return (
+          doc && {
+            ...doc,
+            complianceHold: { reason: event.data.reason, since: event.data.at },
+            updatedAt: event.data.at,
+          }
+        );
       case 'WalletComplianceHoldReleased':
         return doc && { ...doc, complianceHold: null, updatedAt: event.data.at };
       default:

@@ -30,7 +30,10 @@ export class AddressIndexAllocator {
   private async allocateNow(walletId: string, context: CommandContext): Promise<number> {
     for (let attempt = 1; ; attempt++) {
       await this.catchUp();
-      const [event] = addressAllocatorDecider.decide({ type: 'AllocateAddressIndex', data: { walletId, now: context.occurredAt } }, this.state);
+      const [event] = addressAllocatorDecider.decide(
+        { type: 'AllocateAddressIndex', data: { walletId, now: context.occurredAt } },
+        this.state,
+      );
       try {
         await this.store.append(ADDRESS_ALLOCATOR_STREAM, [envelope(event, context)], {
           expectedRevision: this.revision < 0 ? 'no_stream' : this.revision,

@@ -11,10 +11,14 @@ import type { WalletsService } from './wallets.service';
  */
 export function walletDepositSink(wallets: WalletsService, environment: Environment): DepositSink {
   return {
-    isDepositAddress: async (address) => (await wallets.walletByDepositAddress(environment, address)) !== null,
+    isDepositAddress: async (address) =>
+      (await wallets.walletByDepositAddress(environment, address)) !== null,
     async credit(deposit: ObservedDeposit): Promise<void> {
       const wallet = await wallets.walletByDepositAddress(environment, deposit.depositAddress);
-      if (!wallet) throw new Error(`${deposit.depositAddress} is not a deposit address of the ${environment} environment`);
+      if (!wallet)
+        throw new Error(
+          `${deposit.depositAddress} is not a deposit address of the ${environment} environment`,
+        );
       await wallets.creditDeposit(
         { environment, distributorId: wallet.distributorId, correlationId: deposit.transactionHash },
         wallet.id,

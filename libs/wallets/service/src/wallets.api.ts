@@ -34,7 +34,11 @@ export interface WithdrawalInput {
  */
 export interface WalletsApi {
   getWallet(caller: WalletsCaller, walletId: string): Promise<WalletView>;
-  listWallets(caller: WalletsCaller, filter: WalletListFilter, page: Omit<FindQuery, 'filter'>): Promise<FindResult<WalletView>>;
+  listWallets(
+    caller: WalletsCaller,
+    filter: WalletListFilter,
+    page: Omit<FindQuery, 'filter'>,
+  ): Promise<FindResult<WalletView>>;
   listTransactions(
     caller: WalletsCaller,
     filter: TransactionListFilter,
@@ -42,7 +46,11 @@ export interface WalletsApi {
   ): Promise<FindResult<TransactionRecord>>;
   getTransaction(caller: WalletsCaller, transactionId: string): Promise<TransactionRecord>;
   /** Prepaid programs only; holds the amount and pays it out through the payout port. */
-  requestWithdrawal(caller: WalletsCaller, walletId: string, input: WithdrawalInput): Promise<TransactionRecord>;
+  requestWithdrawal(
+    caller: WalletsCaller,
+    walletId: string,
+    input: WithdrawalInput,
+  ): Promise<TransactionRecord>;
   /** Sandbox: credits the wallet as if a USDC transfer to its deposit address had confirmed. */
   simulateDeposit(caller: WalletsCaller, walletId: string, amount: number): Promise<TransactionRecord>;
 }
@@ -86,7 +94,20 @@ export interface PlaceHoldInput {
 export interface WalletLedger {
   placeHold(context: LedgerContext, walletId: string, input: PlaceHoldInput): Promise<LedgerBalance>;
   releaseHold(context: LedgerContext, walletId: string, holdId: string): Promise<LedgerBalance>;
-  settleHold(context: LedgerContext, walletId: string, holdId: string, amount: number): Promise<LedgerBalance>;
-  refund(context: LedgerContext, walletId: string, input: { refundId: string; amount: number; reference?: string }): Promise<LedgerBalance>;
-  chargeFee(context: LedgerContext, walletId: string, input: { feeId: string; amount: number; reference?: string }): Promise<LedgerBalance>;
+  settleHold(
+    context: LedgerContext,
+    walletId: string,
+    holdId: string,
+    amount: number,
+  ): Promise<LedgerBalance>;
+  refund(
+    context: LedgerContext,
+    walletId: string,
+    input: { refundId: string; amount: number; reference?: string },
+  ): Promise<LedgerBalance>;
+  chargeFee(
+    context: LedgerContext,
+    walletId: string,
+    input: { feeId: string; amount: number; reference?: string },
+  ): Promise<LedgerBalance>;
 }

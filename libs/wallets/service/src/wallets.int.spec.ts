@@ -10,7 +10,11 @@ import {
   SimulatedChain,
   SimulatedPayout,
 } from '@cip/wallets/chain';
-import { recordWalletTransactions, WALLET_TRANSACTIONS_GROUP, walletsProjection } from '@cip/wallets/read-models';
+import {
+  recordWalletTransactions,
+  WALLET_TRANSACTIONS_GROUP,
+  walletsProjection,
+} from '@cip/wallets/read-models';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +37,11 @@ async function openWallets(
   consumers.register({
     group: WALLET_TRANSACTIONS_GROUP,
     topics: ['wlt'],
-    handle: (ports, messages) => recordWalletTransactions(ports.readStore, messages.map((m) => m.event)),
+    handle: (ports, messages) =>
+      recordWalletTransactions(
+        ports.readStore,
+        messages.map((m) => m.event),
+      ),
   });
   await consumers.start(infrastructure);
   const clock = new ManualClock();
@@ -42,18 +50,21 @@ async function openWallets(
     deriver: options.deriver ?? new HdDepositAddressDeriver(generateDepositSeed(), 'simulated'),
     payout: options.payout ?? new SimulatedPayout(simulatedChain),
   };
-  const wallets = new WalletsService(
-    {
-      eventStore: (environment) => infrastructure.scope(environment).eventStore,
-      readStore: (environment) => infrastructure.scope(environment).readStore,
-      settle: (environment) => consumers.drain(environment),
-      chain: () => chain,
-      simulatedChain,
-    },
-    clock,
-  );
+  /** Two instances on one store behave like two processes: they only meet through expected revisions. */
+  const newService = () =>
+    new WalletsService(
+      {
+        eventStore: (environment) => infrastructure.scope(environment).eventStore,
+        readStore: (environment) => infrastructure.scope(environment).readStore,
+        settle: (environment) => consumers.drain(environment),
+        chain: () => chain,
+        simulatedChain,
+      },
+      clock,
+    );
   return {
-    wallets,
+    wallets: newService(),
+    newService,
     infrastructure,
     dataDir,
     async close(keepData = false) {
@@ -89,18 +100,28 @@ describe('wallets service on the embedded store', () => {
     await opened.close();
   });
 
-  it('lets exactly 10 of 50 concurrent 10 USDC holds through on 100 USDC: nothing is spent twice', async () => {
+  it('lets exactly 10 of 50 concurrent 10 USDC holds through on 100 USDC, from two writers: nothing is spent twice', async () => {
     const wallet = await fundedWallet(opened, 'usr-concurrent', 100 * USDC);
+    const writers = [opened.wallets, opened.newService()];
+    // The second writer's first read of the wallet happens inside the race, so it starts stale as well.
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => opened.wallets.placeHold(context, wallet.id, { holdId: `aut-${i}`, amount: 10 * USDC })),
+      Array.from({ length: 50 }, (_, i) =>
+        writers[i % 2].placeHold(context, wallet.id, { holdId: `aut-${i}`, amount: 10 * USDC }),
+      ),
     );
     const placed = outcomes.filter((o) => o.status === 'fulfilled');
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(placed).toHaveLength(10);
     expect(refused).toHaveLength(40);
-    expect(refused.every((o) => o.reason instanceof DomainError && o.reason.code === 'insufficient_funds')).toBe(true);
+    expect(
+      refused.every((o) => o.reason instanceof DomainError && o.reason.code === 'insufficient_funds'),
+    ).toBe(true);
     const caller = { ...context, requestId: 'r', program: { prepaid: true } };
-    expect(await opened.wallets.getWallet(caller, wallet.id)).toMatchObject({ balance: 100, availableBalance: 0, pendingHolds: 100 });
+    expect(await opened.wallets.getWallet(caller, wallet.id)).toMatchObject({
+      balance: 100,
+      availableBalance: 0,
+      pendingHolds: 100,
+    });
     const holds = await opened.wallets.listTransactions(
       caller,
       { walletId: wallet.id, type: 'authorization' },
@@ -124,7 +145,10 @@ describe('wallets service on the embedded store', () => {
   it('refuses ledger commands from another distributor as if the wallet did not exist', async () => {
     const wallet = await fundedWallet(opened, 'usr-tenant', 10 * USDC);
     await expect(
-      opened.wallets.placeHold({ ...context, distributorId: 'dst-other' }, wallet.id, { holdId: 'aut-x', amount: 1 }),
+      opened.wallets.placeHold({ ...context, distributorId: 'dst-other' }, wallet.id, {
+        holdId: 'aut-x',
+        amount: 1,
+      }),
     ).rejects.toMatchObject({ code: 'not_found' });
   });
 
@@ -155,7 +179,10 @@ describe('wallets service on the embedded store', () => {
     };
     const withFlakyDeriver = await openWallets({ deriver: flaky });
     try {
-      const failed = await withFlakyDeriver.wallets.provisionWallet('sandbox', { userId: 'usr-flaky', distributorId: DISTRIBUTOR });
+      const failed = await withFlakyDeriver.wallets.provisionWallet('sandbox', {
+        userId: 'usr-flaky',
+        distributorId: DISTRIBUTOR,
+      });
       expect(failed).toMatchObject({
         status: 'provisioning_failed',
         depositAddress: null,
@@ -166,14 +193,22 @@ describe('wallets service on the embedded store', () => {
       ).rejects.toMatchObject({ code: 'create_wallet_error' });
       failing = false;
       const retried = await withFlakyDeriver.wallets.retryProvisioning('sandbox', 'usr-flaky');
-      expect(retried).toMatchObject({ id: failed.id, status: 'active', error: null, depositAddress: expect.stringMatching(/^0x/) });
+      expect(retried).toMatchObject({
+        id: failed.id,
+        status: 'active',
+        error: null,
+        depositAddress: expect.stringMatching(/^0x/),
+      });
     } finally {
       await withFlakyDeriver.close();
     }
   });
 
   it('credits a watched transfer once, however often the sink gets it, and only to deposit addresses', async () => {
-    const wallet = await opened.wallets.provisionWallet('sandbox', { userId: 'usr-sink', distributorId: DISTRIBUTOR });
+    const wallet = await opened.wallets.provisionWallet('sandbox', {
+      userId: 'usr-sink',
+      distributorId: DISTRIBUTOR,
+    });
     const sink = walletDepositSink(opened.wallets, 'sandbox');
     const address = wallet.depositAddress as string;
     expect(await sink.isDepositAddress(address)).toBe(true);
@@ -203,8 +238,12 @@ describe('wallets service on the embedded store', () => {
     await checkpoint.save(100);
     await opened.close(true);
     opened = await openWallets({ dataDir: opened.dataDir });
-    expect(await readStoreWatcherCheckpoint(opened.infrastructure.scope('sandbox').readStore).load()).toBe(120);
-    expect(await readStoreWatcherCheckpoint(opened.infrastructure.scope('production').readStore).load()).toBeNull();
+    expect(await readStoreWatcherCheckpoint(opened.infrastructure.scope('sandbox').readStore).load()).toBe(
+      120,
+    );
+    expect(
+      await readStoreWatcherCheckpoint(opened.infrastructure.scope('production').readStore).load(),
+    ).toBeNull();
   });
 
   it('pays a withdrawal once even when the saga step runs again after it was recorded', async () => {
@@ -224,13 +263,22 @@ describe('wallets service on the embedded store', () => {
         amount: 4 * USDC,
         toAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       });
-      const [requested] = (await counting.infrastructure.scope('sandbox').eventStore.readStream(wallet.id)).filter(
-        (e) => e.type === 'WithdrawalRequested',
-      );
+      const [requested] = (
+        await counting.infrastructure.scope('sandbox').eventStore.readStream(wallet.id)
+      ).filter((e) => e.type === 'WithdrawalRequested');
       await counting.wallets.executeWithdrawal('sandbox', requested);
       await counting.wallets.executeWithdrawal('sandbox', requested);
-      expect(sent).toEqual([{ withdrawalId: withdrawal.id, toAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amountMinor: 4_000_000n }]);
-      expect(await counting.wallets.getWallet(caller, wallet.id)).toMatchObject({ balance: 6, pendingHolds: 0 });
+      expect(sent).toEqual([
+        {
+          withdrawalId: withdrawal.id,
+          toAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          amountMinor: 4_000_000n,
+        },
+      ]);
+      expect(await counting.wallets.getWallet(caller, wallet.id)).toMatchObject({
+        balance: 6,
+        pendingHolds: 0,
+      });
     } finally {
       await counting.close();
     }

@@ -1,9 +1,19 @@
-import { BeforeApplicationShutdown, DynamicModule, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  DynamicModule,
+  Inject,
+  Module,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
 import { ConsumerHost, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock } from '@cip/shared/runtime';
 import { DepositSink, DepositWatcher, SimulatedChain, WatcherCheckpoint } from '@cip/wallets/chain';
-import { recordWalletTransactions, WALLET_TRANSACTIONS_GROUP, walletsProjection } from '@cip/wallets/read-models';
+import {
+  recordWalletTransactions,
+  WALLET_TRANSACTIONS_GROUP,
+  walletsProjection,
+} from '@cip/wallets/read-models';
 import { readStoreWatcherCheckpoint, walletDepositSink } from './chain-bindings';
 import { WALLETS_API } from './wallets.api';
 import { WalletChain, WalletsService } from './wallets.service';
@@ -68,14 +78,20 @@ export class WalletsModule {
           inject: [INFRASTRUCTURE, ConsumerHost, CLOCK],
           useFactory: (infrastructure: Infrastructure, consumers: ConsumerHost, clock: Clock) => {
             const simulatedChain = new SimulatedChain(clock);
-            const chains = new Map(ENVIRONMENTS.map((environment) => [environment, options.chain(environment, simulatedChain)]));
+            const chains = new Map(
+              ENVIRONMENTS.map((environment) => [environment, options.chain(environment, simulatedChain)]),
+            );
             return new WalletsService(
               {
                 eventStore: (environment) => infrastructure.scope(environment).eventStore,
                 readStore: (environment) => infrastructure.scope(environment).readStore,
                 settle: (environment) =>
                   consumers
-                    .drain(environment, [`projection.${walletsProjection.name}`, WALLET_TRANSACTIONS_GROUP], 2_000)
+                    .drain(
+                      environment,
+                      [`projection.${walletsProjection.name}`, WALLET_TRANSACTIONS_GROUP],
+                      2_000,
+                    )
                     .catch(() => undefined),
                 chain: (environment) => chains.get(environment) as WalletChain,
                 simulatedChain,
@@ -96,7 +112,10 @@ export class WalletsModule {
     };
   }
 
-  constructor(@Inject(ConsumerHost) consumers: ConsumerHost, @Inject(WalletsService) wallets: WalletsService) {
+  constructor(
+    @Inject(ConsumerHost) consumers: ConsumerHost,
+    @Inject(WalletsService) wallets: WalletsService,
+  ) {
     consumers.registerProjection(walletsProjection);
     consumers.register({
       group: WALLET_TRANSACTIONS_GROUP,

@@ -28,6 +28,7 @@ import {
 } from '@cip/wallets/read-models';
 import { getAddress, isAddress } from 'viem';
 import { AddressIndexAllocator } from './address-index-allocator';
+import { PerWalletQueue, WalletStateCache } from './wallet-stream-cache';
 import type {
   LedgerBalance,
   LedgerContext,
@@ -80,6 +81,8 @@ const ledgerOf = (wallet: WalletRecord): LedgerBalance => ({
  */
 export class WalletsService implements WalletsApi, WalletLedger {
   private readonly allocators = new Map<Environment, AddressIndexAllocator>();
+  private readonly caches = new Map<EventStore, WalletStateCache>();
+  private readonly queue = new PerWalletQueue();
 
   constructor(
     private readonly ports: WalletsPorts,
@@ -102,7 +105,11 @@ export class WalletsService implements WalletsApi, WalletLedger {
   ): Promise<WalletView> {
     const walletId = walletIdOf(owner.userId);
     const store = this.ports.eventStore(environment);
-    const context = this.context({ environment, distributorId: owner.distributorId, causationId: owner.causationId });
+    const context = this.context({
+      environment,
+      distributorId: owner.distributorId,
+      causationId: owner.causationId,
+    });
     const current = await this.view(store, walletId);
     if (current?.status === 'active') return current;
     try {
@@ -111,13 +118,26 @@ export class WalletsService implements WalletsApi, WalletLedger {
       const depositAddress = chain.deriver.addressAt(addressIndex);
       await this.command(store, walletId, context, () => ({
         type: 'CreateWallet',
-        data: { ...owner, walletId, depositAddress, addressIndex, chain: chain.deriver.chain, now: context.occurredAt },
+        data: {
+          ...owner,
+          walletId,
+          depositAddress,
+          addressIndex,
+          chain: chain.deriver.chain,
+          now: context.occurredAt,
+        },
       }));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       await this.command(store, walletId, context, () => ({
         type: 'RecordProvisioningFailure',
-        data: { walletId, userId: owner.userId, distributorId: owner.distributorId, reason, now: context.occurredAt },
+        data: {
+          walletId,
+          userId: owner.userId,
+          distributorId: owner.distributorId,
+          reason,
+          now: context.occurredAt,
+        },
       }));
     }
     return (await this.view(store, walletId)) as WalletView;
@@ -127,7 +147,11 @@ export class WalletsService implements WalletsApi, WalletLedger {
   async retryProvisioning(environment: Environment, userId: string): Promise<WalletView> {
     const view = await this.view(this.ports.eventStore(environment), walletIdOf(userId));
     if (!view) throw notFound('Wallet of user', userId);
-    return this.provisionWallet(environment, { userId, distributorId: view.distributorId, causationId: 'operator' });
+    return this.provisionWallet(environment, {
+      userId,
+      distributorId: view.distributorId,
+      causationId: 'operator',
+    });
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -148,7 +172,9 @@ export class WalletsService implements WalletsApi, WalletLedger {
     await this.ports.settle(caller.environment);
     const equality: Record<string, string> = { distributorId: caller.distributorId };
     if (filter.userId) equality.userId = filter.userId;
-    return this.ports.readStore(caller.environment).find<WalletView>(walletsProjection.collection, { ...page, filter: equality });
+    return this.ports
+      .readStore(caller.environment)
+      .find<WalletView>(walletsProjection.collection, { ...page, filter: equality });
   }
 
   async listTransactions(
@@ -162,13 +188,18 @@ export class WalletsService implements WalletsApi, WalletLedger {
       const value = filter[key];
       if (value) equality[key] = value;
     }
-    return this.ports.readStore(caller.environment).find<TransactionRecord>(TRANSACTIONS_COLLECTION, { ...page, filter: equality });
+    return this.ports
+      .readStore(caller.environment)
+      .find<TransactionRecord>(TRANSACTIONS_COLLECTION, { ...page, filter: equality });
   }
 
   async getTransaction(caller: WalletsCaller, transactionId: string): Promise<TransactionRecord> {
     await this.ports.settle(caller.environment);
-    const record = await this.ports.readStore(caller.environment).get<TransactionRecord>(TRANSACTIONS_COLLECTION, transactionId);
-    if (!record || record.distributorId !== caller.distributorId) throw notFound('Transaction', transactionId);
+    const record = await this.ports
+      .readStore(caller.environment)
+      .get<TransactionRecord>(TRANSACTIONS_COLLECTION, transactionId);
+    if (!record || record.distributorId !== caller.distributorId)
+      throw notFound('Transaction', transactionId);
     return record;
   }
 
@@ -206,7 +237,8 @@ export class WalletsService implements WalletsApi, WalletLedger {
   }
 
   async simulateDeposit(caller: WalletsCaller, walletId: string, amount: number): Promise<TransactionRecord> {
-    if (caller.environment !== 'sandbox') throw new DomainError('sandbox_only', 'Deposits can be simulated in the sandbox only');
+    if (caller.environment !== 'sandbox')
+      throw new DomainError('sandbox_only', 'Deposits can be simulated in the sandbox only');
     await this.getWallet(caller, walletId);
     const simulated = this.ports.simulatedChain;
     const transactionHash = simulated.transactionHash('deposit', newId('sim'));
@@ -223,14 +255,20 @@ export class WalletsService implements WalletsApi, WalletLedger {
     return this.getTransaction(caller, transactionIdOf(walletId, 'deposit', depositId));
   }
 
-  async requestWithdrawal(caller: WalletsCaller, walletId: string, input: WithdrawalInput): Promise<TransactionRecord> {
+  async requestWithdrawal(
+    caller: WalletsCaller,
+    walletId: string,
+    input: WithdrawalInput,
+  ): Promise<TransactionRecord> {
     if (!caller.program.prepaid) {
       throw new DomainError('forbidden', 'Withdrawals are available to prepaid programs only');
     }
     if (!isAddress(input.toAddress)) {
-      throw new DomainError('validation_error', 'toAddress must be an EVM address (0x and 40 hex digits, valid checksum)', [
-        { field: 'toAddress', message: 'must be an EVM address' },
-      ]);
+      throw new DomainError(
+        'validation_error',
+        'toAddress must be an EVM address (0x and 40 hex digits, valid checksum)',
+        [{ field: 'toAddress', message: 'must be an EVM address' }],
+      );
     }
     const withdrawalId = newId('txn');
     const toAddress = getAddress(input.toAddress);
@@ -257,12 +295,20 @@ export class WalletsService implements WalletsApi, WalletLedger {
     };
     const { state } = await loadState(this.ports.eventStore(environment), walletDecider, walletId);
     if (!isWallet(state) || state.holds.get(withdrawalId)?.kind !== 'withdrawal') return;
-    const result = await this.ports.chain(environment).payout.send({ withdrawalId, toAddress, amountMinor: BigInt(amount) });
+    const result = await this.ports
+      .chain(environment)
+      .payout.send({ withdrawalId, toAddress, amountMinor: BigInt(amount) });
     await this.ledger(context, walletId, (now) =>
       result.status === 'confirmed'
         ? {
             type: 'ConfirmWithdrawal',
-            data: { withdrawalId, hash: result.hash, blockHeight: result.blockHeight, rawTxReceipt: result.rawTxReceipt, now },
+            data: {
+              withdrawalId,
+              hash: result.hash,
+              blockHeight: result.blockHeight,
+              rawTxReceipt: result.rawTxReceipt,
+              now,
+            },
           }
         : { type: 'RejectWithdrawal', data: { withdrawalId, reason: result.reason, hash: result.hash, now } },
     );
@@ -280,25 +326,48 @@ export class WalletsService implements WalletsApi, WalletLedger {
     return this.ledger(context, walletId, (now) => ({ type: 'ReleaseHold', data: { holdId, now } }));
   }
 
-  settleHold(context: LedgerContext, walletId: string, holdId: string, amount: number): Promise<LedgerBalance> {
+  settleHold(
+    context: LedgerContext,
+    walletId: string,
+    holdId: string,
+    amount: number,
+  ): Promise<LedgerBalance> {
     return this.ledger(context, walletId, (now) => ({ type: 'SettleHold', data: { holdId, amount, now } }));
   }
 
-  refund(context: LedgerContext, walletId: string, input: { refundId: string; amount: number; reference?: string }): Promise<LedgerBalance> {
+  refund(
+    context: LedgerContext,
+    walletId: string,
+    input: { refundId: string; amount: number; reference?: string },
+  ): Promise<LedgerBalance> {
     return this.ledger(context, walletId, (now) => ({ type: 'Refund', data: { ...input, now } }));
   }
 
-  chargeFee(context: LedgerContext, walletId: string, input: { feeId: string; amount: number; reference?: string }): Promise<LedgerBalance> {
+  chargeFee(
+    context: LedgerContext,
+    walletId: string,
+    input: { feeId: string; amount: number; reference?: string },
+  ): Promise<LedgerBalance> {
     return this.ledger(context, walletId, (now) => ({ type: 'ChargeFee', data: { ...input, now } }));
   }
 
   /** Operators: blocks spending and withdrawals on a wallet (or lifts the block). */
-  async setComplianceHold(environment: Environment, walletId: string, on: boolean, reason: string): Promise<WalletView> {
+  async setComplianceHold(
+    environment: Environment,
+    walletId: string,
+    on: boolean,
+    reason: string,
+  ): Promise<WalletView> {
     const store = this.ports.eventStore(environment);
     const view = await this.view(store, walletId);
     if (!view) throw notFound('Wallet', walletId);
-    await this.ledger({ environment, distributorId: view.distributorId, correlationId: 'operator' }, walletId, (now) =>
-      on ? { type: 'PlaceComplianceHold', data: { reason, now } } : { type: 'ReleaseComplianceHold', data: { reason, now } },
+    await this.ledger(
+      { environment, distributorId: view.distributorId, correlationId: 'operator' },
+      walletId,
+      (now) =>
+        on
+          ? { type: 'PlaceComplianceHold', data: { reason, now } }
+          : { type: 'ReleaseComplianceHold', data: { reason, now } },
     );
     return (await this.view(store, walletId)) as WalletView;
   }
@@ -313,11 +382,17 @@ export class WalletsService implements WalletsApi, WalletLedger {
     build: (now: string) => WalletCommand,
   ): Promise<LedgerBalance> {
     const commandContext = this.context(context);
-    const result = await this.command(this.ports.eventStore(context.environment), walletId, commandContext, (state) => {
-      // Another tenant's wallet does not exist for the caller.
-      if (state.status !== 'absent' && state.distributorId !== context.distributorId) throw notFound('Wallet', walletId);
-      return build(commandContext.occurredAt);
-    });
+    const result = await this.command(
+      this.ports.eventStore(context.environment),
+      walletId,
+      commandContext,
+      (state) => {
+        // Another tenant's wallet does not exist for the caller.
+        if (state.status !== 'absent' && state.distributorId !== context.distributorId)
+          throw notFound('Wallet', walletId);
+        return build(commandContext.occurredAt);
+      },
+    );
     return ledgerOf(result as WalletRecord);
   }
 
@@ -327,8 +402,13 @@ export class WalletsService implements WalletsApi, WalletLedger {
     context: CommandContext,
     build: (state: WalletState) => WalletCommand,
   ): Promise<WalletState> {
+    let cache = this.caches.get(store);
+    if (!cache) this.caches.set(store, (cache = new WalletStateCache()));
+    const options = { maxAttempts: LEDGER_ATTEMPTS, cache };
     try {
-      const result = await handleCommand(store, walletDecider, walletId, build, context, { maxAttempts: LEDGER_ATTEMPTS });
+      const result = await this.queue.run(`${store.name}/${walletId}`, () =>
+        handleCommand(store, walletDecider, walletId, build, context, options),
+      );
       return result.state;
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) {
@@ -338,7 +418,9 @@ export class WalletsService implements WalletsApi, WalletLedger {
     }
   }
 
-  private context(context: Omit<LedgerContext, 'environment'> & { environment: Environment }): CommandContext {
+  private context(
+    context: Omit<LedgerContext, 'environment'> & { environment: Environment },
+  ): CommandContext {
     return {
       occurredAt: this.clock.now().toISOString(),
       distributorId: context.distributorId,
@@ -349,7 +431,11 @@ export class WalletsService implements WalletsApi, WalletLedger {
   }
 
   private callerContext(caller: WalletsCaller): LedgerContext {
-    return { environment: caller.environment, distributorId: caller.distributorId, correlationId: caller.requestId };
+    return {
+      environment: caller.environment,
+      distributorId: caller.distributorId,
+      correlationId: caller.requestId,
+    };
   }
 
   private allocator(environment: Environment): AddressIndexAllocator {

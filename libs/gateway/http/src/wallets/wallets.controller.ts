@@ -23,7 +23,10 @@ export class WalletsController {
   constructor(@Inject(WALLETS_API) private readonly wallets: WalletsApi) {}
 
   @Get()
-  @ApiOperation({ summary: 'List wallets', description: 'Filter by userId to find the wallet of a user (one per activated user).' })
+  @ApiOperation({
+    summary: 'List wallets',
+    description: 'Filter by userId to find the wallet of a user (one per activated user).',
+  })
   @ApiErrors(400, 401, 429)
   async list(@CurrentCaller() caller: Caller, @Query() query: WalletListQueryDto) {
     const result = await this.wallets.listWallets(caller, { userId: query.userId }, toPageQuery(query));
@@ -31,7 +34,10 @@ export class WalletsController {
   }
 
   @Get(':walletId')
-  @ApiOperation({ summary: 'Retrieve a wallet', description: 'Balance, available balance and pending holds in USDC, and the deposit address.' })
+  @ApiOperation({
+    summary: 'Retrieve a wallet',
+    description: 'Balance, available balance and pending holds in USDC, and the deposit address.',
+  })
   @ApiResponse({ status: 200, type: WalletResponse })
   @ApiErrors(401, 404, 429)
   async get(@CurrentCaller() caller: Caller, @Param('walletId', new ResourceIdPipe('wlt')) walletId: string) {
@@ -55,7 +61,9 @@ export class WalletsController {
     @Body() body: WithdrawalDto,
   ) {
     const amount = toMinorUnits(body.amount);
-    return renderTransaction(await this.wallets.requestWithdrawal(caller, walletId, { amount, toAddress: body.toAddress }));
+    return renderTransaction(
+      await this.wallets.requestWithdrawal(caller, walletId, { amount, toAddress: body.toAddress }),
+    );
   }
 }
 
@@ -65,11 +73,18 @@ export class TransactionsController {
   constructor(@Inject(WALLETS_API) private readonly wallets: WalletsApi) {}
 
   @Get()
-  @ApiOperation({ summary: 'List transactions', description: 'Wallet movements: deposits, withdrawals, authorization holds, refunds, fees.' })
+  @ApiOperation({
+    summary: 'List transactions',
+    description: 'Wallet movements: deposits, withdrawals, authorization holds, refunds, fees.',
+  })
   @ApiErrors(400, 401, 429)
   async list(@CurrentCaller() caller: Caller, @Query() query: TransactionListQueryDto) {
     const { walletId, userId, type, status } = query;
-    const result = await this.wallets.listTransactions(caller, { walletId, userId, type, status }, toPageQuery(query));
+    const result = await this.wallets.listTransactions(
+      caller,
+      { walletId, userId, type, status },
+      toPageQuery(query),
+    );
     return toPage(query, result, renderTransaction);
   }
 
@@ -77,7 +92,10 @@ export class TransactionsController {
   @ApiOperation({ summary: 'Retrieve a transaction' })
   @ApiResponse({ status: 200, type: TransactionResponse })
   @ApiErrors(401, 404, 429)
-  async get(@CurrentCaller() caller: Caller, @Param('transactionId', new ResourceIdPipe('txn')) transactionId: string) {
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('transactionId', new ResourceIdPipe('txn')) transactionId: string,
+  ) {
     return renderTransaction(await this.wallets.getTransaction(caller, transactionId));
   }
 }
@@ -92,7 +110,8 @@ export class SimulateDepositController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'Simulate a USDC deposit (sandbox)',
-    description: 'Credits the wallet as if a transfer to its deposit address had confirmed: blockchainTransaction.confirmed and balance.updated follow.',
+    description:
+      'Credits the wallet as if a transfer to its deposit address had confirmed: blockchainTransaction.confirmed and balance.updated follow.',
   })
   @ApiResponse({ status: 201, type: TransactionResponse })
   @ApiErrors(400, 401, 403, 404, 409, 429)
