@@ -8,6 +8,7 @@ import { exportCommands } from './commands/export';
 import { keyCommands } from './commands/keys';
 import { kycCommands } from './commands/kyc';
 import { projectionCommands } from './commands/projections';
+import { walletCommands } from './commands/wallets';
 
 const COMMANDS: Command[] = [
   ...distributorCommands,
@@ -15,6 +16,7 @@ const COMMANDS: Command[] = [
   ...projectionCommands,
   ...exportCommands,
   ...kycCommands,
+  ...walletCommands,
 ];
 
 const GLOBAL_FLAGS: FlagSpecs = {

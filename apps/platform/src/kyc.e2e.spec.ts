@@ -126,7 +126,13 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
       expect(approved.body).not.toHaveProperty('userNotActivatedReason');
       expect((await getUser(userId)).status).toBe('active');
 
-      const kycEvents = await eventsOf({ userId });
+      // Step 4 of the integration order can follow at once: the activated user has its wallet.
+      const wallets = await h.http.get('/v1/wallets').query({ userId }).set(sandbox);
+      expect(wallets.body.items).toEqual([expect.objectContaining({ userId, currency: 'USDC', balance: 0 })]);
+
+      const kycEvents = (await eventsOf({ userId })).filter(
+        (e: { eventName: string }) => !e.eventName.startsWith('wallet.'),
+      );
       expect(kycEvents.map((e: { eventName: string }) => e.eventName)).toEqual([
         'user.created',
         'kyc.created',

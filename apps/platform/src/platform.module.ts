@@ -1,12 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DistributorDirectory, DistributorsModule } from '@cip/distributors/service';
 import { EventsModule } from '@cip/events/service';
-import { GatewayHttpModule } from '@cip/gateway/http';
+import { GatewayHttpModule, KYC_CONTROLLERS, WALLETS_CONTROLLERS } from '@cip/gateway/http';
 import { PUBLIC_EVENT_MAPPERS } from '@cip/platform/catalogue';
 import { InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { Clock, loadOrCreateSecret, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { UsersModule, UsersService } from '@cip/users/service';
 import { KYC_LINK_KEY_SECRET, KycModule } from '@cip/kyc/service';
+import { WalletsModule, WalletsModuleOptions } from '@cip/wallets/service';
 import { randomBytes } from 'node:crypto';
 import { UsersForKyc } from './kyc-user-directory';
 
@@ -19,6 +20,8 @@ export interface PlatformModuleOptions {
   pollIntervalMs?: number;
   /** Key of hosted KYC link signatures (KYC_LINK_SECRET); generated under DATA_DIR/secrets when unset. */
   kycLinkSecret?: string;
+  /** Chain adapters of the wallets context. */
+  wallets: WalletsModuleOptions;
 }
 
 /**
@@ -43,12 +46,18 @@ export class PlatformModule {
         generate: () => randomBytes(32).toString('base64url'),
       }),
     });
+    const wallets = WalletsModule.forRoot(options.wallets);
     return {
       module: PlatformModule,
       imports: [
         InfrastructureModule.forRoot({
           open: ({ metrics, logger }) =>
-            openEmbeddedInfrastructure({ dataDir: options.dataDir, metrics, logger, pollIntervalMs: options.pollIntervalMs }),
+            openEmbeddedInfrastructure({
+              dataDir: options.dataDir,
+              metrics,
+              logger,
+              pollIntervalMs: options.pollIntervalMs,
+            }),
           runConsumers: true,
           logger: options.logger,
           metrics: options.metrics,
@@ -56,9 +65,13 @@ export class PlatformModule {
         }),
         DistributorsModule,
         UsersModule,
+        wallets,
         events,
         kyc,
-        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events, kyc], kyc: true }),
+        GatewayHttpModule.forRoot({
+          imports: [DistributorsModule, UsersModule, events, kyc, wallets],
+          controllers: [...KYC_CONTROLLERS, ...WALLETS_CONTROLLERS],
+        }),
       ],
     };
   }

@@ -4,6 +4,7 @@ import { createHttpApp } from '@cip/gateway/http';
 import { SandboxIdentityProvider } from '@cip/kyc/service';
 import { Clock, createLogger, Logger, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
 import { PlatformModule } from './platform.module';
+import { embeddedWalletChain } from './wallet-chain';
 
 export interface RunningPlatform {
   app: NestFastifyApplication;
@@ -29,6 +30,7 @@ export async function startPlatform(
       clock: overrides.clock,
       pollIntervalMs: overrides.pollIntervalMs,
       kycLinkSecret: config.kycLinkSecret,
+      wallets: embeddedWalletChain(config),
     }),
     { logger, rateLimit: config.rateLimit },
   );

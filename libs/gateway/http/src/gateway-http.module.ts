@@ -1,10 +1,7 @@
-import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
 import { EventsController } from './events/events.controller';
 import { SystemController } from './system/system.controller';
 import { UsersController } from './users/users.controller';
-import { KycController } from './kyc/kyc.controller';
-import { KycSimulationController } from './kyc/kyc-simulation.controller';
-import { HostedKycController } from './kyc/hosted-flow/hosted-kyc.controller';
 
 /**
  * The /v1 HTTP surface. The app passes the modules that provide the context APIs (in-process services in
@@ -12,20 +9,12 @@ import { HostedKycController } from './kyc/hosted-flow/hosted-kyc.controller';
  */
 @Module({})
 export class GatewayHttpModule {
-  static forRoot(options: {
-    imports: ModuleMetadata['imports'];
-    /** Serve the KYC endpoints and hosted page (the imports then provide KYC_API). */
-    kyc?: boolean;
-  }): DynamicModule {
+  /** `controllers`: those of contexts the app hosts beyond the core ones (e.g. WALLETS_CONTROLLERS). */
+  static forRoot(options: { imports: ModuleMetadata['imports']; controllers?: Type<unknown>[] }): DynamicModule {
     return {
       module: GatewayHttpModule,
       imports: options.imports,
-      controllers: [
-        SystemController,
-        UsersController,
-        EventsController,
-        ...(options.kyc ? [KycController, KycSimulationController, HostedKycController] : []),
-      ],
+      controllers: [SystemController, UsersController, EventsController, ...(options.controllers ?? [])],
     };
   }
 }

@@ -3,18 +3,26 @@ import { projectionReadModel, RebuildableReadModel } from '@cip/shared/infrastru
 import type { PublicEventMapper } from '@cip/shared/read-store';
 import { kycLinkDeadlinesProjection, kycPublicEvents, kycsProjection } from '@cip/kyc/read-models';
 import { userPublicEvents, usersProjection } from '@cip/users/read-models';
+import { walletPublicEvents, walletsProjection } from '@cip/wallets/read-models';
+import { walletTransactionsReadModel } from '@cip/wallets/service';
 
 /**
  * What every app of the platform must agree on, in one place: the contexts' public Event mappers (the
  * recorder and the webhook dispatcher turn domain events into Events with them) and the read models that
  * operators verify and rebuild from the log. The platform runs them; the CLI rebuilds exactly the same ones.
  */
-export const PUBLIC_EVENT_MAPPERS: PublicEventMapper[] = [userPublicEvents, kycPublicEvents];
+export const PUBLIC_EVENT_MAPPERS: PublicEventMapper[] = [
+  userPublicEvents,
+  kycPublicEvents,
+  walletPublicEvents,
+];
 
 /** Every read model of an environment, in the order a rebuild replays them. */
 export const READ_MODELS: RebuildableReadModel[] = [
   projectionReadModel(usersProjection),
   projectionReadModel(kycsProjection),
   projectionReadModel(kycLinkDeadlinesProjection),
+  projectionReadModel(walletsProjection),
+  walletTransactionsReadModel,
   publicEventsReadModel(PUBLIC_EVENT_MAPPERS),
 ];

@@ -21,6 +21,8 @@ export const PUBLIC_EVENT_NAMES = [
   'kyc.expired',
   'kyc.revoked',
   'wallet.created',
+  'wallet.complianceHoldPlaced',
+  'wallet.complianceHoldReleased',
   'balance.updated',
   'blockchainTransaction.confirmed',
   'withdrawal.confirmed',

@@ -22,6 +22,16 @@ export interface CommandResult<State, Event> {
   position: number;
 }
 
+/**
+ * Folded states kept between commands (per stream, by the service that owns the streams), so a command
+ * reads only the events appended since instead of the whole stream. Always caught up by a read before
+ * deciding, so a stale entry (another process appended) costs a read, never a wrong decision.
+ */
+export interface StreamStateCache<State> {
+  get(streamId: string): { state: State; revision: number } | undefined;
+  set(streamId: string, state: State, revision: number): void;
+}
+
 export const SCHEMA_VERSION = 1;
 
 export function envelope<E extends DomainEvent>(
@@ -65,6 +75,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
      * path; if the stream does exist after all, the conflict sends it down the normal path.
      */
     expectNew?: boolean;
+    cache?: StreamStateCache<State>;
   } = {},
 ): Promise<CommandResult<State, Event>> {
   const maxAttempts = options.maxAttempts ?? 5;
@@ -72,9 +83,10 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
     const loaded =
       attempt === 1 && options.expectNew
         ? { state: decider.initialState(), revision: -1 }
-        : await loadState(store, decider, streamId);
+        : await loadState(store, decider, streamId, options.cache?.get(streamId));
     let state = loaded.state;
     const revision = loaded.revision;
+    options.cache?.set(streamId, state, revision);
     const resolved =
       typeof command === 'function'
         ? await (command as (s: State, r: number) => Command | Promise<Command>)(state, revision)
@@ -89,6 +101,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
         { expectedRevision },
       );
       for (const event of events) state = decider.evolve(state, event);
+      options.cache?.set(streamId, state, result.nextRevision);
       return { state, events, revision: result.nextRevision, position: result.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
@@ -96,14 +109,19 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
   }
 }
 
-/** Reads a stream and folds it (reads by id: always includes the caller's own writes). */
+/**
+ * Reads a stream and folds it (reads by id: always includes the caller's own writes); from a state
+ * already folded up to a revision, reads and folds only the events after it.
+ */
 export async function loadState<Event extends DomainEvent, State>(
   store: EventStore,
   decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
   streamId: string,
+  from?: { state: State; revision: number },
 ): Promise<{ state: State; revision: number }> {
-  const recorded = await store.readStream(streamId);
-  let state = decider.initialState();
+  const revision = from?.revision ?? -1;
+  const recorded = await store.readStream(streamId, revision >= 0 ? { fromRevision: revision + 1 } : undefined);
+  let state = from?.state ?? decider.initialState();
   for (const event of recorded) state = decider.evolve(state, event as unknown as Event);
-  return { state, revision: recorded.length - 1 };
+  return { state, revision: revision + recorded.length };
 }

@@ -13,6 +13,16 @@ export interface PlatformConfig {
   publicBaseUrl?: string;
   /** Key of hosted KYC link signatures; generated under DATA_DIR/secrets on first start when unset. */
   kycLinkSecret?: string;
+  /** Wallets: deposit-address HD seeds (BIP-39 mnemonics), generated on first start when not given. */
+  walletHdSeeds?: { sandbox?: string; production?: string };
+  /** Wallets: the EVM chain of deposits and payouts; without an RPC URL the simulated chain is used. */
+  chain?: {
+    name?: string;
+    rpcUrl?: string;
+    usdcContractAddress?: string;
+    confirmations?: number;
+    hotWalletPrivateKey?: string;
+  };
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -35,5 +45,16 @@ export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     rateLimit: { ratePerSecond, burst: positiveInteger(env, 'RATE_LIMIT_BURST', ratePerSecond * 2) },
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     kycLinkSecret: env.KYC_LINK_SECRET || undefined,
+    walletHdSeeds: {
+      sandbox: env.WALLET_HD_SEED_SANDBOX || undefined,
+      production: env.WALLET_HD_SEED_PRODUCTION || undefined,
+    },
+    chain: {
+      name: env.CHAIN_NAME || undefined,
+      rpcUrl: env.CHAIN_RPC_URL || undefined,
+      usdcContractAddress: env.USDC_CONTRACT_ADDRESS || undefined,
+      confirmations: positiveInteger(env, 'CHAIN_CONFIRMATIONS', 12),
+      hotWalletPrivateKey: env.HOT_WALLET_PRIVATE_KEY || undefined,
+    },
   };
 }

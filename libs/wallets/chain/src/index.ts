@@ -1,1 +1,3 @@
 export * from './chain.ports';
+export * from './hd-deposit-address-deriver';
+export * from './simulated-chain';

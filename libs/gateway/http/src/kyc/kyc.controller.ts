@@ -1,4 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { KycSimulationController } from './kyc-simulation.controller';
+import { HostedKycController } from './hosted-flow/hosted-kyc.controller';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { renderKyc } from '@cip/kyc/read-models';
 import { KYC_API, KycApi, KycResource } from '@cip/kyc/service';
@@ -116,3 +118,6 @@ export class KycController {
     return renderResource(resumed);
   }
 }
+
+/** The KYC endpoints, the sandbox simulations and the sandbox provider's hosted page (need KYC_API). */
+export const KYC_CONTROLLERS = [KycController, KycSimulationController, HostedKycController];

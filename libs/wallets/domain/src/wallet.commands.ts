@@ -1,0 +1,116 @@
+// ---------------------------------------------------------------------------------------------------
+// Commands of the wallet decider. Time (`now`) and ids arrive in the command; amounts are positive
+// integers of USDC minor units. Every command carrying an id (hold, deposit, refund, fee, withdrawal) is
+// idempotent on that id, so sagas and watchers may deliver it again.
+// ---------------------------------------------------------------------------------------------------
+
+export interface CreateWallet {
+  type: 'CreateWallet';
+  data: {
+    walletId: string;
+    userId: string;
+    distributorId: string;
+    depositAddress: string;
+    addressIndex: number;
+    chain: string;
+    now: string;
+  };
+}
+
+export interface RecordProvisioningFailure {
+  type: 'RecordProvisioningFailure';
+  data: { walletId: string; userId: string; distributorId: string; reason: string; now: string };
+}
+
+export interface CreditDeposit {
+  type: 'CreditDeposit';
+  data: {
+    depositId: string;
+    amount: number;
+    transactionHash: string;
+    logIndex: number;
+    blockNumber: number;
+    fromAddress: string | null;
+    source: 'chain' | 'simulation';
+    now: string;
+  };
+}
+
+/**
+ * Reserves funds for a card authorization. Refused above the available balance unless the command
+ * allows it: `overdraftAllowance` (minor units the authorization context tolerates beyond the available
+ * balance, e.g. for tips) or `force` (an offline transaction the network already approved).
+ */
+export interface PlaceHold {
+  type: 'PlaceHold';
+  data: {
+    holdId: string;
+    amount: number;
+    reference?: string;
+    overdraftAllowance?: number;
+    force?: boolean;
+    now: string;
+  };
+}
+
+export interface ReleaseHold {
+  type: 'ReleaseHold';
+  data: { holdId: string; now: string };
+}
+
+/** Settles a hold for `amount`, which may be below or above the held amount (the rest is released). */
+export interface SettleHold {
+  type: 'SettleHold';
+  data: { holdId: string; amount: number; now: string };
+}
+
+export interface Refund {
+  type: 'Refund';
+  data: { refundId: string; amount: number; reference?: string; now: string };
+}
+
+export interface ChargeFee {
+  type: 'ChargeFee';
+  data: { feeId: string; amount: number; reference?: string; now: string };
+}
+
+export interface RequestWithdrawal {
+  type: 'RequestWithdrawal';
+  data: { withdrawalId: string; amount: number; toAddress: string; now: string };
+}
+
+export interface ConfirmWithdrawal {
+  type: 'ConfirmWithdrawal';
+  data: { withdrawalId: string; hash: string; blockHeight: number; rawTxReceipt: string; now: string };
+}
+
+export interface RejectWithdrawal {
+  type: 'RejectWithdrawal';
+  data: { withdrawalId: string; reason: string; hash: string | null; now: string };
+}
+
+/** Operator commands (compliance, spec part 1 facts 5 and 7): a held wallet cannot spend or withdraw. */
+export interface PlaceComplianceHold {
+  type: 'PlaceComplianceHold';
+  data: { reason: string; now: string };
+}
+
+export interface ReleaseComplianceHold {
+  type: 'ReleaseComplianceHold';
+  data: { reason: string; now: string };
+}
+
+export type WalletCommand =
+  | CreateWallet
+  | RecordProvisioningFailure
+  | CreditDeposit
+  | PlaceHold
+  | ReleaseHold
+  | SettleHold
+  | Refund
+  | ChargeFee
+  | RequestWithdrawal
+  | ConfirmWithdrawal
+  | RejectWithdrawal
+  | PlaceComplianceHold
+  | ReleaseComplianceHold;

@@ -1,0 +1,491 @@
+import { Decider, DomainError } from '@cip/shared/contracts';
+import { fromMinorUnits } from './money';
+import type {
+  ChargeFee,
+  CreateWallet,
+  CreditDeposit,
+  PlaceHold,
+  RecordProvisioningFailure,
+  Refund,
+  ReleaseHold,
+  RequestWithdrawal,
+  SettleHold,
+  WalletCommand,
+} from './wallet.commands';
+import type { HoldKind, LedgerFigures, WalletEvent } from './wallet.events';
+
+// ---------------------------------------------------------------------------------------------------
+// State
+// ---------------------------------------------------------------------------------------------------
+
+export interface OpenHold {
+  amount: number;
+  kind: HoldKind;
+}
+
+export interface WalletRecord extends LedgerFigures {
+  status: 'active';
+  walletId: string;
+  userId: string;
+  distributorId: string;
+  depositAddress: string;
+  addressIndex: number;
+  chain: string;
+  currency: 'USDC';
+  /** Open holds by id (authorizations and pending withdrawals). */
+  holds: ReadonlyMap<string, OpenHold>;
+  /**
+   * Ids already used by a posting (deposits, refunds, fees) or by a hold that is closed. They only ever
+   * grow, so successive states share them instead of copying them on every event (a copy per event
+   * would make folding a long history quadratic); nothing reads a state once it has been evolved.
+   */
+  usedIds: Set<string>;
+  complianceHold: { reason: string; since: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FailedWallet {
+  status: 'provisioning_failed';
+  walletId: string;
+  userId: string;
+  distributorId: string;
+  reason: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WalletState = { status: 'absent' } | FailedWallet | WalletRecord;
+
+export const isWallet = (state: WalletState): state is WalletRecord => state.status === 'active';
+
+export const availableBalance = (wallet: LedgerFigures): number => wallet.balance - wallet.held;
+
+// ---------------------------------------------------------------------------------------------------
+// Decide
+// ---------------------------------------------------------------------------------------------------
+
+const usdc = (minor: number) => `${fromMinorUnits(minor)} USDC`;
+
+function existing(state: WalletState): WalletRecord {
+  if (state.status === 'absent') throw new DomainError('not_found', 'Wallet was not found');
+  if (state.status === 'provisioning_failed') {
+    throw new DomainError(
+      'create_wallet_error',
+      `Wallet ${state.walletId} could not be provisioned: ${state.reason}`,
+    );
+  }
+  return state;
+}
+
+function notOnComplianceHold(wallet: WalletRecord, action: string): void {
+  if (wallet.complianceHold) {
+    throw new DomainError(
+      'wallet_compliance_hold',
+      `Wallet ${wallet.walletId} is under a compliance hold (${wallet.complianceHold.reason}): ${action} is blocked`,
+    );
+  }
+}
+
+function requirePositive(amount: number, field = 'amount'): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) {
+    throw new DomainError('validation_error', `${field} must be a positive integer of minor units`, [
+      { field, message: 'must be a positive integer of minor units' },
+    ]);
+  }
+}
+
+/** The owner and the ledger after a movement, as every money event carries them. */
+const ledger = (wallet: WalletRecord, balance: number, held: number) => ({
+  walletId: wallet.walletId,
+  userId: wallet.userId,
+  balance,
+  held,
+});
+
+function createWallet({ data }: CreateWallet, state: WalletState): WalletEvent[] {
+  if (isWallet(state)) return [];
+  return [
+    {
+      type: 'WalletCreated',
+      data: {
+        walletId: data.walletId,
+        userId: data.userId,
+        distributorId: data.distributorId,
+        depositAddress: data.depositAddress,
+        addressIndex: data.addressIndex,
+        chain: data.chain,
+        currency: 'USDC',
+        createdAt: data.now,
+      },
+    },
+  ];
+}
+
+function recordProvisioningFailure({ data }: RecordProvisioningFailure, state: WalletState): WalletEvent[] {
+  if (isWallet(state)) return [];
+  return [
+    {
+      type: 'WalletProvisioningFailed',
+      data: {
+        walletId: data.walletId,
+        userId: data.userId,
+        distributorId: data.distributorId,
+        reason: data.reason,
+        at: data.now,
+      },
+    },
+  ];
+}
+
+function creditDeposit({ data }: CreditDeposit, state: WalletState): WalletEvent[] {
+  const wallet = existing(state);
+  if (wallet.usedIds.has(data.depositId)) return [];
+  requirePositive(data.amount);
+  return [
+    {
+      type: 'WalletDepositCredited',
+      data: {
+        depositId: data.depositId,
+        amount: data.amount,
+        transactionHash: data.transactionHash,
+        logIndex: data.logIndex,
+        blockNumber: data.blockNumber,
+        fromAddress: data.fromAddress,
+        source: data.source,
+        at: data.now,
+        ...ledger(wallet, wallet.balance + data.amount, wallet.held),
+      },
+    },
+  ];
+}
+
+function placeHold({ data }: PlaceHold, state: WalletState): WalletEvent[] {
+  const wallet = existing(state);
+  if (wallet.holds.has(data.holdId) || wallet.usedIds.has(data.holdId)) return [];
+  requirePositive(data.amount);
+  const available = availableBalance(wallet);
+  const overdraft = data.amount > available;
+  if (!data.force) {
+    notOnComplianceHold(wallet, 'spending');
+    if (data.amount > available + (data.overdraftAllowance ?? 0)) {
+      throw new DomainError(
+        'insufficient_funds',
+        `Available balance ${usdc(available)} does not cover ${usdc(data.amount)}`,
+      );
+    }
+  }
+  return [
+    {
+      type: 'WalletHoldPlaced',
+      data: {
+        holdId: data.holdId,
+        amount: data.amount,
+        kind: 'authorization',
+        reference: data.reference ?? null,
+        overdraft,
+        at: data.now,
+        ...ledger(wallet, wallet.balance, wallet.held + data.amount),
+      },
+    },
+  ];
+}
+
+/** The open authorization hold `holdId`; null when it was closed already (a retried command). */
+function openAuthorizationHold(wallet: WalletRecord, holdId: string): OpenHold | null {
+  const hold = wallet.holds.get(holdId);
+  if (hold?.kind === 'authorization') return hold;
+  if (wallet.usedIds.has(holdId) && !hold) return null;
+  throw new DomainError('not_found', `Hold ${holdId} was not found on wallet ${wallet.walletId}`);
+}
+
+function releaseHold({ data }: ReleaseHold, state: WalletState): WalletEvent[] {
+  const wallet = existing(state);
+  const hold = openAuthorizationHold(wallet, data.holdId);
+  if (!hold) return [];
+  return [
+    {
+      type: 'WalletHoldReleased',
+      data: {
+        holdId: data.holdId,
+        amount: hold.amount,
+        at: data.now,
+        ...ledger(wallet, wallet.balance, wallet.held - hold.amount),
+      },
+    },
+  ];
+}
+
+function settleHold({ data }: SettleHold, state: WalletState): WalletEvent[] {
+  const wallet = existing(state);
+  const hold = openAuthorizationHold(wallet, data.holdId);
+  if (!hold) return [];
+  requirePositive(data.amount);
+  // Settlement above the hold is allowed (spec part 1, fact 4): the balance may go negative.
+  return [
+    {
+      type: 'WalletHoldSettled',
+      data: {
+        holdId: data.holdId,
+        heldAmount: hold.amount,
+        amount: data.amount,
+        at: data.now,
+        ...ledger(wallet, wallet.balance - data.amount, wallet.held - hold.amount),
+      },
+    },
+  ];
+}
+
+function refund({ data }: Refund, state: WalletState): WalletEvent[] {
+  const wallet = existing(state);
+  if (wallet.usedIds.has(data.refundId)) return [];
+  requirePositive(data.amount);
+  return [
+    {
+      type: 'WalletRefunded',
+      data: {
+        refundId: data.refundId,
+        amount: data.amount,
+        reference: data.reference ?? null,
+        at: data.now,
+        ...ledger(wallet, wallet.balance + data.amount, wallet.held),
+      },
+    },
+  ];
+}
+
+function chargeFee({ data }: ChargeFee, state: WalletState): WalletEvent[] {
+  const wallet = existing(state);
+  if (wallet.usedIds.has(data.feeId)) return [];
+  requirePositive(data.amount);
+  // Fees post whatever the balance: they follow a transaction that already happened.
+  return [
+    {
+      type: 'WalletFeeCharged',
+      data: {
+        feeId: data.feeId,
+        amount: data.amount,
+        reference: data.reference ?? null,
+        at: data.now,
+        ...ledger(wallet, wallet.balance - data.amount, wallet.held),
+      },
+    },
+  ];
+}
+
+function requestWithdrawal({ data }: RequestWithdrawal, state: WalletState): WalletEvent[] {
+  const wallet = existing(state);
+  if (wallet.holds.has(data.withdrawalId) || wallet.usedIds.has(data.withdrawalId)) return [];
+  requirePositive(data.amount);
+  notOnComplianceHold(wallet, 'withdrawal');
+  const available = availableBalance(wallet);
+  if (data.amount > available) {
+    throw new DomainError(
+      'insufficient_funds',
+      `Available balance ${usdc(available)} does not cover ${usdc(data.amount)}`,
+      [{ field: 'amount', message: `exceeds the available balance of ${usdc(available)}` }],
+    );
+  }
+  return [
+    {
+      type: 'WithdrawalRequested',
+      data: {
+        withdrawalId: data.withdrawalId,
+        amount: data.amount,
+        toAddress: data.toAddress,
+        at: data.now,
+        ...ledger(wallet, wallet.balance, wallet.held + data.amount),
+      },
+    },
+  ];
+}
+
+/** The pending withdrawal `withdrawalId`; null when it was resolved already (a retried payout). */
+function pendingWithdrawal(wallet: WalletRecord, withdrawalId: string): OpenHold | null {
+  const hold = wallet.holds.get(withdrawalId);
+  if (hold?.kind === 'withdrawal') return hold;
+  if (wallet.usedIds.has(withdrawalId) && !hold) return null;
+  throw new DomainError('not_found', `Withdrawal ${withdrawalId} was not found on wallet ${wallet.walletId}`);
+}
+
+export function decideWallet(command: WalletCommand, state: WalletState): WalletEvent[] {
+  switch (command.type) {
+    case 'CreateWallet':
+      return createWallet(command, state);
+    case 'RecordProvisioningFailure':
+      return recordProvisioningFailure(command, state);
+    case 'CreditDeposit':
+      return creditDeposit(command, state);
+    case 'PlaceHold':
+      return placeHold(command, state);
+    case 'ReleaseHold':
+      return releaseHold(command, state);
+    case 'SettleHold':
+      return settleHold(command, state);
+    case 'Refund':
+      return refund(command, state);
+    case 'ChargeFee':
+      return chargeFee(command, state);
+    case 'RequestWithdrawal':
+      return requestWithdrawal(command, state);
+    case 'ConfirmWithdrawal': {
+      const wallet = existing(state);
+      const { data } = command;
+      const pending = pendingWithdrawal(wallet, data.withdrawalId);
+      if (!pending) return [];
+      return [
+        {
+          type: 'WithdrawalConfirmed',
+          data: {
+            withdrawalId: data.withdrawalId,
+            amount: pending.amount,
+            hash: data.hash,
+            blockHeight: data.blockHeight,
+            rawTxReceipt: data.rawTxReceipt,
+            at: data.now,
+            ...ledger(wallet, wallet.balance - pending.amount, wallet.held - pending.amount),
+          },
+        },
+      ];
+    }
+    case 'RejectWithdrawal': {
+      const wallet = existing(state);
+      const { data } = command;
+      const pending = pendingWithdrawal(wallet, data.withdrawalId);
+      if (!pending) return [];
+      return [
+        {
+          type: 'WithdrawalRejected',
+          data: {
+            withdrawalId: data.withdrawalId,
+            amount: pending.amount,
+            reason: data.reason,
+            hash: data.hash,
+            at: data.now,
+            ...ledger(wallet, wallet.balance, wallet.held - pending.amount),
+          },
+        },
+      ];
+    }
+    case 'PlaceComplianceHold': {
+      const wallet = existing(state);
+      if (wallet.complianceHold) return [];
+      return [
+        {
+          type: 'WalletComplianceHoldPlaced',
+          data: { walletId: wallet.walletId, reason: command.data.reason, at: command.data.now },
+        },
+      ];
+    }
+    case 'ReleaseComplianceHold': {
+      const wallet = existing(state);
+      if (!wallet.complianceHold) return [];
+      return [
+        {
+          type: 'WalletComplianceHoldReleased',
+          data: { walletId: wallet.walletId, reason: command.data.reason, at: command.data.now },
+        },
+      ];
+    }
+    default: {
+      const unknown: never = command;
+      throw new Error(`Unknown command ${(unknown as WalletCommand).type}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Evolve
+// ---------------------------------------------------------------------------------------------------
+
+function withHolds(
+  wallet: WalletRecord,
+  change: (holds: Map<string, OpenHold>) => void,
+): ReadonlyMap<string, OpenHold> {
+  const holds = new Map(wallet.holds);
+  change(holds);
+  return holds;
+}
+
+export function evolveWallet(state: WalletState, event: WalletEvent): WalletState {
+  if (event.type === 'WalletCreated') {
+    const { data } = event;
+    return {
+      status: 'active',
+      walletId: data.walletId,
+      userId: data.userId,
+      distributorId: data.distributorId,
+      depositAddress: data.depositAddress,
+      addressIndex: data.addressIndex,
+      chain: data.chain,
+      currency: data.currency,
+      balance: 0,
+      held: 0,
+      holds: new Map(),
+      usedIds: new Set(),
+      complianceHold: null,
+      createdAt: data.createdAt,
+      updatedAt: data.createdAt,
+    };
+  }
+  if (event.type === 'WalletProvisioningFailed') {
+    const { data } = event;
+    return {
+      status: 'provisioning_failed',
+      walletId: data.walletId,
+      userId: data.userId,
+      distributorId: data.distributorId,
+      reason: data.reason,
+      createdAt: state.status === 'provisioning_failed' ? state.createdAt : data.at,
+      updatedAt: data.at,
+    };
+  }
+  if (!isWallet(state)) return state;
+  const wallet: WalletRecord = { ...state, updatedAt: event.data.at };
+  switch (event.type) {
+    case 'WalletComplianceHoldPlaced':
+      return { ...wallet, complianceHold: { reason: event.data.reason, since: event.data.at } };
+    case 'WalletComplianceHoldReleased':
+      return { ...wallet, complianceHold: null };
+    case 'WalletDepositCredited':
+      wallet.usedIds.add(event.data.depositId);
+      break;
+    case 'WalletRefunded':
+      wallet.usedIds.add(event.data.refundId);
+      break;
+    case 'WalletFeeCharged':
+      wallet.usedIds.add(event.data.feeId);
+      break;
+    case 'WalletHoldPlaced': {
+      const { holdId, amount } = event.data;
+      wallet.holds = withHolds(state, (holds) => holds.set(holdId, { amount, kind: 'authorization' }));
+      break;
+    }
+    case 'WithdrawalRequested': {
+      const { withdrawalId, amount } = event.data;
+      wallet.holds = withHolds(state, (holds) => holds.set(withdrawalId, { amount, kind: 'withdrawal' }));
+      break;
+    }
+    case 'WalletHoldReleased':
+    case 'WalletHoldSettled':
+      wallet.holds = withHolds(state, (holds) => holds.delete(event.data.holdId));
+      wallet.usedIds.add(event.data.holdId);
+      break;
+    case 'WithdrawalConfirmed':
+    case 'WithdrawalRejected':
+      wallet.holds = withHolds(state, (holds) => holds.delete(event.data.withdrawalId));
+      wallet.usedIds.add(event.data.withdrawalId);
+      break;
+    default: {
+      const unknown: never = event;
+      return unknown;
+    }
+  }
+  return { ...wallet, balance: event.data.balance, held: event.data.held };
+}
+
+export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
+  decide: decideWallet,
+  evolve: evolveWallet,
+  initialState: () => ({ status: 'absent' }),
+};

@@ -1,0 +1,285 @@
+import { foldEvents } from '@cip/shared/contracts';
+import { deciderSpec } from '@cip/shared/testing';
+import type { WalletCommand } from './wallet.commands';
+import { availableBalance, walletDecider, WalletRecord } from './wallet.decider';
+import type { WalletEvent } from './wallet.events';
+
+const spec = deciderSpec(walletDecider);
+const WALLET = 'wlt-00000000-0000-5000-8000-000000000001';
+const T0 = '2026-01-01T00:00:00.000Z';
+const T1 = '2026-01-01T00:01:00.000Z';
+const USDC = 1_000_000;
+
+const created: WalletEvent = {
+  type: 'WalletCreated',
+  data: {
+    walletId: WALLET,
+    userId: 'usr-1',
+    distributorId: 'dst-1',
+    depositAddress: '0x0000000000000000000000000000000000000001',
+    addressIndex: 0,
+    chain: 'simulated',
+    currency: 'USDC',
+    createdAt: T0,
+  },
+};
+
+const createWallet = (now = T0): WalletCommand => {
+  const {
+    createdAt: _createdAt,
+    currency: _currency,
+    ...data
+  } = created.data as Extract<WalletEvent, { type: 'WalletCreated' }>['data'];
+  return { type: 'CreateWallet', data: { ...data, now } };
+};
+
+const run = (history: WalletEvent[], ...commands: WalletCommand[]): WalletEvent[] => {
+  const events = [...history];
+  for (const command of commands)
+    events.push(...walletDecider.decide(command, foldEvents(walletDecider, events)));
+  return events;
+};
+const wallet = (events: WalletEvent[]) => foldEvents(walletDecider, events) as WalletRecord;
+
+const deposit = (amount: number, depositId = `0xabc:${amount}`): WalletCommand => ({
+  type: 'CreditDeposit',
+  data: {
+    depositId,
+    amount,
+    transactionHash: '0xabc',
+    logIndex: 0,
+    blockNumber: 7,
+    fromAddress: null,
+    source: 'chain',
+    now: T1,
+  },
+});
+const hold = (
+  holdId: string,
+  amount: number,
+  extra: Partial<{ overdraftAllowance: number; force: boolean }> = {},
+): WalletCommand => ({
+  type: 'PlaceHold',
+  data: { holdId, amount, now: T1, ...extra },
+});
+const funded = run([created], deposit(100 * USDC));
+
+describe('wallet decider: provisioning', () => {
+  it('creates a wallet once; creating it again changes nothing (redelivered saga)', () => {
+    spec.given([]).when(createWallet()).then([created]);
+    spec.given([created]).when(createWallet(T1)).thenNothing();
+  });
+
+  it('records a provisioning failure; the wallet then answers create_wallet_error until a retry creates it', () => {
+    const failure: WalletCommand = {
+      type: 'RecordProvisioningFailure',
+      data: {
+        walletId: WALLET,
+        userId: 'usr-1',
+        distributorId: 'dst-1',
+        reason: 'seed unavailable',
+        now: T0,
+      },
+    };
+    const history = run([], failure);
+    expect(history).toHaveLength(1);
+    spec
+      .given(history)
+      .when(deposit(USDC))
+      .thenThrows('create_wallet_error', /seed unavailable/);
+    const retried = run(history, createWallet(T1));
+    expect(wallet(retried)).toMatchObject({ status: 'active', balance: 0, createdAt: T1 });
+    spec.given(retried).when(failure).thenNothing();
+  });
+});
+
+describe('wallet decider: deposits', () => {
+  it('credits a deposit once per depositId (transaction hash + log index)', () => {
+    const events = run(
+      [created],
+      deposit(5 * USDC, '0xdead:1'),
+      deposit(5 * USDC, '0xdead:1'),
+      deposit(USDC, '0xdead:2'),
+    );
+    expect(events.filter((e) => e.type === 'WalletDepositCredited')).toHaveLength(2);
+    expect(wallet(events)).toMatchObject({ balance: 6 * USDC, held: 0 });
+  });
+});
+
+describe('wallet decider: holds', () => {
+  it('places a hold that reduces the available balance, not the balance', () => {
+    const events = run(funded, hold('aut-1', 30 * USDC));
+    expect(events.at(-1)).toMatchObject({
+      type: 'WalletHoldPlaced',
+      data: { holdId: 'aut-1', amount: 30 * USDC, balance: 100 * USDC, held: 30 * USDC, overdraft: false },
+    });
+    expect(availableBalance(wallet(events))).toBe(70 * USDC);
+  });
+
+  it('refuses a hold above the available balance with insufficient_funds', () => {
+    const events = run(funded, hold('aut-1', 60 * USDC));
+    spec
+      .given(events)
+      .when(hold('aut-2', 41 * USDC))
+      .thenThrows('insufficient_funds', /40 USDC/);
+  });
+
+  it('lets an authorization slightly above the balance through within the allowance given, going negative', () => {
+    const events = run(funded, hold('aut-1', 102 * USDC, { overdraftAllowance: 5 * USDC }));
+    expect(events.at(-1)).toMatchObject({ data: { overdraft: true, held: 102 * USDC } });
+    expect(availableBalance(wallet(events))).toBe(-2 * USDC);
+    spec
+      .given(funded)
+      .when(hold('aut-1', 106 * USDC, { overdraftAllowance: 5 * USDC }))
+      .thenThrows('insufficient_funds');
+  });
+
+  it('records a forced (offline) hold whatever the balance and even under a compliance hold', () => {
+    const held = run(funded, { type: 'PlaceComplianceHold', data: { reason: 'aml review', now: T1 } });
+    const events = run(held, hold('aut-offline', 500 * USDC, { force: true }));
+    expect(availableBalance(wallet(events))).toBe(-400 * USDC);
+  });
+
+  it('is idempotent per hold id', () => {
+    spec
+      .given(run(funded, hold('aut-1', 10 * USDC)))
+      .when(hold('aut-1', 10 * USDC))
+      .thenNothing();
+  });
+
+  it('releases a hold back to the available balance, once', () => {
+    const events = run(funded, hold('aut-1', 30 * USDC), {
+      type: 'ReleaseHold',
+      data: { holdId: 'aut-1', now: T1 },
+    });
+    expect(wallet(events)).toMatchObject({ balance: 100 * USDC, held: 0 });
+    spec
+      .given(events)
+      .when({ type: 'ReleaseHold', data: { holdId: 'aut-1', now: T1 } })
+      .thenNothing();
+    spec
+      .given(events)
+      .when(hold('aut-1', 30 * USDC))
+      .thenNothing();
+  });
+
+  it('settles a hold for less, the rest going back to the available balance', () => {
+    const events = run(funded, hold('aut-1', 30 * USDC), {
+      type: 'SettleHold',
+      data: { holdId: 'aut-1', amount: 25 * USDC, now: T1 },
+    });
+    expect(wallet(events)).toMatchObject({ balance: 75 * USDC, held: 0 });
+    spec
+      .given(events)
+      .when({ type: 'SettleHold', data: { holdId: 'aut-1', amount: 25 * USDC, now: T1 } })
+      .thenNothing();
+  });
+
+  it('settles above the hold, which may take the balance negative (spec part 1, fact 4)', () => {
+    const events = run(funded, hold('aut-1', 100 * USDC), {
+      type: 'SettleHold',
+      data: { holdId: 'aut-1', amount: 103 * USDC, now: T1 },
+    });
+    expect(wallet(events)).toMatchObject({ balance: -3 * USDC, held: 0 });
+  });
+
+  it('answers not_found for a hold that never existed', () => {
+    spec
+      .given(funded)
+      .when({ type: 'ReleaseHold', data: { holdId: 'aut-x', now: T1 } })
+      .thenThrows('not_found');
+    spec
+      .given(funded)
+      .when({ type: 'SettleHold', data: { holdId: 'aut-x', amount: 1, now: T1 } })
+      .thenThrows('not_found');
+  });
+
+  it('refunds and charges fees once per id; a fee may take the balance negative', () => {
+    const events = run(
+      [created],
+      { type: 'Refund', data: { refundId: 'ref-1', amount: 2 * USDC, now: T1 } },
+      { type: 'Refund', data: { refundId: 'ref-1', amount: 2 * USDC, now: T1 } },
+      { type: 'ChargeFee', data: { feeId: 'fee-1', amount: 3 * USDC, now: T1 } },
+      { type: 'ChargeFee', data: { feeId: 'fee-1', amount: 3 * USDC, now: T1 } },
+    );
+    expect(wallet(events).balance).toBe(-1 * USDC);
+  });
+
+  it('refuses amounts that are not positive integers of minor units', () => {
+    spec.given(funded).when(hold('aut-1', 0)).thenThrows('validation_error');
+    spec.given(funded).when(hold('aut-1', 1.5)).thenThrows('validation_error');
+    spec.given(funded).when(deposit(-1)).thenThrows('validation_error');
+  });
+});
+
+describe('wallet decider: compliance holds', () => {
+  const held = run(funded, { type: 'PlaceComplianceHold', data: { reason: 'sanctions screening', now: T1 } });
+
+  it('blocks spending and withdrawals, naming the reason', () => {
+    spec
+      .given(held)
+      .when(hold('aut-1', USDC))
+      .thenThrows('wallet_compliance_hold', /sanctions screening/);
+    spec
+      .given(held)
+      .when({
+        type: 'RequestWithdrawal',
+        data: { withdrawalId: 'txn-1', amount: USDC, toAddress: '0x1', now: T1 },
+      })
+      .thenThrows('wallet_compliance_hold');
+  });
+
+  it('still credits deposits, and spending resumes once released', () => {
+    const events = run(held, deposit(USDC), {
+      type: 'ReleaseComplianceHold',
+      data: { reason: 'cleared', now: T1 },
+    });
+    expect(wallet(events)).toMatchObject({ balance: 101 * USDC, complianceHold: null });
+    expect(walletDecider.decide(hold('aut-1', USDC), wallet(events))).toHaveLength(1);
+  });
+});
+
+describe('wallet decider: withdrawals', () => {
+  const request = (amount: number): WalletCommand => ({
+    type: 'RequestWithdrawal',
+    data: { withdrawalId: 'txn-w1', amount, toAddress: '0xto', now: T1 },
+  });
+  const confirm: WalletCommand = {
+    type: 'ConfirmWithdrawal',
+    data: { withdrawalId: 'txn-w1', hash: '0xhash', blockHeight: 9, rawTxReceipt: '{}', now: T1 },
+  };
+  const reject: WalletCommand = {
+    type: 'RejectWithdrawal',
+    data: { withdrawalId: 'txn-w1', reason: 'reverted', hash: null, now: T1 },
+  };
+
+  it('holds the amount while the payout is pending, then debits it once confirmed', () => {
+    const requested = run(funded, request(40 * USDC));
+    expect(wallet(requested)).toMatchObject({ balance: 100 * USDC, held: 40 * USDC });
+    const confirmed = run(requested, confirm, confirm);
+    expect(confirmed.filter((e) => e.type === 'WithdrawalConfirmed')).toHaveLength(1);
+    expect(wallet(confirmed)).toMatchObject({ balance: 60 * USDC, held: 0 });
+  });
+
+  it('frees the amount when the payout is rejected; a late confirmation changes nothing', () => {
+    const rejected = run(funded, request(40 * USDC), reject, confirm);
+    expect(rejected.at(-1)?.type).toBe('WithdrawalRejected');
+    expect(wallet(rejected)).toMatchObject({ balance: 100 * USDC, held: 0 });
+  });
+
+  it('refuses a withdrawal above the available balance, with no overdraft', () => {
+    const events = run(funded, hold('aut-1', 70 * USDC));
+    spec
+      .given(events)
+      .when(request(31 * USDC))
+      .thenThrows('insufficient_funds', /30 USDC/);
+  });
+
+  it('cannot settle or release a withdrawal as if it were an authorization hold', () => {
+    const requested = run(funded, request(40 * USDC));
+    spec
+      .given(requested)
+      .when({ type: 'ReleaseHold', data: { holdId: 'txn-w1', now: T1 } })
+      .thenThrows('not_found');
+  });
+});

@@ -1,0 +1,4 @@
+export * from './wallet-view';
+export * from './wallets.projection';
+export * from './wallet-transactions';
+export * from './wallet.public-events';

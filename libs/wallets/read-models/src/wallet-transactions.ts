@@ -1,0 +1,195 @@
+import { deterministicUuid } from '@cip/shared/runtime';
+import type { ProjectedEvent, ReadDocument, ReadStore, VersionedWrite } from '@cip/shared/read-store';
+import { fromMinorUnits, USDC, WalletEvent } from '@cip/wallets/domain';
+
+// ---------------------------------------------------------------------------------------------------
+// The `transactions` read model (GET /v1/transactions): one document per money movement of a wallet,
+// several per wallet stream, so it is not a one-document-per-stream projection. Each document is written
+// with the global position of the event as its version: a redelivered or replayed event changes nothing,
+// and a later event (a hold settled) moves the document on. Card authorizations will add their own
+// documents to the same collection, with the same owner fields, so one list shows both.
+// ---------------------------------------------------------------------------------------------------
+
+export const TRANSACTIONS_COLLECTION = 'transactions';
+export const WALLET_TRANSACTIONS_GROUP = 'wallet-transactions';
+
+export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'authorization', 'refund', 'fee'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'released', 'rejected'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** What a movement says about itself (the record without its id, owner and times). */
+export interface TransactionFields {
+  walletId: string;
+  userId: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  /** USDC; for a settled authorization, the settled amount. */
+  amount: number;
+  currency: typeof USDC;
+  /** The id the movement was posted under (hold id, `<hash>:<logIndex>` of a deposit, refund or fee id). */
+  reference: string | null;
+  transactionHash: string | null;
+  blockNumber: number | null;
+  toAddress: string | null;
+  /** Why a withdrawal was rejected. */
+  reason: string | null;
+}
+
+export interface TransactionRecord extends TransactionFields {
+  id: string;
+  distributorId: string;
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}
+
+/** The transaction id of a movement posted on a wallet under `reference` (withdrawals use their own id). */
+export const transactionIdOf = (walletId: string, type: TransactionType, reference: string): string =>
+  `txn-${deterministicUuid(walletId, type, reference)}`;
+
+export function renderTransaction(record: TransactionRecord): Omit<TransactionRecord, 'distributorId'> {
+  const { distributorId: _distributorId, ...rendered } = record;
+  return rendered;
+}
+
+type Change =
+  | { kind: 'new'; id: string; doc: TransactionFields }
+  | { kind: 'update'; id: string; changes: Partial<TransactionFields> };
+
+const movement = (
+  event: { data: { walletId: string; userId: string } },
+  type: TransactionType,
+  amount: number,
+  fields: Partial<TransactionFields> = {},
+): TransactionFields => ({
+  walletId: event.data.walletId,
+  userId: event.data.userId,
+  type,
+  status: 'completed',
+  amount: fromMinorUnits(amount),
+  currency: USDC,
+  reference: null,
+  transactionHash: null,
+  blockNumber: null,
+  toAddress: null,
+  reason: null,
+  ...fields,
+});
+
+function changeOf(event: WalletEvent): Change | null {
+  switch (event.type) {
+    case 'WalletDepositCredited': {
+      const { data } = event;
+      return {
+        kind: 'new',
+        id: transactionIdOf(data.walletId, 'deposit', data.depositId),
+        doc: movement(event, 'deposit', data.amount, {
+          reference: data.depositId,
+          transactionHash: data.transactionHash,
+          blockNumber: data.blockNumber,
+        }),
+      };
+    }
+    case 'WalletHoldPlaced':
+      return {
+        kind: 'new',
+        id: transactionIdOf(event.data.walletId, 'authorization', event.data.holdId),
+        doc: movement(event, 'authorization', event.data.amount, {
+          status: 'pending',
+          reference: event.data.holdId,
+        }),
+      };
+    case 'WalletHoldReleased':
+      return {
+        kind: 'update',
+        id: transactionIdOf(event.data.walletId, 'authorization', event.data.holdId),
+        changes: { status: 'released' },
+      };
+    case 'WalletHoldSettled':
+      return {
+        kind: 'update',
+        id: transactionIdOf(event.data.walletId, 'authorization', event.data.holdId),
+        changes: { status: 'completed', amount: fromMinorUnits(event.data.amount) },
+      };
+    case 'WalletRefunded':
+      return {
+        kind: 'new',
+        id: transactionIdOf(event.data.walletId, 'refund', event.data.refundId),
+        doc: movement(event, 'refund', event.data.amount, {
+          reference: event.data.reference ?? event.data.refundId,
+        }),
+      };
+    case 'WalletFeeCharged':
+      return {
+        kind: 'new',
+        id: transactionIdOf(event.data.walletId, 'fee', event.data.feeId),
+        doc: movement(event, 'fee', event.data.amount, {
+          reference: event.data.reference ?? event.data.feeId,
+        }),
+      };
+    case 'WithdrawalRequested':
+      return {
+        kind: 'new',
+        id: event.data.withdrawalId,
+        doc: movement(event, 'withdrawal', event.data.amount, {
+          status: 'pending',
+          toAddress: event.data.toAddress,
+        }),
+      };
+    case 'WithdrawalConfirmed':
+      return {
+        kind: 'update',
+        id: event.data.withdrawalId,
+        changes: {
+          status: 'completed',
+          transactionHash: event.data.hash,
+          blockNumber: event.data.blockHeight,
+        },
+      };
+    case 'WithdrawalRejected':
+      return {
+        kind: 'update',
+        id: event.data.withdrawalId,
+        changes: { status: 'rejected', transactionHash: event.data.hash, reason: event.data.reason },
+      };
+    default:
+      return null;
+  }
+}
+
+/** Writes the transaction documents of a batch of wallet events (idempotent; see the banner above). */
+export async function recordWalletTransactions(
+  readStore: ReadStore,
+  events: ProjectedEvent[],
+  collection = TRANSACTIONS_COLLECTION,
+): Promise<void> {
+  const pending = new Map<string, VersionedWrite<TransactionRecord>>();
+  for (const recorded of events) {
+    const change = changeOf(recorded as unknown as WalletEvent);
+    if (!change) continue;
+    const at = recorded.metadata.occurredAt;
+    if (change.kind === 'new') {
+      const doc = {
+        ...change.doc,
+        id: change.id,
+        distributorId: recorded.metadata.distributorId ?? '',
+        createdAt: at,
+        updatedAt: at,
+      };
+      pending.set(change.id, { id: change.id, doc, version: recorded.position });
+      continue;
+    }
+    const current =
+      pending.get(change.id) ?? (await readStore.getVersioned<TransactionRecord>(collection, change.id));
+    // Already past this event (a redelivery), or the movement it updates is unknown: nothing to do.
+    if (!current?.doc || current.version >= recorded.position) continue;
+    pending.set(change.id, {
+      id: change.id,
+      doc: { ...current.doc, ...change.changes, updatedAt: at },
+      version: recorded.position,
+    });
+  }
+  if (pending.size)
+    await readStore.upsertMany(collection, [...pending.values()] as VersionedWrite<ReadDocument>[]);
+}

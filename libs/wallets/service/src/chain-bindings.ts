@@ -1,0 +1,60 @@
+import type { Environment } from '@cip/shared/contracts';
+import type { ReadStore } from '@cip/shared/read-store';
+import type { DepositSink, ObservedDeposit, WatcherCheckpoint } from '@cip/wallets/chain';
+import { minorFromBigInt } from '@cip/wallets/domain';
+import type { WalletsService } from './wallets.service';
+
+/**
+ * The deposit watcher's sink in one environment: transfers to a deposit address become deposits on its
+ * wallet, keyed `<transactionHash>:<logIndex>` so that a transfer delivered again (after a restart from an
+ * older checkpoint, or twice in one scan) is credited once.
+ */
+export function walletDepositSink(wallets: WalletsService, environment: Environment): DepositSink {
+  return {
+    isDepositAddress: async (address) =>
+      (await wallets.walletByDepositAddress(environment, address)) !== null,
+    async credit(deposit: ObservedDeposit): Promise<void> {
+      const wallet = await wallets.walletByDepositAddress(environment, deposit.depositAddress);
+      if (!wallet)
+        throw new Error(
+          `${deposit.depositAddress} is not a deposit address of the ${environment} environment`,
+        );
+      await wallets.creditDeposit(
+        { environment, distributorId: wallet.distributorId, correlationId: deposit.transactionHash },
+        wallet.id,
+        {
+          depositId: `${deposit.transactionHash.toLowerCase()}:${deposit.logIndex}`,
+          amount: minorFromBigInt(deposit.amountMinor),
+          transactionHash: deposit.transactionHash,
+          logIndex: deposit.logIndex,
+          blockNumber: deposit.blockNumber,
+          fromAddress: deposit.fromAddress,
+          source: 'chain',
+        },
+      );
+    },
+  };
+}
+
+export const WATCHER_CHECKPOINTS = 'chain_watcher_checkpoints';
+
+/**
+ * The deposit watcher's position in one environment, kept in that environment's read store as a document
+ * versioned by the block number, so a save never moves it backwards. It is position data like a consumer
+ * offset: should a crash lose the last save, the watcher scans a few blocks again and the sink, keyed by
+ * transfer, credits nothing twice.
+ */
+export function readStoreWatcherCheckpoint(readStore: ReadStore, name = 'usdc-deposits'): WatcherCheckpoint {
+  return {
+    async load() {
+      const stored = await readStore.getVersioned(WATCHER_CHECKPOINTS, name);
+      return stored ? stored.version : null;
+    },
+    async save(blockNumber) {
+      const at = new Date().toISOString();
+      await readStore.upsertMany(WATCHER_CHECKPOINTS, [
+        { id: name, version: blockNumber, doc: { id: name, blockNumber, createdAt: at, updatedAt: at } },
+      ]);
+    },
+  };
+}

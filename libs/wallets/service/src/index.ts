@@ -1,0 +1,5 @@
+export * from './wallets.api';
+export * from './wallets.service';
+export * from './wallets.module';
+export * from './chain-bindings';
+export * from './wallet-transactions.read-model';

@@ -1,0 +1,43 @@
+import type { StreamStateCache } from '@cip/shared/eventing';
+import type { WalletState } from '@cip/wallets/domain';
+
+/**
+ * The folded states of the most recently used wallets (least recently used dropped beyond `capacity`),
+ * so a ledger command reads only the wallet's newest events; a hot wallet with a long history costs the
+ * same as a new one.
+ */
+export class WalletStateCache implements StreamStateCache<WalletState> {
+  private readonly entries = new Map<string, { state: WalletState; revision: number }>();
+
+  constructor(private readonly capacity = 50_000) {}
+
+  get(streamId: string) {
+    return this.entries.get(streamId);
+  }
+
+  set(streamId: string, state: WalletState, revision: number): void {
+    this.entries.delete(streamId);
+    this.entries.set(streamId, { state, revision });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+/**
+ * Runs the commands of one wallet one after the other within this process. Optimistic concurrency still
+ * guards against other processes; here it spares concurrent commands on a hot wallet from losing the
+ * race to each other and re-running.
+ */
+export class PerWalletQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(walletId: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(walletId) ?? Promise.resolve();
+    const next = previous.then(task, task);
+    const tail = next.catch(() => undefined);
+    this.tails.set(walletId, tail);
+    void tail.then(() => {
+      if (this.tails.get(walletId) === tail) this.tails.delete(walletId);
+    });
+    return next;
+  }
+}

@@ -1,0 +1,136 @@
+import { ConsumerHost, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { systemClock } from '@cip/shared/runtime';
+import {
+  generateDepositSeed,
+  HdDepositAddressDeriver,
+  SimulatedChain,
+  SimulatedPayout,
+} from '@cip/wallets/chain';
+import {
+  recordWalletTransactions,
+  WALLET_TRANSACTIONS_GROUP,
+  walletsProjection,
+} from '@cip/wallets/read-models';
+import { LedgerContext, WalletsService } from '@cip/wallets/service';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { printFigures, type Figure } from './append-bench';
+
+const WALLETS = 256;
+const WRITERS = 64;
+const DURATION_MS = 5_000;
+const HOT_WRITERS = 16;
+const HOT_DURATION_MS = 2_000;
+const USDC = 1_000_000;
+const context: LedgerContext = { environment: 'sandbox', distributorId: 'dst-bench' };
+
+/**
+ * Ledger postings per second through the wallets service's command path (load the wallet stream, decide,
+ * append with the expected revision, durable group commit) on the embedded store, with the wallets and
+ * transactions read models consuming in the same process as they do in the platform. Each writer loops
+ * over hold -> settle on its own wallets (two postings per payment); a second run aims every writer at one
+ * hot wallet, where optimistic concurrency makes writers retry.
+ */
+export async function ledgerPostingsBench(): Promise<Figure[]> {
+  console.log('\n== Ledger postings (wallets command path, embedded store) ==');
+  const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-ledger-'));
+  const infrastructure = openEmbeddedInfrastructure({ dataDir });
+  const consumers = new ConsumerHost();
+  consumers.registerProjection(walletsProjection);
+  consumers.register({
+    group: WALLET_TRANSACTIONS_GROUP,
+    topics: ['wlt'],
+    handle: (ports, messages) =>
+      recordWalletTransactions(
+        ports.readStore,
+        messages.map((m) => m.event),
+      ),
+  });
+  await consumers.start(infrastructure);
+  const simulatedChain = new SimulatedChain(systemClock);
+  const chain = {
+    deriver: new HdDepositAddressDeriver(generateDepositSeed(), 'simulated'),
+    payout: new SimulatedPayout(simulatedChain),
+  };
+  const wallets = new WalletsService(
+    {
+      eventStore: (environment) => infrastructure.scope(environment).eventStore,
+      readStore: (environment) => infrastructure.scope(environment).readStore,
+      settle: (environment) => consumers.drain(environment),
+      chain: () => chain,
+      simulatedChain,
+    },
+    systemClock,
+  );
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < WALLETS; i++) {
+      const wallet = await wallets.provisionWallet('sandbox', {
+        userId: `usr-bench-${i}`,
+        distributorId: context.distributorId,
+      });
+      await wallets.creditDeposit(context, wallet.id, {
+        depositId: `0xbench${i}:0`,
+        amount: 1_000_000 * USDC,
+        transactionHash: `0xbench${i}`,
+        logIndex: 0,
+        blockNumber: 1,
+        fromAddress: null,
+        source: 'simulation',
+      });
+      ids.push(wallet.id);
+    }
+    await consumers.drain('sandbox');
+
+    const spread = await payments(
+      wallets,
+      WRITERS,
+      DURATION_MS,
+      (writer, n) => ids[(writer + n * WRITERS) % WALLETS],
+    );
+    const hot = await payments(wallets, HOT_WRITERS, HOT_DURATION_MS, () => ids[0]);
+    const figures: Figure[] = [
+      {
+        label: `ledger postings/s, ${WRITERS} writers over ${WALLETS} wallets (hold + settle)`,
+        value: spread,
+        unit: 'postings/s',
+        target: { op: '>=', value: 5_000 },
+      },
+      {
+        label: `ledger postings/s, ${HOT_WRITERS} writers on one hot wallet`,
+        value: hot,
+        unit: 'postings/s',
+      },
+    ];
+    printFigures(figures);
+    return figures;
+  } finally {
+    await consumers.stop();
+    await infrastructure.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `writers` loops of hold + settle for `durationMs`; returns postings per second. */
+async function payments(
+  wallets: WalletsService,
+  writers: number,
+  durationMs: number,
+  walletFor: (writer: number, n: number) => string,
+): Promise<number> {
+  let postings = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      for (let n = 0; performance.now() - started < durationMs; n++) {
+        const walletId = walletFor(writer, n);
+        const holdId = `aut-${writers}-${writer}-${n}`;
+        await wallets.placeHold(context, walletId, { holdId, amount: 12_340_000 });
+        await wallets.settleHold(context, walletId, holdId, 12_340_000);
+        postings += 2;
+      }
+    }),
+  );
+  return (postings / (performance.now() - started)) * 1000;
+}
