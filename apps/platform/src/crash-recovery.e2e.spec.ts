@@ -141,6 +141,7 @@ describe('durability: kill -9 in the middle of user creations', () => {
       const recorder = new PublicEventRecorder([userPublicEvents], {
         records: 'events__rebuild',
         snapshots: 'event_snapshots__rebuild',
+        sources: 'event_sources__rebuild',
       });
       for (let after = 0; ; ) {
         const batch = await eventStore.readAll({ after, maxCount: 1000 });
@@ -150,6 +151,7 @@ describe('durability: kill -9 in the middle of user creations', () => {
       }
       const events = await compareWithRebuild(readStore, 'events', 'events__rebuild');
       await readStore.clear('event_snapshots__rebuild');
+      await readStore.clear('event_sources__rebuild');
       expect(events.actual.length).toBe(users.actual.length);
       expect(events.actual).toEqual(events.rebuilt);
     } finally {
