@@ -6,6 +6,8 @@ import { InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/in
 import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { userPublicEvents } from '@cip/users/read-models';
 import { UsersModule } from '@cip/users/service';
+import { webhookSubscriptionPublicEvents } from '@cip/webhooks/read-models';
+import { WebhooksModule, WebhooksModuleOptions } from '@cip/webhooks/service';
 
 export interface PlatformModuleOptions {
   dataDir: string;
@@ -14,6 +16,7 @@ export interface PlatformModuleOptions {
   clock?: Clock;
   /** How often live subscriptions look for appends made by another process (the CLI). */
   pollIntervalMs?: number;
+  webhooks: Omit<WebhooksModuleOptions, 'dataDir' | 'eventTopics'>;
 }
 
 /**
@@ -23,7 +26,13 @@ export interface PlatformModuleOptions {
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformModuleOptions): DynamicModule {
-    const events = EventsModule.forRoot({ mappers: [userPublicEvents] });
+    const mappers = [userPublicEvents, webhookSubscriptionPublicEvents];
+    const events = EventsModule.forRoot({ mappers });
+    const webhooks = WebhooksModule.forRoot({
+      ...options.webhooks,
+      dataDir: options.dataDir,
+      eventTopics: mappers.map((mapper) => mapper.topic),
+    });
     return {
       module: PlatformModule,
       imports: [
@@ -38,7 +47,8 @@ export class PlatformModule {
         DistributorsModule,
         UsersModule,
         events,
-        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events] }),
+        webhooks,
+        GatewayHttpModule.forRoot({ imports: [DistributorsModule, UsersModule, events, webhooks] }),
       ],
     };
   }

@@ -17,7 +17,7 @@ export interface RunningPlatform {
 /** Starts the embedded platform: opens DATA_DIR, bootstraps the control plane, listens. */
 export async function startPlatform(
   config: PlatformConfig,
-  overrides: { clock?: Clock; logger?: Logger; pollIntervalMs?: number } = {},
+  overrides: { clock?: Clock; logger?: Logger; pollIntervalMs?: number; webhookBreakerResetTimeoutMs?: number } = {},
 ): Promise<RunningPlatform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const app = await createHttpApp(
@@ -27,6 +27,7 @@ export async function startPlatform(
       metrics: new PlatformMetrics(),
       clock: overrides.clock,
       pollIntervalMs: overrides.pollIntervalMs,
+      webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
     }),
     { logger, rateLimit: config.rateLimit },
   );

@@ -9,6 +9,17 @@ export interface PlatformConfig {
   bootstrapSandboxApiKey?: string;
   bootstrapProductionApiKey?: string;
   rateLimit: { ratePerSecond: number; burst: number };
+  webhooks: WebhookConfig;
+}
+
+/** Webhook delivery settings (README, "Webhooks"). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE_URLS=true: loopback and private urls accepted (local development and tests only). */
+  allowPrivateUrls: boolean;
+  /** WEBHOOK_SIGNING_KEY_SANDBOX / _PRODUCTION: Ed25519 private keys (base64 PKCS#8); generated if absent. */
+  signingKeys: { sandbox?: string; production?: string };
+  /** WEBHOOK_SECRETS_KEY: 32 bytes (base64) sealing subscription secrets at rest; generated if absent. */
+  secretsKey?: string;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -29,5 +40,13 @@ export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     bootstrapSandboxApiKey: env.BOOTSTRAP_SANDBOX_API_KEY || undefined,
     bootstrapProductionApiKey: env.BOOTSTRAP_PRODUCTION_API_KEY || undefined,
     rateLimit: { ratePerSecond, burst: positiveInteger(env, 'RATE_LIMIT_BURST', ratePerSecond * 2) },
+    webhooks: {
+      allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+      signingKeys: {
+        sandbox: env.WEBHOOK_SIGNING_KEY_SANDBOX || undefined,
+        production: env.WEBHOOK_SIGNING_KEY_PRODUCTION || undefined,
+      },
+      secretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
+    },
   };
 }

@@ -38,7 +38,7 @@ export interface EngineOptions {
 }
 
 export interface EngineDependencies {
-  directory: SubscriptionDirectory;
+  directory: Pick<SubscriptionDirectory, 'get'>;
   http: WebhookHttpClient;
   keys(environment: Environment): SigningKeyRing;
   readStore(environment: Environment): ReadStore;

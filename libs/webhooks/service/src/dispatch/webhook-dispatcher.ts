@@ -100,6 +100,9 @@ export class WebhookDispatcher {
           active.set(record.distributorId, subscriptions);
         }
         for (const entry of subscriptions) {
+          // A subscription receives the Events that occurred while it was verified, whenever the
+          // dispatcher reads them (the directory holds its latest state).
+          if (record.createdAt < entry.subscription.verifiedAt!) continue;
           jobs.push(this.newJob(environment, entry.subscription, record, event.position * SEQUENCE_SLOTS + index, false));
         }
       });
