@@ -1,6 +1,7 @@
 import { appendBench, formatNumber, formatTarget, verdict, type Figure } from './append-bench';
 import { startupMemoryBench } from './startup-memory-bench';
 import { usersHttpBench } from './users-http-bench';
+import { webhooksDeliveryBench } from './webhooks-delivery-bench';
 
 function summaryTable(figures: Figure[]): string {
   const rows = figures.map((f) => [
@@ -21,7 +22,12 @@ function summaryTable(figures: Figure[]): string {
 async function main(): Promise<void> {
   const started = performance.now();
   console.log(`Benchmarks on ${process.platform}/${process.arch}, Node ${process.version}`);
-  const figures = [...(await appendBench()), ...(await usersHttpBench()), ...(await startupMemoryBench())];
+  const figures = [
+    ...(await appendBench()),
+    ...(await usersHttpBench()),
+    ...(await startupMemoryBench()),
+    ...(await webhooksDeliveryBench()),
+  ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));
   const missed = figures.filter((f) => verdict(f) === 'FAIL').length;
