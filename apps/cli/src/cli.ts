@@ -7,12 +7,14 @@ import { distributorCommands } from './commands/distributors';
 import { exportCommands } from './commands/export';
 import { keyCommands } from './commands/keys';
 import { projectionCommands } from './commands/projections';
+import { webhookCommands } from './commands/webhooks';
 
 const COMMANDS: Command[] = [
   ...distributorCommands,
   ...keyCommands,
   ...projectionCommands,
   ...exportCommands,
+  ...webhookCommands,
 ];
 
 const GLOBAL_FLAGS: FlagSpecs = {

@@ -1,5 +1,5 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
-import { DeliveryEngine } from '@cip/webhooks/service';
+import { DeliveryEngine, rotateSigningKey } from '@cip/webhooks/service';
 import { createPublicKey, verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { Harness, newUserBody, startHarness } from './testing/platform-harness';
@@ -151,6 +151,32 @@ describe('webhooks over /v1 with a local receiver', () => {
     expect(receiver.acknowledged('user.created').map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
     const all = await h.http.get(`/v1/webhook-subscriptions/${subscription.id}/deliveries`).query({ eventId, status: 'succeeded' }).set(api());
     expect(all.body.count).toBe(2);
+  });
+
+  it('after a key rotation signs with both keys during the overlap, each verifiable with its public key', async () => {
+    await subscribe();
+    const before = (await h.http.get('/v1/webhook-subscriptions/public-key').set(api())).body;
+    rotateSigningKey({ dataDir: h.dataDir, environment: 'sandbox', overlapMs: 3_600_000, now: new Date() });
+    let after = before;
+    while (after.keyId === before.keyId) {
+      // The platform re-reads the key file at most once a second.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = (await h.http.get('/v1/webhook-subscriptions/public-key').set(api())).body;
+    }
+    expect(after.keys.map((k: { keyId: string }) => k.keyId)).toEqual([after.keyId, before.keyId]);
+    expect(after.keys[1].retiresAt).toEqual(expect.any(String));
+
+    await createUser();
+    await settle(h);
+    const [delivery] = receiver.acknowledged('user.created');
+    const content = Buffer.from(`${delivery.headers['webhook-id']}.${delivery.headers['webhook-timestamp']}.${delivery.rawBody}`);
+    const signatures = (delivery.headers['webhook-signature'] as string)
+      .split(' ')
+      .filter((s) => s.startsWith('v1a,'))
+      .map((s) => Buffer.from(s.slice(4), 'base64'));
+    expect(signatures).toHaveLength(2);
+    expect(verify(null, content, ed25519Key(after.publicKey), signatures[0])).toBe(true);
+    expect(verify(null, content, ed25519Key(before.publicKey), signatures[1])).toBe(true);
   });
 
   it("answers 404 for another distributor's subscription, Event or unknown ids", async () => {
