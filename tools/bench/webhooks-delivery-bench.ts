@@ -134,11 +134,12 @@ export async function webhooksDeliveryBench(): Promise<Figure[]> {
     }).then((r) => r.json() as Promise<{ status: string }>);
     if (subscribed.status !== 'active') throw new Error(`subscription not verified: ${JSON.stringify(subscribed)}`);
     const principal = await platform.app.get(DistributorDirectory).authenticate(API_KEY);
+    if (!principal) throw new Error('the bench API key does not authenticate');
     const users = platform.app.get(UsersService);
     let created = 0;
     const createUser = () =>
       users.createUser(
-        { ...principal!, requestId: 'bench' },
+        { ...principal, requestId: 'bench' },
         { email: `bench-${created++}@example.com`, firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'FR' },
       );
 

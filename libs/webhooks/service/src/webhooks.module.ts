@@ -106,13 +106,10 @@ export class WebhooksModule {
           provide: SigningKeyRing,
           inject: [CLOCK],
           useFactory: (clock: Clock) => {
-            const rings = new Map(
-              ENVIRONMENTS.map((environment) => [
-                environment,
-                new SigningKeyRing({ dataDir: options.dataDir, environment, fromEnv: options.signingKeys?.[environment] }, clock),
-              ]),
-            );
-            return (environment: Environment) => rings.get(environment)!;
+            const ring = (environment: Environment) =>
+              new SigningKeyRing({ dataDir: options.dataDir, environment, fromEnv: options.signingKeys?.[environment] }, clock);
+            const rings: Record<Environment, SigningKeyRing> = { sandbox: ring('sandbox'), production: ring('production') };
+            return (environment: Environment) => rings[environment];
           },
         },
         {

@@ -316,7 +316,7 @@ export class DeliveryEngine {
     const latencyMs = Math.round((performance.now() - started) * 10) / 10;
     this.deps.metrics.attemptDuration.observe(latencyMs / 1000);
     const statusCode = response?.statusCode ?? null;
-    const outcome = { statusCode, latencyMs, error: error ?? (response && statusCode! >= 300 ? `HTTP ${statusCode}` : null) };
+    const outcome = { statusCode, latencyMs, error: error ?? (statusCode !== null && statusCode >= 300 ? `HTTP ${statusCode}` : null) };
     if (this.stopped) return;
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
       this.record(job, 'succeeded', outcome);
@@ -338,7 +338,7 @@ export class DeliveryEngine {
       return;
     }
     const retryAfter =
-      statusCode === 429 || statusCode === 503 ? retryAfterMs(response!.retryAfter, this.deps.clock.now()) : undefined;
+      response && (statusCode === 429 || statusCode === 503) ? retryAfterMs(response.retryAfter, this.deps.clock.now()) : undefined;
     this.scheduleRetry(queue, job, outcome, retryAfter);
     await this.deps.reportOutcome(queue.environment, entry, 'failed');
   }

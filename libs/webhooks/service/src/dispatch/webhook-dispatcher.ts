@@ -102,7 +102,7 @@ export class WebhookDispatcher {
         for (const entry of subscriptions) {
           // A subscription receives the Events that occurred while it was verified, whenever the
           // dispatcher reads them (the directory holds its latest state).
-          if (record.createdAt < entry.subscription.verifiedAt!) continue;
+          if (record.createdAt < (entry.subscription.verifiedAt ?? record.createdAt)) continue;
           jobs.push(this.newJob(environment, entry.subscription, record, event.position * SEQUENCE_SLOTS + index, false));
         }
       });

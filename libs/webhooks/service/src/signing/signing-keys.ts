@@ -110,7 +110,7 @@ export class SigningKeyRing {
   signingKeys(): SigningKey[] {
     this.refresh();
     const { current, previous } = this.ring;
-    return previous && Date.parse(previous.retiresAt!) > this.clock.now().getTime() ? [current, previous] : [current];
+    return previous?.retiresAt && Date.parse(previous.retiresAt) > this.clock.now().getTime() ? [current, previous] : [current];
   }
 }
 
@@ -127,15 +127,13 @@ export function rotateSigningKey(options: {
   const name = signingKeysFile(options.environment);
   const generate = () => JSON.stringify({ current: newStoredKey(options.now), previous: null });
   const stored = parseRing(loadOrCreateSecret({ dataDir: options.dataDir, name, generate }));
-  const rotated: StoredRing = {
-    current: newStoredKey(options.now),
-    previous: { ...stored.current, retiresAt: new Date(options.now.getTime() + options.overlapMs).toISOString() },
-  };
+  const previous = { ...stored.current, retiresAt: new Date(options.now.getTime() + options.overlapMs).toISOString() };
+  const rotated: StoredRing = { current: newStoredKey(options.now), previous };
   const path = join(options.dataDir, 'secrets', name);
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(rotated)}\n`, { mode: 0o600 });
   renameSync(temporary, path);
-  return { current: toSigningKey(rotated.current), previous: toSigningKey(rotated.previous!, rotated.previous!.retiresAt) };
+  return { current: toSigningKey(rotated.current), previous: toSigningKey(previous, previous.retiresAt) };
 }
 
 /** `v1a,<base64 Ed25519 signature>` of the Standard Webhooks content `{id}.{timestamp}.{body}`. */
