@@ -101,7 +101,8 @@ class Receiver {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /**
  * Webhook deliveries to a local receiver, the whole path: user created -> event log -> public Event
@@ -132,7 +133,8 @@ export async function webhooksDeliveryBench(): Promise<Figure[]> {
       headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
       body: JSON.stringify({ url: receiver.url }),
     }).then((r) => r.json() as Promise<{ status: string }>);
-    if (subscribed.status !== 'active') throw new Error(`subscription not verified: ${JSON.stringify(subscribed)}`);
+    if (subscribed.status !== 'active')
+      throw new Error(`subscription not verified: ${JSON.stringify(subscribed)}`);
     const principal = await platform.app.get(DistributorDirectory).authenticate(API_KEY);
     if (!principal) throw new Error('the bench API key does not authenticate');
     const users = platform.app.get(UsersService);
@@ -140,7 +142,12 @@ export async function webhooksDeliveryBench(): Promise<Figure[]> {
     const createUser = () =>
       users.createUser(
         { ...principal, requestId: 'bench' },
-        { email: `bench-${created++}@example.com`, firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'FR' },
+        {
+          email: `bench-${created++}@example.com`,
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          countryOfResidence: 'FR',
+        },
       );
 
     // Warm-up: connections, prepared statements, JIT.
@@ -178,9 +185,23 @@ export async function webhooksDeliveryBench(): Promise<Figure[]> {
     const latencies = trickle.map(([, , ms]) => ms).sort((a, b) => a - b);
 
     const figures: Figure[] = [
-      { label: 'webhook deliveries/s, backlog to a local receiver', value: perSecond, unit: 'deliveries/s', target: { op: '>=', value: 2000 } },
-      { label: 'event-to-delivery p50, no backlog (200 events/s)', value: percentile(latencies, 50), unit: 'ms' },
-      { label: 'event-to-delivery p99, no backlog (200 events/s)', value: percentile(latencies, 99), unit: 'ms', target: { op: '<=', value: 100 } },
+      {
+        label: 'webhook deliveries/s, backlog to a local receiver',
+        value: perSecond,
+        unit: 'deliveries/s',
+        target: { op: '>=', value: 2000 },
+      },
+      {
+        label: 'event-to-delivery p50, no backlog (200 events/s)',
+        value: percentile(latencies, 50),
+        unit: 'ms',
+      },
+      {
+        label: 'event-to-delivery p99, no backlog (200 events/s)',
+        value: percentile(latencies, 99),
+        unit: 'ms',
+        target: { op: '<=', value: 100 },
+      },
     ];
     printFigures(figures);
     return figures;

@@ -21,7 +21,11 @@ async function advance(h: Harness, clock: ManualClock, ms: number): Promise<void
 }
 
 /** A platform on the injected clock, one distributor with a verified subscription to `receiver`. */
-async function subscribed(receiver: WebhookReceiver, clock: ManualClock, options: { dataDir?: string; breakerResetMs?: number } = {}) {
+async function subscribed(
+  receiver: WebhookReceiver,
+  clock: ManualClock,
+  options: { dataDir?: string; breakerResetMs?: number } = {},
+) {
   const h = await startHarness({
     clock,
     allowPrivateWebhookUrls: true,
@@ -30,11 +34,27 @@ async function subscribed(receiver: WebhookReceiver, clock: ManualClock, options
   });
   const { sandboxKey } = await h.newDistributor();
   const api = { 'x-api-key': sandboxKey };
-  const subscription = (await h.http.post('/v1/webhook-subscriptions').set({ ...api, ...json }).send({ url: receiver.url })).body;
+  const subscription = (
+    await h.http
+      .post('/v1/webhook-subscriptions')
+      .set({ ...api, ...json })
+      .send({ url: receiver.url })
+  ).body;
   await settle(h);
-  const createUser = async () => (await h.http.post('/v1/users').set({ ...api, ...json }).send(newUserBody())).body;
+  const createUser = async () =>
+    (
+      await h.http
+        .post('/v1/users')
+        .set({ ...api, ...json })
+        .send(newUserBody())
+    ).body;
   const deliveries = async (query: Record<string, string> = {}) =>
-    (await h.http.get(`/v1/webhook-subscriptions/${subscription.id}/deliveries`).query({ limit: 100, ...query }).set(api)).body;
+    (
+      await h.http
+        .get(`/v1/webhook-subscriptions/${subscription.id}/deliveries`)
+        .query({ limit: 100, ...query })
+        .set(api)
+    ).body;
   return { h, api, subscription, createUser, deliveries };
 }
 
@@ -53,15 +73,17 @@ describe('webhook retries on the injected clock', () => {
     try {
       receiver.answer = () => ({ status: 503 });
       const ada = await createUser();
-      await h.http.put(`/v1/users/${ada.id}/phone`).set({ ...api, ...json }).send({ country: '+33', number: '612345678' });
+      await h.http
+        .put(`/v1/users/${ada.id}/phone`)
+        .set({ ...api, ...json })
+        .send({ country: '+33', number: '612345678' });
       const grace = await createUser();
       await settle(h);
       await advance(h, clock, MINUTE);
       // Ada's second Event waits behind her first; each user's first Event was tried twice.
-      expect(receiver.deliveries.filter((r) => r.body.userId === ada.id).map((r) => r.body.eventName)).toEqual([
-        'user.created',
-        'user.created',
-      ]);
+      expect(
+        receiver.deliveries.filter((r) => r.body.userId === ada.id).map((r) => r.body.eventName),
+      ).toEqual(['user.created', 'user.created']);
 
       receiver.answer = () => ({ status: 200 });
       await advance(h, clock, 10 * MINUTE);
@@ -72,7 +94,9 @@ describe('webhook retries on the injected clock', () => {
         'user.created',
         'user.phoneNumberSet',
       ]);
-      expect(acknowledged.filter((r) => r.body.userId === grace.id).map((r) => r.body.eventName)).toEqual(['user.created']);
+      expect(acknowledged.filter((r) => r.body.userId === grace.id).map((r) => r.body.eventName)).toEqual([
+        'user.created',
+      ]);
 
       const log = await deliveries({ eventId: receiver.acknowledged('user.created')[0].body.eventId! });
       expect(log.items[0].status).toBe('succeeded');
@@ -83,7 +107,7 @@ describe('webhook retries on the injected clock', () => {
     }
   });
 
-  it("honours Retry-After on 429 instead of the shorter back-off", async () => {
+  it('honours Retry-After on 429 instead of the shorter back-off', async () => {
     const clock = new ManualClock();
     const { h, createUser, deliveries } = await subscribed(receiver, clock);
     try {
@@ -110,15 +134,22 @@ describe('webhook retries on the injected clock', () => {
       await createUser();
       await settle(h);
       const started = clock.now().getTime();
-      const status = async () => (await h.http.get(`/v1/webhook-subscriptions/${subscription.id}`).set(api)).body;
+      const status = async () =>
+        (await h.http.get(`/v1/webhook-subscriptions/${subscription.id}`).set(api)).body;
       for (let elapsed = 0; elapsed < 3 * 24 * HOUR; elapsed += 6 * HOUR) {
-        expect(await status()).toMatchObject({ status: 'active', failingSince: new Date(started).toISOString() });
+        expect(await status()).toMatchObject({
+          status: 'active',
+          failingSince: new Date(started).toISOString(),
+        });
         await advance(h, clock, 6 * HOUR);
         await createUser();
         await settle(h);
       }
       expect(await status()).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
-      const disabled = await h.http.get('/v1/events').query({ eventName: 'webhookSubscription.disabled' }).set(api);
+      const disabled = await h.http
+        .get('/v1/events')
+        .query({ eventName: 'webhookSubscription.disabled' })
+        .set(api);
       expect(disabled.body.items).toEqual([expect.objectContaining({ eventTargetId: subscription.id })]);
       expect((await deliveries({ status: 'pending' })).count).toBe(0);
       expect((await deliveries({ status: 'cancelled' })).count).toBeGreaterThan(0);

@@ -15,7 +15,10 @@ async function settle(h: Harness): Promise<void> {
 
 /** An Ed25519 public key object from the raw 32 bytes the public-key endpoint returns. */
 const ed25519Key = (raw: string) =>
-  createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw, 'base64').toString('base64url') }, format: 'jwk' });
+  createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw, 'base64').toString('base64url') },
+    format: 'jwk',
+  });
 
 describe('webhooks over /v1 with a local receiver', () => {
   let h: Harness;
@@ -38,19 +41,33 @@ describe('webhooks over /v1 with a local receiver', () => {
 
   const api = () => ({ 'x-api-key': key });
   const subscribe = (url = receiver.url) =>
-    h.http.post('/v1/webhook-subscriptions').set({ ...api(), ...json }).send({ url });
-  const createUser = () => h.http.post('/v1/users').set({ ...api(), ...json }).send(newUserBody());
+    h.http
+      .post('/v1/webhook-subscriptions')
+      .set({ ...api(), ...json })
+      .send({ url });
+  const createUser = () =>
+    h.http
+      .post('/v1/users')
+      .set({ ...api(), ...json })
+      .send(newUserBody());
 
   it('verifies a subscription with the challenge handshake and records its lifecycle Events without userId', async () => {
     const created = await subscribe();
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ url: receiver.url, status: 'active', lastVerification: { verified: true } });
+    expect(created.body).toMatchObject({
+      url: receiver.url,
+      status: 'active',
+      lastVerification: { verified: true },
+    });
     expect(created.body.id).toMatch(/^whs-[0-9a-f-]{36}$/);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
     expect(created.headers.location).toBe(`/v1/webhook-subscriptions/${created.body.id}`);
 
     const [handshake] = receiver.requests;
-    expect(handshake.body).toEqual({ type: 'webhookSubscription.verification', challenge: expect.any(String) });
+    expect(handshake.body).toEqual({
+      type: 'webhookSubscription.verification',
+      challenge: expect.any(String),
+    });
 
     const read = await h.http.get(`/v1/webhook-subscriptions/${created.body.id}`).set(api());
     const { secret: _secret, ...withoutSecret } = created.body;
@@ -110,16 +127,35 @@ describe('webhooks over /v1 with a local receiver', () => {
     const ed25519 = signatures.filter((s) => s.startsWith('v1a,')).map((s) => s.slice(4));
     expect(ed25519).toHaveLength(1);
     const content = Buffer.from(`${eventId}.${timestamp}.${delivery.rawBody}`);
-    expect(verify(null, content, ed25519Key(publicKey.publicKey), Buffer.from(ed25519[0], 'base64'))).toBe(true);
-    expect(verify(null, Buffer.from(`${eventId}.${timestamp}.{}`), ed25519Key(publicKey.publicKey), Buffer.from(ed25519[0], 'base64'))).toBe(false);
+    expect(verify(null, content, ed25519Key(publicKey.publicKey), Buffer.from(ed25519[0], 'base64'))).toBe(
+      true,
+    );
+    expect(
+      verify(
+        null,
+        Buffer.from(`${eventId}.${timestamp}.{}`),
+        ed25519Key(publicKey.publicKey),
+        Buffer.from(ed25519[0], 'base64'),
+      ),
+    ).toBe(false);
 
     // The official Standard Webhooks verifier, unchanged, accepts it with the subscription's secret...
-    const verified = new Webhook(subscription.secret).verify(delivery.rawBody, delivery.headers as Record<string, string>);
+    const verified = new Webhook(subscription.secret).verify(
+      delivery.rawBody,
+      delivery.headers as Record<string, string>,
+    );
     expect(verified).toEqual(event.body);
     // ...and refuses a tampered body or another secret.
-    expect(() => new Webhook(subscription.secret).verify(delivery.rawBody.replace('Ada', 'Eve'), delivery.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(subscription.secret).verify(
+        delivery.rawBody.replace('Ada', 'Eve'),
+        delivery.headers as Record<string, string>,
+      ),
+    ).toThrow();
     const other = (await subscribe()).body.secret;
-    expect(() => new Webhook(other).verify(delivery.rawBody, delivery.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(other).verify(delivery.rawBody, delivery.headers as Record<string, string>),
+    ).toThrow();
   });
 
   it('shows each delivery with its attempts, and redelivers an Event on request', async () => {
@@ -129,7 +165,10 @@ describe('webhooks over /v1 with a local receiver', () => {
     const [delivery] = receiver.acknowledged('user.created');
     const eventId = delivery.body.eventId!;
 
-    const log = await h.http.get(`/v1/webhook-subscriptions/${subscription.id}/deliveries`).query({ eventId }).set(api());
+    const log = await h.http
+      .get(`/v1/webhook-subscriptions/${subscription.id}/deliveries`)
+      .query({ eventId })
+      .set(api());
     expect(log.status).toBe(200);
     expect(log.body.count).toBe(1);
     expect(log.body.items[0]).toMatchObject({
@@ -146,10 +185,18 @@ describe('webhooks over /v1 with a local receiver', () => {
 
     const redelivered = await h.http.post(`/v1/events/${eventId}/redeliver`).set(api());
     expect(redelivered.status).toBe(202);
-    expect(redelivered.body.deliveries).toEqual([expect.objectContaining({ eventId, redelivery: true, status: 'pending' })]);
+    expect(redelivered.body.deliveries).toEqual([
+      expect.objectContaining({ eventId, redelivery: true, status: 'pending' }),
+    ]);
     await settle(h);
-    expect(receiver.acknowledged('user.created').map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
-    const all = await h.http.get(`/v1/webhook-subscriptions/${subscription.id}/deliveries`).query({ eventId, status: 'succeeded' }).set(api());
+    expect(receiver.acknowledged('user.created').map((r) => r.headers['webhook-id'])).toEqual([
+      eventId,
+      eventId,
+    ]);
+    const all = await h.http
+      .get(`/v1/webhook-subscriptions/${subscription.id}/deliveries`)
+      .query({ eventId, status: 'succeeded' })
+      .set(api());
     expect(all.body.count).toBe(2);
   });
 
@@ -169,7 +216,9 @@ describe('webhooks over /v1 with a local receiver', () => {
     await createUser();
     await settle(h);
     const [delivery] = receiver.acknowledged('user.created');
-    const content = Buffer.from(`${delivery.headers['webhook-id']}.${delivery.headers['webhook-timestamp']}.${delivery.rawBody}`);
+    const content = Buffer.from(
+      `${delivery.headers['webhook-id']}.${delivery.headers['webhook-timestamp']}.${delivery.rawBody}`,
+    );
     const signatures = (delivery.headers['webhook-signature'] as string)
       .split(' ')
       .filter((s) => s.startsWith('v1a,'))
@@ -184,8 +233,12 @@ describe('webhooks over /v1 with a local receiver', () => {
     const other = await h.newDistributor();
     const theirs = { 'x-api-key': other.sandboxKey };
     expect((await h.http.get(`/v1/webhook-subscriptions/${subscription.id}`).set(theirs)).status).toBe(404);
-    expect((await h.http.delete(`/v1/webhook-subscriptions/${subscription.id}`).set(theirs)).status).toBe(404);
-    expect((await h.http.get(`/v1/webhook-subscriptions/${subscription.id}/deliveries`).set(theirs)).status).toBe(404);
+    expect((await h.http.delete(`/v1/webhook-subscriptions/${subscription.id}`).set(theirs)).status).toBe(
+      404,
+    );
+    expect(
+      (await h.http.get(`/v1/webhook-subscriptions/${subscription.id}/deliveries`).set(theirs)).status,
+    ).toBe(404);
     expect((await h.http.get('/v1/webhook-subscriptions/whs-nope').set(api())).status).toBe(404);
     const event = (await h.http.get('/v1/events').set(api())).body.items[0];
     expect((await h.http.post(`/v1/events/${event.eventId}/redeliver`).set(theirs)).status).toBe(404);
@@ -213,9 +266,9 @@ describe('webhooks over /v1 with a local receiver', () => {
       expect(removed.status).toBe(204);
       expect((await h.http.get(`/v1/webhook-subscriptions/${subscription.id}`).set(api())).status).toBe(404);
       expect((await h.http.get('/v1/webhook-subscriptions').set(api())).body.count).toBe(0);
-      const names = (await h.http.get('/v1/events').query({ sortBy: 'createdAt', limit: 20 }).set(api())).body.items.map(
-        (e: { eventName: string }) => e.eventName,
-      );
+      const names = (
+        await h.http.get('/v1/events').query({ sortBy: 'createdAt', limit: 20 }).set(api())
+      ).body.items.map((e: { eventName: string }) => e.eventName);
       expect(names.filter((n: string) => n.startsWith('webhookSubscription.'))).toEqual([
         'webhookSubscription.created',
         'webhookSubscription.verified',
@@ -231,7 +284,10 @@ describe('webhooks over /v1 with a local receiver', () => {
     await subscribe();
     await createUser();
     await settle(h);
-    expect(receiver.acknowledged().map((r) => r.body.eventName)).toEqual(['webhookSubscription.verified', 'user.created']);
+    expect(receiver.acknowledged().map((r) => r.body.eventName)).toEqual([
+      'webhookSubscription.verified',
+      'user.created',
+    ]);
   });
 
   it('disables the subscription at once when the endpoint answers 410 Gone', async () => {
@@ -243,9 +299,15 @@ describe('webhooks over /v1 with a local receiver', () => {
     const read = await h.http.get(`/v1/webhook-subscriptions/${subscription.id}`).set(api());
     expect(read.body).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
     await settle(h);
-    const disabled = await h.http.get('/v1/events').query({ eventName: 'webhookSubscription.disabled' }).set(api());
+    const disabled = await h.http
+      .get('/v1/events')
+      .query({ eventName: 'webhookSubscription.disabled' })
+      .set(api());
     expect(disabled.body.items).toEqual([
-      expect.objectContaining({ eventTargetId: subscription.id, data: expect.objectContaining({ disabledReason: 'gone' }) }),
+      expect.objectContaining({
+        eventTargetId: subscription.id,
+        data: expect.objectContaining({ disabledReason: 'gone' }),
+      }),
     ]);
     await createUser();
     await settle(h);

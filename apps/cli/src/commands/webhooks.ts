@@ -24,7 +24,8 @@ export const webhookCommands: Command[] = [
         throw new UsageError(`${variable} is set: the deployment provides that key, rotate it there`);
       }
       const hours = Number(flags.text('overlap-hours') ?? '72');
-      if (!Number.isFinite(hours) || hours < 0) throw new UsageError('--overlap-hours must be a non-negative number');
+      if (!Number.isFinite(hours) || hours < 0)
+        throw new UsageError('--overlap-hours must be a non-negative number');
       const { current, previous } = rotateSigningKey({
         dataDir: context.dataDir,
         environment,

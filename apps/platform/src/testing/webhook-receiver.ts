@@ -54,7 +54,9 @@ export class WebhookReceiver {
   }
 
   acknowledged(eventName?: string): ReceivedRequest[] {
-    return this.deliveries.filter((r) => r.status >= 200 && r.status < 300 && (!eventName || r.body.eventName === eventName));
+    return this.deliveries.filter(
+      (r) => r.status >= 200 && r.status < 300 && (!eventName || r.body.eventName === eventName),
+    );
   }
 
   async stop(): Promise<void> {

@@ -25,7 +25,7 @@ describe('webhook retry schedule', () => {
     expect(nextRetryDelayMs(1, 0.999999)).toBe(6000);
   });
 
-  it("honours a longer Retry-After, capped at a day, and never retries sooner than the back-off", () => {
+  it('honours a longer Retry-After, capped at a day, and never retries sooner than the back-off', () => {
     expect(nextRetryDelayMs(1, 0.5, 120_000)).toBe(120_000);
     expect(nextRetryDelayMs(2, 0.5, 1000)).toBe(RETRY_DELAYS_MS[1]);
     expect(nextRetryDelayMs(1, 0.5, 7 * 24 * HOUR)).toBe(24 * HOUR);

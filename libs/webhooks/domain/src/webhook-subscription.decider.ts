@@ -57,9 +57,15 @@ function live(state: WebhookSubscriptionState): WebhookSubscriptionRecord {
   return state;
 }
 
-function create({ data }: CreateWebhookSubscription, state: WebhookSubscriptionState): WebhookSubscriptionEvent[] {
+function create(
+  { data }: CreateWebhookSubscription,
+  state: WebhookSubscriptionState,
+): WebhookSubscriptionEvent[] {
   if (isWebhookSubscription(state)) {
-    throw new DomainError('invalid_state_transition', `Webhook subscription ${data.subscriptionId} already exists`);
+    throw new DomainError(
+      'invalid_state_transition',
+      `Webhook subscription ${data.subscriptionId} already exists`,
+    );
   }
   return [
     {
@@ -75,7 +81,10 @@ function create({ data }: CreateWebhookSubscription, state: WebhookSubscriptionS
   ];
 }
 
-function recordVerification({ data }: RecordVerification, state: WebhookSubscriptionState): WebhookSubscriptionEvent[] {
+function recordVerification(
+  { data }: RecordVerification,
+  state: WebhookSubscriptionState,
+): WebhookSubscriptionEvent[] {
   const subscription = live(state);
   // The url changed while the handshake ran: its outcome says nothing about the current url.
   if (subscription.url !== data.url) return [];
@@ -99,12 +108,20 @@ function changeUrl({ data }: ChangeWebhookUrl, state: WebhookSubscriptionState):
   return [
     {
       type: 'WebhookSubscriptionUrlChanged',
-      data: { subscriptionId: subscription.subscriptionId, url: data.url, previousUrl: subscription.url, at: data.now },
+      data: {
+        subscriptionId: subscription.subscriptionId,
+        url: data.url,
+        previousUrl: subscription.url,
+        at: data.now,
+      },
     },
   ];
 }
 
-function disable({ data }: DisableWebhookSubscription, state: WebhookSubscriptionState): WebhookSubscriptionEvent[] {
+function disable(
+  { data }: DisableWebhookSubscription,
+  state: WebhookSubscriptionState,
+): WebhookSubscriptionEvent[] {
   const subscription = live(state);
   if (subscription.status !== 'active') return [];
   return [
@@ -122,7 +139,9 @@ function recordDeliveryOutcome(
   if (!isWebhookSubscription(state) || state.status !== 'active') return [];
   const { subscriptionId, failingSince } = state;
   if (data.succeeded) {
-    return failingSince ? [{ type: 'WebhookDeliveriesRecovered', data: { subscriptionId, at: data.now } }] : [];
+    return failingSince
+      ? [{ type: 'WebhookDeliveriesRecovered', data: { subscriptionId, at: data.now } }]
+      : [];
   }
   if (!failingSince) return [{ type: 'WebhookDeliveriesFailing', data: { subscriptionId, since: data.now } }];
   if (Date.parse(data.now) - Date.parse(failingSince) < FAILING_GRACE_MS) return [];

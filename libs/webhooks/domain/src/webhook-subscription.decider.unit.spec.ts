@@ -85,15 +85,24 @@ describe('webhook subscription decider: creation and verification', () => {
 
   it('answers not found for anything but creation once deleted', () => {
     spec.given([created, deleted]).when(verification(true)).thenThrows('not_found');
-    spec.given([created, deleted]).when({ type: 'DeleteWebhookSubscription', data: { now: T1 } }).thenThrows('not_found');
-    spec.given([]).when({ type: 'ChangeWebhookUrl', data: { url: URL_B, now: T1 } }).thenThrows('not_found');
+    spec
+      .given([created, deleted])
+      .when({ type: 'DeleteWebhookSubscription', data: { now: T1 } })
+      .thenThrows('not_found');
+    spec
+      .given([])
+      .when({ type: 'ChangeWebhookUrl', data: { url: URL_B, now: T1 } })
+      .thenThrows('not_found');
   });
 });
 
 describe('webhook subscription decider: url changes', () => {
   it('needs verification again after the url changes', () => {
     const events = [created, verified()];
-    const [changed] = webhookSubscriptionDecider.decide({ type: 'ChangeWebhookUrl', data: { url: URL_B, now: T1 } }, fold(events));
+    const [changed] = webhookSubscriptionDecider.decide(
+      { type: 'ChangeWebhookUrl', data: { url: URL_B, now: T1 } },
+      fold(events),
+    );
     expect(changed).toEqual({
       type: 'WebhookSubscriptionUrlChanged',
       data: { subscriptionId: ID, url: URL_B, previousUrl: URL_A, at: T1 },
@@ -102,7 +111,10 @@ describe('webhook subscription decider: url changes', () => {
   });
 
   it('changes nothing when the url is the same', () => {
-    spec.given([created, verified()]).when({ type: 'ChangeWebhookUrl', data: { url: URL_A, now: T1 } }).thenNothing();
+    spec
+      .given([created, verified()])
+      .when({ type: 'ChangeWebhookUrl', data: { url: URL_A, now: T1 } })
+      .thenNothing();
   });
 });
 
@@ -110,12 +122,18 @@ describe('webhook subscription decider: failing deliveries', () => {
   const active = [created, verified(URL_A, T0)];
 
   it('starts the grace period at the first failure and ends it at the next success', () => {
-    spec.given(active).when(outcome(false, at(1000))).then([failing(at(1000))]);
+    spec
+      .given(active)
+      .when(outcome(false, at(1000)))
+      .then([failing(at(1000))]);
     spec
       .given([...active, failing(at(1000))])
       .when(outcome(true, at(2000)))
       .then([{ type: 'WebhookDeliveriesRecovered', data: { subscriptionId: ID, at: at(2000) } }]);
-    spec.given(active).when(outcome(true, at(2000))).thenNothing();
+    spec
+      .given(active)
+      .when(outcome(true, at(2000)))
+      .thenNothing();
   });
 
   it('keeps the subscription while it has failed for less than 3 days', () => {
@@ -133,7 +151,10 @@ describe('webhook subscription decider: failing deliveries', () => {
   });
 
   it('a recovery resets the grace period', () => {
-    const recovered: WebhookSubscriptionEvent = { type: 'WebhookDeliveriesRecovered', data: { subscriptionId: ID, at: at(10) } };
+    const recovered: WebhookSubscriptionEvent = {
+      type: 'WebhookDeliveriesRecovered',
+      data: { subscriptionId: ID, at: at(10) },
+    };
     spec
       .given([...active, failing(at(0)), recovered])
       .when(outcome(false, at(FAILING_GRACE_MS)))
@@ -142,13 +163,25 @@ describe('webhook subscription decider: failing deliveries', () => {
 
   it('ignores outcomes for a subscription that is not active', () => {
     spec.given([created]).when(outcome(false, T1)).thenNothing();
-    spec.given([...active, disabled('gone')]).when(outcome(false, T1)).thenNothing();
+    spec
+      .given([...active, disabled('gone')])
+      .when(outcome(false, T1))
+      .thenNothing();
   });
 
   it('disables at once (410 Gone) only an active subscription, and verification switches it back on', () => {
-    spec.given(active).when({ type: 'DisableWebhookSubscription', data: { reason: 'gone', now: T1 } }).then([disabled('gone')]);
-    spec.given([...active, disabled('gone')]).when({ type: 'DisableWebhookSubscription', data: { reason: 'gone', now: T1 } }).thenNothing();
-    spec.given([...active, disabled('gone')]).when(verification(true)).then([verified()]);
+    spec
+      .given(active)
+      .when({ type: 'DisableWebhookSubscription', data: { reason: 'gone', now: T1 } })
+      .then([disabled('gone')]);
+    spec
+      .given([...active, disabled('gone')])
+      .when({ type: 'DisableWebhookSubscription', data: { reason: 'gone', now: T1 } })
+      .thenNothing();
+    spec
+      .given([...active, disabled('gone')])
+      .when(verification(true))
+      .then([verified()]);
     expect(fold([...active, failing(T0), disabled('failing'), verified()])).toMatchObject({
       status: 'active',
       disabledReason: null,

@@ -38,7 +38,9 @@ export function toWebhookSubscriptionView(record: WebhookSubscriptionRecord): We
   };
 }
 
-export function renderWebhookSubscription(view: WebhookSubscriptionView): Omit<WebhookSubscriptionView, 'distributorId'> {
+export function renderWebhookSubscription(
+  view: WebhookSubscriptionView,
+): Omit<WebhookSubscriptionView, 'distributorId'> {
   const { distributorId: _distributorId, ...rendered } = view;
   return rendered;
 }

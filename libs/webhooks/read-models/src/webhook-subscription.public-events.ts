@@ -16,9 +16,21 @@ export const webhookSubscriptionPublicEvents: PublicEventMapper<WebhookSubscript
       case 'WebhookSubscriptionVerified':
         return [{ eventTargetId, eventName: 'webhookSubscription.verified' }];
       case 'WebhookSubscriptionUrlChanged':
-        return [{ eventTargetId, eventName: 'webhookSubscription.updated', fields: { previousUrl: event.data.previousUrl } }];
+        return [
+          {
+            eventTargetId,
+            eventName: 'webhookSubscription.updated',
+            fields: { previousUrl: event.data.previousUrl },
+          },
+        ];
       case 'WebhookSubscriptionDisabled':
-        return [{ eventTargetId, eventName: 'webhookSubscription.disabled', fields: { disabledReason: event.data.reason } }];
+        return [
+          {
+            eventTargetId,
+            eventName: 'webhookSubscription.disabled',
+            fields: { disabledReason: event.data.reason },
+          },
+        ];
       case 'WebhookSubscriptionDeleted':
         // The read model drops a deleted subscription, so the Event carries what identifies it.
         return [

@@ -24,6 +24,8 @@ export const webhookSubscriptionsProjection: Projection<WebhookSubscriptionView>
   topics: ['whs'],
   evolve(doc: WebhookSubscriptionView | null, event: ProjectedEvent): WebhookSubscriptionView | null {
     const state = evolveWebhookSubscription(toState(doc), event as unknown as WebhookSubscriptionEvent);
-    return isWebhookSubscription(state) && state.status !== 'deleted' ? toWebhookSubscriptionView(state) : null;
+    return isWebhookSubscription(state) && state.status !== 'deleted'
+      ? toWebhookSubscriptionView(state)
+      : null;
   },
 };

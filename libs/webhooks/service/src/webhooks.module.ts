@@ -107,8 +107,14 @@ export class WebhooksModule {
           inject: [CLOCK],
           useFactory: (clock: Clock) => {
             const ring = (environment: Environment) =>
-              new SigningKeyRing({ dataDir: options.dataDir, environment, fromEnv: options.signingKeys?.[environment] }, clock);
-            const rings: Record<Environment, SigningKeyRing> = { sandbox: ring('sandbox'), production: ring('production') };
+              new SigningKeyRing(
+                { dataDir: options.dataDir, environment, fromEnv: options.signingKeys?.[environment] },
+                clock,
+              );
+            const rings: Record<Environment, SigningKeyRing> = {
+              sandbox: ring('sandbox'),
+              production: ring('production'),
+            };
             return (environment: Environment) => rings[environment];
           },
         },
@@ -120,7 +126,16 @@ export class WebhooksModule {
         },
         {
           provide: WebhookDispatcher,
-          inject: [INFRASTRUCTURE, ConsumerHost, SubscriptionDirectory, WebhookHttpClient, SigningKeyRing, CLOCK, METRICS, LOGGER],
+          inject: [
+            INFRASTRUCTURE,
+            ConsumerHost,
+            SubscriptionDirectory,
+            WebhookHttpClient,
+            SigningKeyRing,
+            CLOCK,
+            METRICS,
+            LOGGER,
+          ],
           useFactory: (
             infrastructure: Infrastructure,
             consumers: ConsumerHost,
@@ -162,10 +177,22 @@ export class WebhooksModule {
               logger,
             ),
         },
-        { provide: DeliveryEngine, inject: [WebhookDispatcher], useFactory: (dispatcher: WebhookDispatcher) => dispatcher.engine },
+        {
+          provide: DeliveryEngine,
+          inject: [WebhookDispatcher],
+          useFactory: (dispatcher: WebhookDispatcher) => dispatcher.engine,
+        },
         {
           provide: WebhooksService,
-          inject: [INFRASTRUCTURE, ConsumerHost, WebhookDispatcher, WebhookHttpClient, SecretBox, SigningKeyRing, CLOCK],
+          inject: [
+            INFRASTRUCTURE,
+            ConsumerHost,
+            WebhookDispatcher,
+            WebhookHttpClient,
+            SecretBox,
+            SigningKeyRing,
+            CLOCK,
+          ],
           useFactory: (
             infrastructure: Infrastructure,
             consumers: ConsumerHost,
@@ -178,7 +205,8 @@ export class WebhooksModule {
             new WebhooksService({
               ports: {
                 ...portsOf(infrastructure),
-                settle: (environment) => consumers.drain(environment, PREREQUISITE_GROUPS, 2_000).catch(() => undefined),
+                settle: (environment) =>
+                  consumers.drain(environment, PREREQUISITE_GROUPS, 2_000).catch(() => undefined),
               },
               dispatcher,
               http,
@@ -192,7 +220,8 @@ export class WebhooksModule {
         {
           provide: DispatcherLifecycle,
           inject: [WebhookDispatcher, WebhookHttpClient],
-          useFactory: (dispatcher: WebhookDispatcher, http: WebhookHttpClient) => new DispatcherLifecycle(dispatcher, http),
+          useFactory: (dispatcher: WebhookDispatcher, http: WebhookHttpClient) =>
+            new DispatcherLifecycle(dispatcher, http),
         },
       ],
       exports: [WebhooksService, WEBHOOKS_API, WebhookDispatcher, DeliveryEngine],

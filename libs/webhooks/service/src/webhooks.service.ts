@@ -104,19 +104,32 @@ export class WebhooksService implements WebhooksApi {
     if (filter.status) equality.status = filter.status;
     return this.deps.ports
       .readStore(caller.environment)
-      .find<WebhookSubscriptionView>(webhookSubscriptionsProjection.collection, { ...page, filter: equality });
+      .find<WebhookSubscriptionView>(webhookSubscriptionsProjection.collection, {
+        ...page,
+        filter: equality,
+      });
   }
 
-  async changeUrl(caller: WebhooksCaller, subscriptionId: string, rawUrl: string): Promise<WebhookSubscriptionView> {
+  async changeUrl(
+    caller: WebhooksCaller,
+    subscriptionId: string,
+    rawUrl: string,
+  ): Promise<WebhookSubscriptionView> {
     const current = await this.owned(caller, subscriptionId);
     const url = await this.vetUrl(rawUrl);
-    const result = await this.command(caller, subscriptionId, (now) => ({ type: 'ChangeWebhookUrl', data: { url, now } }));
+    const result = await this.command(caller, subscriptionId, (now) => ({
+      type: 'ChangeWebhookUrl',
+      data: { url, now },
+    }));
     if (result.events.length === 0) return toWebhookSubscriptionView(current);
     return this.verify(caller, subscriptionId, url, this.deps.secrets.open(current.sealedSecret));
   }
 
   async deleteSubscription(caller: WebhooksCaller, subscriptionId: string): Promise<void> {
-    await this.command(caller, subscriptionId, (now) => ({ type: 'DeleteWebhookSubscription', data: { now } }));
+    await this.command(caller, subscriptionId, (now) => ({
+      type: 'DeleteWebhookSubscription',
+      data: { now },
+    }));
   }
 
   async verifySubscription(caller: WebhooksCaller, subscriptionId: string): Promise<WebhookSubscriptionView> {
@@ -146,11 +159,16 @@ export class WebhooksService implements WebhooksApi {
 
   async redeliver(caller: WebhooksCaller, eventId: string): Promise<WebhookDelivery[]> {
     await this.deps.ports.settle(caller.environment);
-    const record = await this.deps.ports.readStore(caller.environment).get<EventRecord>(EVENT_RECORDS, eventId);
+    const record = await this.deps.ports
+      .readStore(caller.environment)
+      .get<EventRecord>(EVENT_RECORDS, eventId);
     if (!record || record.distributorId !== caller.distributorId) throw notFound('Event', eventId);
     const deliveries = await this.deps.dispatcher.redeliver(caller.environment, record);
     if (deliveries.length === 0) {
-      throw new DomainError('invalid_state_transition', 'There is no verified webhook subscription to deliver to');
+      throw new DomainError(
+        'invalid_state_transition',
+        'There is no verified webhook subscription to deliver to',
+      );
     }
     return deliveries;
   }
@@ -249,8 +267,16 @@ export class WebhooksService implements WebhooksApi {
 }
 
 /** The subscription if it exists, is not deleted and belongs to the caller; otherwise not found. */
-function ownedBy(caller: WebhooksCaller, subscriptionId: string, state: WebhookSubscriptionState): WebhookSubscriptionRecord {
-  if (!isWebhookSubscription(state) || state.status === 'deleted' || state.distributorId !== caller.distributorId) {
+function ownedBy(
+  caller: WebhooksCaller,
+  subscriptionId: string,
+  state: WebhookSubscriptionState,
+): WebhookSubscriptionRecord {
+  if (
+    !isWebhookSubscription(state) ||
+    state.status === 'deleted' ||
+    state.distributorId !== caller.distributorId
+  ) {
     throw notFound('Webhook subscription', subscriptionId);
   }
   return state;

@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Optional, Param, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Optional,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { DomainError } from '@cip/shared/contracts';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { WEBHOOKS_API, WebhooksApi } from '@cip/webhooks/service';
@@ -50,7 +63,11 @@ export class WebhookSubscriptionsController {
   })
   @ApiResponse({ status: 201, type: CreatedWebhookSubscriptionResponse })
   @ApiErrors(400, 401, 429)
-  async create(@CurrentCaller() caller: Caller, @Body() body: WebhookUrlDto, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: WebhookUrlDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const { subscription, secret } = await this.webhooks.createSubscription(caller, body.url);
     reply.header('location', `/v1/webhook-subscriptions/${subscription.id}`);
     return { ...renderWebhookSubscription(subscription), secret };
@@ -60,7 +77,11 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: 'List webhook subscriptions' })
   @ApiErrors(400, 401, 429)
   async list(@CurrentCaller() caller: Caller, @Query() query: WebhookSubscriptionListQueryDto) {
-    const result = await this.webhooks.listSubscriptions(caller, { status: query.status }, toPageQuery(query));
+    const result = await this.webhooks.listSubscriptions(
+      caller,
+      { status: query.status },
+      toPageQuery(query),
+    );
     return toPage(query, result, renderWebhookSubscription);
   }
 
@@ -82,14 +103,18 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: 'Retrieve a webhook subscription' })
   @ApiResponse({ status: 200, type: WebhookSubscriptionResponse })
   @ApiErrors(401, 404, 429)
-  async get(@CurrentCaller() caller: Caller, @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string) {
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
+  ) {
     return renderWebhookSubscription(await this.webhooks.getSubscription(caller, subscriptionId));
   }
 
   @Put(':subscriptionId')
   @ApiOperation({
     summary: 'Change the url of a subscription',
-    description: 'A new url needs verification again: the handshake runs at once (webhookSubscription.updated).',
+    description:
+      'A new url needs verification again: the handshake runs at once (webhookSubscription.updated).',
   })
   @ApiResponse({ status: 200, type: WebhookSubscriptionResponse })
   @ApiErrors(400, 401, 404, 429)
@@ -106,7 +131,10 @@ export class WebhookSubscriptionsController {
   @ApiOperation({ summary: 'Delete a subscription', description: 'Its pending deliveries are cancelled.' })
   @ApiResponse({ status: 204 })
   @ApiErrors(401, 404, 429)
-  async remove(@CurrentCaller() caller: Caller, @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string) {
+  async remove(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
+  ) {
     await this.webhooks.deleteSubscription(caller, subscriptionId);
   }
 
@@ -118,7 +146,10 @@ export class WebhookSubscriptionsController {
   })
   @ApiResponse({ status: 200, type: WebhookSubscriptionResponse })
   @ApiErrors(401, 404, 429)
-  async verify(@CurrentCaller() caller: Caller, @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string) {
+  async verify(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
+  ) {
     return renderWebhookSubscription(await this.webhooks.verifySubscription(caller, subscriptionId));
   }
 
@@ -165,7 +196,10 @@ export class EventRedeliveryController {
   })
   @ApiResponse({ status: 202, type: [DeliveryResponse] })
   @ApiErrors(401, 404, 409, 429)
-  async redeliver(@CurrentCaller() caller: Caller, @Param('eventId', new ResourceIdPipe(null)) eventId: string) {
+  async redeliver(
+    @CurrentCaller() caller: Caller,
+    @Param('eventId', new ResourceIdPipe(null)) eventId: string,
+  ) {
     const deliveries = await this.webhooks.redeliver(caller, eventId);
     return { eventId, deliveries: deliveries.map(renderDelivery) };
   }

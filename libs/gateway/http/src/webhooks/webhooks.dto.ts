@@ -48,13 +48,16 @@ export class WebhookSubscriptionResponse {
   @ApiProperty() url: string;
   @ApiProperty({
     enum: LISTED_STATUSES,
-    description: 'unverified: no deliveries until the handshake succeeds; active: receives every Event; disabled: 410 Gone or failing for 3 days (verify again to re-enable)',
+    description:
+      'unverified: no deliveries until the handshake succeeds; active: receives every Event; disabled: 410 Gone or failing for 3 days (verify again to re-enable)',
   })
   status: string;
   @ApiProperty({ nullable: true }) verifiedAt: string | null;
-  @ApiProperty({ type: LastVerificationResponse, nullable: true }) lastVerification: LastVerificationResponse | null;
+  @ApiProperty({ type: LastVerificationResponse, nullable: true })
+  lastVerification: LastVerificationResponse | null;
   @ApiProperty({ enum: ['gone', 'failing'], nullable: true }) disabledReason: string | null;
-  @ApiProperty({ nullable: true, description: 'First failed delivery since the last success' }) failingSince: string | null;
+  @ApiProperty({ nullable: true, description: 'First failed delivery since the last success' }) failingSince:
+    string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }
@@ -74,7 +77,8 @@ class SigningKeyResponse {
   @ApiProperty({ description: 'Raw 32-byte Ed25519 public key, base64' }) publicKey: string;
   @ApiProperty({ example: 'whk_3f9a1c0d7e2b4a58' }) keyId: string;
   @ApiProperty() createdAt: string;
-  @ApiPropertyOptional({ description: 'Previous key during a rotation: it stops signing at this time' }) retiresAt?: string;
+  @ApiPropertyOptional({ description: 'Previous key during a rotation: it stops signing at this time' })
+  retiresAt?: string;
 }
 
 export class PublicKeyResponseDto extends SigningKeyResponse {
@@ -100,8 +104,13 @@ export class DeliveryResponse {
   @ApiProperty() eventName: string;
   @ApiProperty({ nullable: true }) userId: string | null;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status: string;
-  @ApiProperty({ description: 'true for a redelivery asked through POST /v1/events/{eventId}/redeliver' }) redelivery: boolean;
-  @ApiProperty({ enum: ['express', 'standard'], description: 'express: 3-D Secure Events, never queued behind others' }) lane: string;
+  @ApiProperty({ description: 'true for a redelivery asked through POST /v1/events/{eventId}/redeliver' })
+  redelivery: boolean;
+  @ApiProperty({
+    enum: ['express', 'standard'],
+    description: 'express: 3-D Secure Events, never queued behind others',
+  })
+  lane: string;
   @ApiProperty({ type: [DeliveryAttemptResponse] }) attempts: DeliveryAttemptResponse[];
   @ApiProperty({ nullable: true }) nextAttemptAt: string | null;
   @ApiProperty() eventCreatedAt: string;

@@ -82,8 +82,7 @@ export function isForbiddenAddress(address: string): boolean {
   return FORBIDDEN.check(address.split('%')[0], 'ipv6');
 }
 
-const refuse = (message: string) =>
-  new DomainError('validation_error', message, [{ field: 'url', message }]);
+const refuse = (message: string) => new DomainError('validation_error', message, [{ field: 'url', message }]);
 
 /**
  * Parses and normalises a webhook url: http or https, a host name, no credentials, at most 2048
@@ -140,7 +139,9 @@ export async function resolveDeliveryAddress(
   if (!policy.allowPrivate) {
     const forbidden = addresses.find((a) => isForbiddenAddress(a.address));
     if (forbidden) {
-      throw refuse(`url must point to a public address; ${literal} resolves to a private or reserved one (${forbidden.address})`);
+      throw refuse(
+        `url must point to a public address; ${literal} resolves to a private or reserved one (${forbidden.address})`,
+      );
     }
   }
   return addresses[0];

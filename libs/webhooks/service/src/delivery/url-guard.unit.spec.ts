@@ -29,25 +29,45 @@ describe('webhook url guard', () => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
-    'allows the public address %s',
-    (address) => {
-      expect(isForbiddenAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+  ])('allows the public address %s', (address) => {
+    expect(isForbiddenAddress(address)).toBe(false);
+  });
 
   it('accepts http(s) urls only, without credentials', () => {
-    expect(parseWebhookUrl('https://hooks.example.com/in#frag').toString()).toBe('https://hooks.example.com/in');
-    for (const bad of ['ftp://example.com/', 'file:///etc/passwd', 'gopher://x', 'https://user:pw@example.com/', 'not a url', '']) {
+    expect(parseWebhookUrl('https://hooks.example.com/in#frag').toString()).toBe(
+      'https://hooks.example.com/in',
+    );
+    for (const bad of [
+      'ftp://example.com/',
+      'file:///etc/passwd',
+      'gopher://x',
+      'https://user:pw@example.com/',
+      'not a url',
+      '',
+    ]) {
       expect(() => parseWebhookUrl(bad)).toThrow(expect.objectContaining({ code: 'validation_error' }));
     }
   });
 
   it('normalises numeric host spellings before checking them', async () => {
     const policy = { allowPrivate: false, resolver: (async () => []) as Resolver };
-    for (const raw of ['http://0x7f.1/', 'http://2130706433/', 'http://[::ffff:127.0.0.1]/', 'http://0177.0.0.1/']) {
+    for (const raw of [
+      'http://0x7f.1/',
+      'http://2130706433/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://0177.0.0.1/',
+    ]) {
       const url = parseWebhookUrl(raw);
-      await expect(resolveDeliveryAddress(url.hostname, policy)).rejects.toMatchObject({ code: 'validation_error' });
+      await expect(resolveDeliveryAddress(url.hostname, policy)).rejects.toMatchObject({
+        code: 'validation_error',
+      });
     }
   });
 
@@ -56,7 +76,9 @@ describe('webhook url guard', () => {
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.5', family: 4 },
     ];
-    await expect(resolveDeliveryAddress('mixed.example', { allowPrivate: false, resolver })).rejects.toThrow(/10\.0\.0\.5/);
+    await expect(resolveDeliveryAddress('mixed.example', { allowPrivate: false, resolver })).rejects.toThrow(
+      /10\.0\.0\.5/,
+    );
     await expect(resolveDeliveryAddress('mixed.example', { allowPrivate: true, resolver })).resolves.toEqual({
       address: '93.184.216.34',
       family: 4,
@@ -67,6 +89,8 @@ describe('webhook url guard', () => {
     const resolver: Resolver = async () => {
       throw new Error('ENOTFOUND');
     };
-    await expect(resolveDeliveryAddress('nowhere.invalid', { allowPrivate: true, resolver })).rejects.toThrow(/does not resolve/);
+    await expect(resolveDeliveryAddress('nowhere.invalid', { allowPrivate: true, resolver })).rejects.toThrow(
+      /does not resolve/,
+    );
   });
 });

@@ -45,7 +45,13 @@ describe('webhook HTTP client', () => {
   };
 
   const client = (allowPrivate: boolean, resolver: Resolver, timeoutMs = 10_000) =>
-    new WebhookHttpClient({ allowPrivate, resolver, timeoutMs, maxResponseBytes: 1024, maxSocketsPerOrigin: 4 });
+    new WebhookHttpClient({
+      allowPrivate,
+      resolver,
+      timeoutMs,
+      maxResponseBytes: 1024,
+      maxSocketsPerOrigin: 4,
+    });
 
   it('refuses at connection time a host that now resolves to a private address (DNS rebinding)', async () => {
     const { resolver, asked } = dns(['127.0.0.1']);
@@ -61,7 +67,9 @@ describe('webhook HTTP client', () => {
   it('refuses a private address written in the url without asking DNS', async () => {
     const { resolver, asked } = dns(['93.184.216.34']);
     const http = client(false, resolver);
-    await expect(http.post(new URL(`http://127.0.0.1:${port}/in`), '{}', {})).rejects.toBeInstanceOf(WebhookTransportError);
+    await expect(http.post(new URL(`http://127.0.0.1:${port}/in`), '{}', {})).rejects.toBeInstanceOf(
+      WebhookTransportError,
+    );
     expect(asked).toHaveLength(0);
     expect(hits).toHaveLength(0);
     http.close();
@@ -70,7 +78,9 @@ describe('webhook HTTP client', () => {
   it('connects to the address it vetted, whatever the host name', async () => {
     const { resolver } = dns(['127.0.0.1']);
     const http = client(true, resolver);
-    const response = await http.post(new URL(`http://receiver.example:${port}/in`), '{}', { 'webhook-id': 'x' });
+    const response = await http.post(new URL(`http://receiver.example:${port}/in`), '{}', {
+      'webhook-id': 'x',
+    });
     expect(response).toMatchObject({ statusCode: 200, body: '{"ok":true}' });
     expect(hits).toEqual(['/in']);
     http.close();
@@ -90,7 +100,9 @@ describe('webhook HTTP client', () => {
   it('gives up on an endpoint that does not answer within the deadline', async () => {
     const { resolver } = dns(['127.0.0.1']);
     const http = client(true, resolver, 200);
-    await expect(http.post(new URL(`http://r.example:${port}/silent`), '{}', {})).rejects.toThrow(/no answer within 0.2 s/);
+    await expect(http.post(new URL(`http://r.example:${port}/silent`), '{}', {})).rejects.toThrow(
+      /no answer within 0.2 s/,
+    );
     http.close();
   });
 });

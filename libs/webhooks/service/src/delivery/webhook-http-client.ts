@@ -89,7 +89,8 @@ export class WebhookHttpClient {
         },
       });
       const deadline = setTimeout(
-        () => request.destroy(new WebhookTransportError(`no answer within ${this.options.timeoutMs / 1000} s`)),
+        () =>
+          request.destroy(new WebhookTransportError(`no answer within ${this.options.timeoutMs / 1000} s`)),
         this.options.timeoutMs,
       );
       const fail = (error: Error) => {

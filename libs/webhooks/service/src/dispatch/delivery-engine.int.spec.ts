@@ -48,7 +48,12 @@ describe('delivery engine: the express lane', () => {
 
   it('delivers a 3-D Secure Event at once while a backlog of other Events waits on a slow endpoint', async () => {
     const clock = new ManualClock();
-    const subscription = { subscriptionId: 'whs-1', distributorId: 'dst-1', status: 'active', url } as WebhookSubscriptionRecord;
+    const subscription = {
+      subscriptionId: 'whs-1',
+      distributorId: 'dst-1',
+      status: 'active',
+      url,
+    } as WebhookSubscriptionRecord;
     const entry = { subscription, url: new URL(url), secret: newSubscriptionSecret() };
     const http = new WebhookHttpClient({
       allowPrivate: true,
@@ -92,7 +97,11 @@ describe('delivery engine: the express lane', () => {
         createdAt: clock.now().toISOString(),
         updatedAt: clock.now().toISOString(),
       };
-      return { environment: 'sandbox' as const, delivery, body: JSON.stringify({ eventId: `evt-${n}`, eventName }) };
+      return {
+        environment: 'sandbox' as const,
+        delivery,
+        body: JSON.stringify({ eventId: `evt-${n}`, eventName }),
+      };
     };
 
     engine.enqueue(Array.from({ length: 100 }, (_, n) => job(n, 'user.created', 'standard')));

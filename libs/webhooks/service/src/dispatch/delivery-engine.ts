@@ -5,7 +5,12 @@ import type { Clock, Logger } from '@cip/shared/runtime';
 import { nextRetryDelayMs } from '@cip/webhooks/domain';
 import { DeliveryAttempt, WEBHOOK_DELIVERIES, WebhookDelivery } from '@cip/webhooks/read-models';
 import CircuitBreaker from 'opossum';
-import { retryAfterMs, WebhookHttpClient, WebhookResponse, WebhookTransportError } from '../delivery/webhook-http-client';
+import {
+  retryAfterMs,
+  WebhookHttpClient,
+  WebhookResponse,
+  WebhookTransportError,
+} from '../delivery/webhook-http-client';
 import type { SigningKeyRing } from '../signing/signing-keys';
 import { signWebhook } from '../signing/webhook-signature';
 import type { DirectoryEntry, SubscriptionDirectory } from './subscription-directory';
@@ -43,7 +48,11 @@ export interface EngineDependencies {
   keys(environment: Environment): SigningKeyRing;
   readStore(environment: Environment): ReadStore;
   /** Reports a delivery outcome to the subscription (failing since / recovered / disabled / gone). */
-  reportOutcome(environment: Environment, entry: DirectoryEntry, outcome: 'succeeded' | 'failed' | 'gone'): Promise<void>;
+  reportOutcome(
+    environment: Environment,
+    entry: DirectoryEntry,
+    outcome: 'succeeded' | 'failed' | 'gone',
+  ): Promise<void>;
   clock: Clock;
   metrics: WebhookMetrics;
   logger: Logger;
@@ -240,7 +249,11 @@ export class DeliveryEngine {
   private endpointFor(queue: Queue): Endpoint | null {
     const entry = this.deps.directory.get(queue.environment, queue.subscriptionId);
     if (!entry || entry.subscription.status !== 'active') {
-      this.cancelSubscription(queue.environment, queue.subscriptionId, 'the subscription no longer receives deliveries');
+      this.cancelSubscription(
+        queue.environment,
+        queue.subscriptionId,
+        'the subscription no longer receives deliveries',
+      );
       return null;
     }
     let endpoint = this.endpoints.get(queue.subscriptionId);
@@ -252,7 +265,8 @@ export class DeliveryEngine {
       const breaker = new CircuitBreaker(
         async (id: string, url: URL, body: string, headers: Record<string, string>) => {
           const response = await this.deps.http.post(url, body, { ...headers, 'webhook-id': id });
-          if (response.statusCode < 200 || response.statusCode >= 300) throw new UnsuccessfulResponse(response);
+          if (response.statusCode < 200 || response.statusCode >= 300)
+            throw new UnsuccessfulResponse(response);
           return response;
         },
         {
@@ -274,7 +288,9 @@ export class DeliveryEngine {
       };
       breaker.on('halfOpen', release);
       breaker.on('close', release);
-      breaker.on('open', () => this.deps.logger.warn({ subscriptionId: queue.subscriptionId }, 'webhook endpoint circuit opened'));
+      breaker.on('open', () =>
+        this.deps.logger.warn({ subscriptionId: queue.subscriptionId }, 'webhook endpoint circuit opened'),
+      );
       endpoint = created;
       this.endpoints.set(queue.subscriptionId, endpoint);
     }
@@ -287,7 +303,10 @@ export class DeliveryEngine {
     try {
       job.body ??= await this.loadBody(job);
     } catch (error) {
-      this.deps.logger.error({ err: error, deliveryId: job.delivery.id }, 'webhook delivery body could not be loaded');
+      this.deps.logger.error(
+        { err: error, deliveryId: job.delivery.id },
+        'webhook delivery body could not be loaded',
+      );
       return this.scheduleRetry(queue, job, { statusCode: null, latencyMs: 0, error: 'internal error' });
     }
     const headers = signWebhook({
@@ -316,7 +335,11 @@ export class DeliveryEngine {
     const latencyMs = Math.round((performance.now() - started) * 10) / 10;
     this.deps.metrics.attemptDuration.observe(latencyMs / 1000);
     const statusCode = response?.statusCode ?? null;
-    const outcome = { statusCode, latencyMs, error: error ?? (statusCode !== null && statusCode >= 300 ? `HTTP ${statusCode}` : null) };
+    const outcome = {
+      statusCode,
+      latencyMs,
+      error: error ?? (statusCode !== null && statusCode >= 300 ? `HTTP ${statusCode}` : null),
+    };
     if (this.stopped) return;
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
       this.record(job, 'succeeded', outcome);
@@ -338,7 +361,9 @@ export class DeliveryEngine {
       return;
     }
     const retryAfter =
-      response && (statusCode === 429 || statusCode === 503) ? retryAfterMs(response.retryAfter, this.deps.clock.now()) : undefined;
+      response && (statusCode === 429 || statusCode === 503)
+        ? retryAfterMs(response.retryAfter, this.deps.clock.now())
+        : undefined;
     this.scheduleRetry(queue, job, outcome, retryAfter);
     await this.deps.reportOutcome(queue.environment, entry, 'failed');
   }
@@ -349,7 +374,11 @@ export class DeliveryEngine {
     outcome: Omit<DeliveryAttempt, 'attempt' | 'at'>,
     retryAfter?: number,
   ): void {
-    const delay = nextRetryDelayMs(job.delivery.attempts.length + 1, (this.deps.random ?? Math.random)(), retryAfter);
+    const delay = nextRetryDelayMs(
+      job.delivery.attempts.length + 1,
+      (this.deps.random ?? Math.random)(),
+      retryAfter,
+    );
     if (delay === null) {
       this.record(job, 'failed', outcome);
       queue.jobs.shift();
@@ -363,7 +392,9 @@ export class DeliveryEngine {
   }
 
   private async loadBody(job: DeliveryJob): Promise<string> {
-    const record = await this.deps.readStore(job.environment).get<EventRecord>(EVENT_RECORDS, job.delivery.eventId);
+    const record = await this.deps
+      .readStore(job.environment)
+      .get<EventRecord>(EVENT_RECORDS, job.delivery.eventId);
     if (!record) throw new Error(`Event ${job.delivery.eventId} is not recorded`);
     return JSON.stringify(renderEvent(record));
   }
@@ -381,7 +412,13 @@ export class DeliveryEngine {
       ...outcome,
       error: outcome.error ? outcome.error.slice(0, MAX_ERROR_LENGTH) : null,
     };
-    job.delivery = { ...job.delivery, status, attempts: [...job.delivery.attempts, attempt], nextAttemptAt, updatedAt: at };
+    job.delivery = {
+      ...job.delivery,
+      status,
+      attempts: [...job.delivery.attempts, attempt],
+      nextAttemptAt,
+      updatedAt: at,
+    };
     this.write(job);
   }
 
@@ -405,7 +442,8 @@ export class DeliveryEngine {
       this.pendingWrites.set(job.environment, writes);
     }
     writes.set(job.delivery.id, job.delivery);
-    if (!this.flushing) this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    if (!this.flushing)
+      this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
   }
 
   private async flush(): Promise<void> {
@@ -415,9 +453,10 @@ export class DeliveryEngine {
     for (const [environment, writes] of batches) {
       const docs = [...writes.values()];
       try {
-        await this.deps
-          .readStore(environment)
-          .upsertMany(WEBHOOK_DELIVERIES, docs.map((doc) => ({ id: doc.id, doc, version: versionOf(doc) })));
+        await this.deps.readStore(environment).upsertMany(
+          WEBHOOK_DELIVERIES,
+          docs.map((doc) => ({ id: doc.id, doc, version: versionOf(doc) })),
+        );
       } catch (error) {
         // The attempts happened but their log line is lost; a pending delivery is sent again after a restart.
         this.deps.logger.error({ err: error, count: docs.length }, 'webhook delivery log write failed');

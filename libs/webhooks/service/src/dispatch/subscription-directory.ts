@@ -1,7 +1,11 @@
 import type { Environment } from '@cip/shared/contracts';
 import { EventStore, loadState } from '@cip/shared/eventing';
 import type { ReadStore } from '@cip/shared/read-store';
-import { isWebhookSubscription, webhookSubscriptionDecider, WebhookSubscriptionRecord } from '@cip/webhooks/domain';
+import {
+  isWebhookSubscription,
+  webhookSubscriptionDecider,
+  WebhookSubscriptionRecord,
+} from '@cip/webhooks/domain';
 import { WebhookSubscriptionView, webhookSubscriptionsProjection } from '@cip/webhooks/read-models';
 import type { SecretBox } from '../signing/webhook-signature';
 
@@ -48,7 +52,11 @@ export class SubscriptionDirectory {
 
   /** Reloads one subscription from its stream; returns it, or null when it is gone (deleted). */
   async refresh(environment: Environment, subscriptionId: string): Promise<DirectoryEntry | null> {
-    const { state } = await loadState(this.ports.eventStore(environment), webhookSubscriptionDecider, subscriptionId);
+    const { state } = await loadState(
+      this.ports.eventStore(environment),
+      webhookSubscriptionDecider,
+      subscriptionId,
+    );
     const entries = this.scope(environment);
     if (!isWebhookSubscription(state) || state.status === 'deleted') {
       entries.delete(subscriptionId);
@@ -78,7 +86,8 @@ export class SubscriptionDirectory {
   activeFor(environment: Environment, distributorId: string): DirectoryEntry[] {
     const active: DirectoryEntry[] = [];
     for (const entry of this.scope(environment).values()) {
-      if (entry.subscription.distributorId === distributorId && entry.subscription.status === 'active') active.push(entry);
+      if (entry.subscription.distributorId === distributorId && entry.subscription.status === 'active')
+        active.push(entry);
     }
     return active;
   }

@@ -3,7 +3,11 @@ import { EventRecord, findRecordedEvents } from '@cip/events/read-models';
 import { BusMessage, categoryOf, EventStore, handleCommand } from '@cip/shared/eventing';
 import type { ReadStore } from '@cip/shared/read-store';
 import { Clock, deterministicUuid, Logger, newId } from '@cip/shared/runtime';
-import { FAILING_GRACE_MS, webhookSubscriptionDecider, WebhookSubscriptionRecord } from '@cip/webhooks/domain';
+import {
+  FAILING_GRACE_MS,
+  webhookSubscriptionDecider,
+  WebhookSubscriptionRecord,
+} from '@cip/webhooks/domain';
 import { EXPRESS_EVENT_NAMES, WEBHOOK_DELIVERIES, WebhookDelivery } from '@cip/webhooks/read-models';
 import type { DeliveryEngine, DeliveryJob, EngineDependencies } from './delivery-engine';
 import type { DirectoryEntry, SubscriptionDirectory } from './subscription-directory';
@@ -46,7 +50,9 @@ export class WebhookDispatcher {
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    this.engine = createEngine((environment, entry, outcome) => this.reportOutcome(environment, entry, outcome));
+    this.engine = createEngine((environment, entry, outcome) =>
+      this.reportOutcome(environment, entry, outcome),
+    );
   }
 
   /** Loads the subscriptions and the pending deliveries of an environment into the engine (once). */
@@ -69,7 +75,8 @@ export class WebhookDispatcher {
         }
         pending.sort((a, b) => a.sequence - b.sequence);
         this.engine.enqueue(pending.map((delivery) => ({ environment, delivery })));
-        if (pending.length) this.logger.info({ environment, pending: pending.length }, 'webhook deliveries resumed');
+        if (pending.length)
+          this.logger.info({ environment, pending: pending.length }, 'webhook deliveries resumed');
       })();
       this.recovered.set(environment, recovered);
     }
@@ -87,12 +94,17 @@ export class WebhookDispatcher {
       if (categoryOf(event.streamId) === 'whs') {
         const entry = await this.directory.refresh(environment, event.streamId);
         if (entry?.subscription.status !== 'active') {
-          this.engine.cancelSubscription(environment, event.streamId, 'the subscription no longer receives deliveries');
+          this.engine.cancelSubscription(
+            environment,
+            event.streamId,
+            'the subscription no longer receives deliveries',
+          );
         }
         active.clear();
       }
       const records = await findRecordedEvents(readStore, event.metadata.eventId);
-      if (!records) throw new Error(`Event ${event.metadata.eventId} is not recorded yet; the batch is retried`);
+      if (!records)
+        throw new Error(`Event ${event.metadata.eventId} is not recorded yet; the batch is retried`);
       records.forEach((record, index) => {
         let subscriptions = active.get(record.distributorId);
         if (!subscriptions) {
@@ -103,7 +115,15 @@ export class WebhookDispatcher {
           // A subscription receives the Events that occurred while it was verified, whenever the
           // dispatcher reads them (the directory holds its latest state).
           if (record.createdAt < (entry.subscription.verifiedAt ?? record.createdAt)) continue;
-          jobs.push(this.newJob(environment, entry.subscription, record, event.position * SEQUENCE_SLOTS + index, false));
+          jobs.push(
+            this.newJob(
+              environment,
+              entry.subscription,
+              record,
+              event.position * SEQUENCE_SLOTS + index,
+              false,
+            ),
+          );
         }
       });
     }
@@ -126,12 +146,10 @@ export class WebhookDispatcher {
       .activeFor(environment, record.distributorId)
       .map((entry) => this.newJob(environment, entry.subscription, record, 0, true));
     if (jobs.length === 0) return [];
-    await this.ports
-      .readStore(environment)
-      .upsertMany(
-        WEBHOOK_DELIVERIES,
-        jobs.map((job) => ({ id: job.delivery.id, doc: job.delivery, version: 0 })),
-      );
+    await this.ports.readStore(environment).upsertMany(
+      WEBHOOK_DELIVERIES,
+      jobs.map((job) => ({ id: job.delivery.id, doc: job.delivery, version: 0 })),
+    );
     this.engine.enqueue(jobs);
     return jobs.map((job) => job.delivery);
   }
@@ -179,7 +197,11 @@ export class WebhookDispatcher {
       const state = result.state as WebhookSubscriptionRecord;
       this.directory.update(environment, state);
       if (state.status !== 'active') {
-        this.engine.cancelSubscription(environment, state.subscriptionId, `the subscription was disabled (${state.disabledReason})`);
+        this.engine.cancelSubscription(
+          environment,
+          state.subscriptionId,
+          `the subscription was disabled (${state.disabledReason})`,
+        );
       }
     } finally {
       this.reporting.delete(subscription.subscriptionId);
@@ -211,7 +233,10 @@ export class WebhookDispatcher {
         eventCreatedAt: record.createdAt,
         sequence,
         lane: express ? 'express' : 'standard',
-        queueKey: express || redelivery ? `${subscriptionId}|${id}` : `${subscriptionId}|${record.userId ?? record.eventTargetId}`,
+        queueKey:
+          express || redelivery
+            ? `${subscriptionId}|${id}`
+            : `${subscriptionId}|${record.userId ?? record.eventTargetId}`,
         attempts: [],
         nextAttemptAt: null,
         createdAt: now,

@@ -1,6 +1,13 @@
 import type { Environment } from '@cip/shared/contracts';
 import { Clock, loadOrCreateSecret } from '@cip/shared/runtime';
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  KeyObject,
+  sign,
+} from 'node:crypto';
 import { renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -35,7 +42,10 @@ export const signingKeysFile = (environment: Environment) => `webhook-signing-ke
 
 function newStoredKey(now: Date): StoredKey {
   const { privateKey } = generateKeyPairSync('ed25519');
-  return { privateKey: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'), createdAt: now.toISOString() };
+  return {
+    privateKey: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+    createdAt: now.toISOString(),
+  };
 }
 
 /** A ring as stored, or a bare base64 PKCS#8 key (how a deployment passes it in the environment). */
@@ -45,7 +55,11 @@ function parseRing(text: string): StoredRing {
 }
 
 function toSigningKey(stored: StoredKey, retiresAt?: string): SigningKey {
-  const privateKey = createPrivateKey({ key: Buffer.from(stored.privateKey, 'base64'), format: 'der', type: 'pkcs8' });
+  const privateKey = createPrivateKey({
+    key: Buffer.from(stored.privateKey, 'base64'),
+    format: 'der',
+    type: 'pkcs8',
+  });
   // The SPKI encoding of an Ed25519 key ends with the 32 raw key bytes.
   const raw = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(-32);
   return {
@@ -110,7 +124,9 @@ export class SigningKeyRing {
   signingKeys(): SigningKey[] {
     this.refresh();
     const { current, previous } = this.ring;
-    return previous?.retiresAt && Date.parse(previous.retiresAt) > this.clock.now().getTime() ? [current, previous] : [current];
+    return previous?.retiresAt && Date.parse(previous.retiresAt) > this.clock.now().getTime()
+      ? [current, previous]
+      : [current];
   }
 }
 
@@ -127,7 +143,10 @@ export function rotateSigningKey(options: {
   const name = signingKeysFile(options.environment);
   const generate = () => JSON.stringify({ current: newStoredKey(options.now), previous: null });
   const stored = parseRing(loadOrCreateSecret({ dataDir: options.dataDir, name, generate }));
-  const previous = { ...stored.current, retiresAt: new Date(options.now.getTime() + options.overlapMs).toISOString() };
+  const previous = {
+    ...stored.current,
+    retiresAt: new Date(options.now.getTime() + options.overlapMs).toISOString(),
+  };
   const rotated: StoredRing = { current: newStoredKey(options.now), previous };
   const path = join(options.dataDir, 'secrets', name);
   const temporary = `${path}.${process.pid}.tmp`;

@@ -33,8 +33,15 @@ export function signWebhook(input: {
 }): SignedHeaders {
   const timestamp = String(Math.floor(input.timestamp.getTime() / 1000));
   const content = `${input.id}.${timestamp}.${input.body}`;
-  const signatures = [...input.keys.map((key) => ed25519Signature(key, content)), hmacSignature(input.secret, content)];
-  return { 'webhook-id': input.id, 'webhook-timestamp': timestamp, 'webhook-signature': signatures.join(' ') };
+  const signatures = [
+    ...input.keys.map((key) => ed25519Signature(key, content)),
+    hmacSignature(input.secret, content),
+  ];
+  return {
+    'webhook-id': input.id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': signatures.join(' '),
+  };
 }
 
 /**
@@ -50,7 +57,12 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), sealed.toString('base64')].join('.');
+    return [
+      'v1',
+      iv.toString('base64'),
+      cipher.getAuthTag().toString('base64'),
+      sealed.toString('base64'),
+    ].join('.');
   }
 
   open(sealed: string): string {
