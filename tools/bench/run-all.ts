@@ -2,6 +2,7 @@ import { appendBench, formatNumber, formatTarget, verdict, type Figure } from '.
 import { ledgerPostingsBench } from './ledger-postings';
 import { startupMemoryBench } from './startup-memory-bench';
 import { usersHttpBench } from './users-http-bench';
+import { webhooksDeliveryBench } from './webhooks-delivery-bench';
 
 function summaryTable(figures: Figure[]): string {
   const rows = figures.map((f) => [
@@ -22,7 +23,13 @@ function summaryTable(figures: Figure[]): string {
 async function main(): Promise<void> {
   const started = performance.now();
   console.log(`Benchmarks on ${process.platform}/${process.arch}, Node ${process.version}`);
-  const figures = [...(await appendBench()), ...(await usersHttpBench()), ...(await startupMemoryBench()), ...(await ledgerPostingsBench())];
+  const figures = [
+    ...(await appendBench()),
+    ...(await usersHttpBench()),
+    ...(await startupMemoryBench()),
+    ...(await ledgerPostingsBench()),
+    ...(await webhooksDeliveryBench()),
+  ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));
   const missed = figures.filter((f) => verdict(f) === 'FAIL').length;

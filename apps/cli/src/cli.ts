@@ -9,6 +9,7 @@ import { keyCommands } from './commands/keys';
 import { kycCommands } from './commands/kyc';
 import { projectionCommands } from './commands/projections';
 import { walletCommands } from './commands/wallets';
+import { webhookCommands } from './commands/webhooks';
 
 const COMMANDS: Command[] = [
   ...distributorCommands,
@@ -17,6 +18,7 @@ const COMMANDS: Command[] = [
   ...exportCommands,
   ...kycCommands,
   ...walletCommands,
+  ...webhookCommands,
 ];
 
 const GLOBAL_FLAGS: FlagSpecs = {

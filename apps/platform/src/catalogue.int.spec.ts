@@ -11,9 +11,14 @@ describe('platform catalogue', () => {
   afterAll(() => harness.close());
 
   it('lists every consumer group the running platform keeps a read model with', () => {
-    const running = harness.platform.app.get(ConsumerHost).listDefinitions().map((d) => d.group);
+    const running = harness.platform.app
+      .get(ConsumerHost)
+      .listDefinitions()
+      .map((d) => d.group);
     const catalogued = READ_MODELS.map((model) => model.group);
-    const projections = running.filter((group) => group.startsWith('projection.') || group === PUBLIC_EVENTS_GROUP);
+    const projections = running.filter(
+      (group) => group.startsWith('projection.') || group === PUBLIC_EVENTS_GROUP,
+    );
     expect(catalogued).toEqual(expect.arrayContaining(projections));
     expect(running).toEqual(expect.arrayContaining(catalogued));
   });

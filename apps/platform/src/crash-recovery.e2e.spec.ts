@@ -42,7 +42,9 @@ function startProcess(dataDir: string, port: number): Promise<ChildProcess> {
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`platform exited with ${code} before listening:\n${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`platform exited with ${code} before listening:\n${output}`)),
+    );
   });
 }
 
@@ -86,7 +88,8 @@ describe('durability: kill -9 in the middle of user creations', () => {
             headers,
             body: JSON.stringify({ email, firstName: 'Kill', lastName: 'Nine', countryOfResidence: 'FR' }),
           });
-          if (response.status === 201) acknowledged.set(((await response.json()) as { id: string }).id, email);
+          if (response.status === 201)
+            acknowledged.set(((await response.json()) as { id: string }).id, email);
         } catch {
           return; // the process is gone: requests in flight may or may not have been written; neither was acknowledged
         }
@@ -126,7 +129,9 @@ describe('durability: kill -9 in the middle of user creations', () => {
     try {
       const differences = await verifyProjections(infrastructure.scope('sandbox'), READ_MODELS);
       expect(differences.map((d) => d.collection)).toEqual(expect.arrayContaining(['users', 'events']));
-      expect(differences.filter((d) => d.missing.length + d.extra.length + d.different.length > 0)).toEqual([]);
+      expect(differences.filter((d) => d.missing.length + d.extra.length + d.different.length > 0)).toEqual(
+        [],
+      );
       const users = differences.find((d) => d.collection === 'users')!;
       expect(users.total).toBeGreaterThanOrEqual(acknowledged.size);
       expect(differences.find((d) => d.collection === 'events')!.total).toBe(users.total);

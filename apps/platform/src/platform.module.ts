@@ -1,13 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DistributorDirectory, DistributorsModule } from '@cip/distributors/service';
 import { EventsModule } from '@cip/events/service';
-import { GatewayHttpModule, KYC_CONTROLLERS, WALLETS_CONTROLLERS } from '@cip/gateway/http';
+import {
+  GatewayHttpModule,
+  KYC_CONTROLLERS,
+  WALLETS_CONTROLLERS,
+  WEBHOOKS_CONTROLLERS,
+} from '@cip/gateway/http';
 import { PUBLIC_EVENT_MAPPERS } from '@cip/platform/catalogue';
 import { InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { Clock, loadOrCreateSecret, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { UsersModule, UsersService } from '@cip/users/service';
 import { KYC_LINK_KEY_SECRET, KycModule } from '@cip/kyc/service';
 import { WalletsModule, WalletsModuleOptions } from '@cip/wallets/service';
+import { WebhooksModule, WebhooksModuleOptions } from '@cip/webhooks/service';
 import { randomBytes } from 'node:crypto';
 import { UsersForKyc } from './kyc-user-directory';
 
@@ -22,6 +28,7 @@ export interface PlatformModuleOptions {
   kycLinkSecret?: string;
   /** Chain adapters of the wallets context. */
   wallets: WalletsModuleOptions;
+  webhooks: Omit<WebhooksModuleOptions, 'dataDir' | 'eventTopics'>;
 }
 
 /**
@@ -47,6 +54,11 @@ export class PlatformModule {
       }),
     });
     const wallets = WalletsModule.forRoot(options.wallets);
+    const webhooks = WebhooksModule.forRoot({
+      ...options.webhooks,
+      dataDir: options.dataDir,
+      eventTopics: PUBLIC_EVENT_MAPPERS.map((mapper) => mapper.topic),
+    });
     return {
       module: PlatformModule,
       imports: [
@@ -68,9 +80,10 @@ export class PlatformModule {
         wallets,
         events,
         kyc,
+        webhooks,
         GatewayHttpModule.forRoot({
-          imports: [DistributorsModule, UsersModule, events, kyc, wallets],
-          controllers: [...KYC_CONTROLLERS, ...WALLETS_CONTROLLERS],
+          imports: [DistributorsModule, UsersModule, events, kyc, wallets, webhooks],
+          controllers: [...KYC_CONTROLLERS, ...WALLETS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS],
         }),
       ],
     };

@@ -19,7 +19,12 @@ export interface RunningPlatform {
 /** Starts the embedded platform: opens DATA_DIR, bootstraps the control plane, listens. */
 export async function startPlatform(
   config: PlatformConfig,
-  overrides: { clock?: Clock; logger?: Logger; pollIntervalMs?: number } = {},
+  overrides: {
+    clock?: Clock;
+    logger?: Logger;
+    pollIntervalMs?: number;
+    webhookBreakerResetTimeoutMs?: number;
+  } = {},
 ): Promise<RunningPlatform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const app = await createHttpApp(
@@ -31,6 +36,7 @@ export async function startPlatform(
       pollIntervalMs: overrides.pollIntervalMs,
       kycLinkSecret: config.kycLinkSecret,
       wallets: embeddedWalletChain(config),
+      webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
     }),
     { logger, rateLimit: config.rateLimit },
   );

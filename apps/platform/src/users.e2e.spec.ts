@@ -14,7 +14,10 @@ describe('users over /v1, as a distributor uses them', () => {
   });
 
   const createUser = (body: Record<string, unknown> = newUserBody(), key = SANDBOX_KEY) =>
-    h.http.post('/v1/users').set({ 'x-api-key': key, ...json }).send(body);
+    h.http
+      .post('/v1/users')
+      .set({ 'x-api-key': key, ...json })
+      .send(body);
 
   describe('creating and reading', () => {
     it('creates a user, returns it with a usr-<uuid> id, and reads it back at once', async () => {
@@ -72,9 +75,13 @@ describe('users over /v1, as a distributor uses them', () => {
 
     it('follows a program change at once (allow-lists change at short notice)', async () => {
       const other = await h.newDistributor({ allowedCountries: ['DE'] });
-      expect((await createUser(newUserBody({ countryOfResidence: 'FR' }), other.sandboxKey)).status).toBe(422);
+      expect((await createUser(newUserBody({ countryOfResidence: 'FR' }), other.sandboxKey)).status).toBe(
+        422,
+      );
       await h.distributors.configureProgram(other.distributorId, { allowedCountries: ['DE', 'FR'] });
-      expect((await createUser(newUserBody({ countryOfResidence: 'FR' }), other.sandboxKey)).status).toBe(201);
+      expect((await createUser(newUserBody({ countryOfResidence: 'FR' }), other.sandboxKey)).status).toBe(
+        201,
+      );
     });
   });
 
@@ -94,9 +101,9 @@ describe('users over /v1, as a distributor uses them', () => {
         Array.from({ length: 10 }, (_, i) => createUser({ ...body, firstName: `Racer${i}` })),
       );
       expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
-      expect(responses.filter((r) => r.status === 409).every((r) => r.body.error.code === 'duplicate_user_error')).toBe(
-        true,
-      );
+      expect(
+        responses.filter((r) => r.status === 409).every((r) => r.body.error.code === 'duplicate_user_error'),
+      ).toBe(true);
       const listed = await h.http.get('/v1/users').query({ email: body.email }).set(sandbox);
       expect(listed.body.count).toBe(1);
     });
@@ -157,7 +164,10 @@ describe('users over /v1, as a distributor uses them', () => {
       const other = await h.newDistributor();
       const body = newUserBody();
       const key = `idem-tenant-${Date.now()}`;
-      const mine = await h.http.post('/v1/users').set({ ...sandbox, ...json, 'x-idempotency-key': key }).send(body);
+      const mine = await h.http
+        .post('/v1/users')
+        .set({ ...sandbox, ...json, 'x-idempotency-key': key })
+        .send(body);
       const theirs = await h.http
         .post('/v1/users')
         .set({ 'x-api-key': other.sandboxKey, ...json, 'x-idempotency-key': key })
@@ -181,10 +191,15 @@ describe('users over /v1, as a distributor uses them', () => {
   describe('tenancy and environments', () => {
     it('keeps sandbox and production apart: a sandbox user does not exist in production', async () => {
       const created = await createUser();
-      const fromProduction = await h.http.get(`/v1/users/${created.body.id}`).set({ 'x-api-key': PRODUCTION_KEY });
+      const fromProduction = await h.http
+        .get(`/v1/users/${created.body.id}`)
+        .set({ 'x-api-key': PRODUCTION_KEY });
       expect(fromProduction.status).toBe(404);
       expect(fromProduction.body.error.code).toBe('not_found');
-      const productionList = await h.http.get('/v1/users').query({ limit: 100 }).set({ 'x-api-key': PRODUCTION_KEY });
+      const productionList = await h.http
+        .get('/v1/users')
+        .query({ limit: 100 })
+        .set({ 'x-api-key': PRODUCTION_KEY });
       expect(productionList.body.items.map((u: { id: string }) => u.id)).not.toContain(created.body.id);
     });
 
@@ -223,10 +238,16 @@ describe('users over /v1, as a distributor uses them', () => {
       const a = await createUser();
       const b = await createUser();
       const phone = { country: '+33', number: `6${String(Date.now()).slice(-8)}` };
-      const set = await h.http.put(`/v1/users/${a.body.id}/phone`).set({ ...sandbox, ...json }).send(phone);
+      const set = await h.http
+        .put(`/v1/users/${a.body.id}/phone`)
+        .set({ ...sandbox, ...json })
+        .send(phone);
       expect(set.status).toBe(200);
       expect(set.body.phone).toEqual(phone);
-      const taken = await h.http.put(`/v1/users/${b.body.id}/phone`).set({ ...sandbox, ...json }).send(phone);
+      const taken = await h.http
+        .put(`/v1/users/${b.body.id}/phone`)
+        .set({ ...sandbox, ...json })
+        .send(phone);
       expect(taken.status).toBe(409);
       expect(taken.body.error.code).toBe('duplicate_user_error');
 
@@ -241,7 +262,14 @@ describe('users over /v1, as a distributor uses them', () => {
         .put(`/v1/users/${a.body.id}/phone`)
         .set({ ...sandbox, ...json })
         .send({ country: '+33', number: '700000000' });
-      expect((await h.http.put(`/v1/users/${b.body.id}/phone`).set({ ...sandbox, ...json }).send(phone)).status).toBe(200);
+      expect(
+        (
+          await h.http
+            .put(`/v1/users/${b.body.id}/phone`)
+            .set({ ...sandbox, ...json })
+            .send(phone)
+        ).status,
+      ).toBe(200);
     });
 
     it('validates phones', async () => {
@@ -251,11 +279,20 @@ describe('users over /v1, as a distributor uses them', () => {
         .set({ ...sandbox, ...json })
         .send({ country: '33', number: '+33 6 12' });
       expect(bad.status).toBe(400);
-      expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['country', 'number']);
+      expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+        'country',
+        'number',
+      ]);
     });
 
     it('lets B2B distributors set shipping addresses and refuses others with 403', async () => {
-      const address = { addressLine1: '1 Main St', city: 'Paris', postalCode: '75001', country: 'FR', state: 'IDF' };
+      const address = {
+        addressLine1: '1 Main St',
+        city: 'Paris',
+        postalCode: '75001',
+        country: 'FR',
+        state: 'IDF',
+      };
       const b2bUser = await createUser(newUserBody({ shippingAddress: address }));
       expect(b2bUser.status).toBe(201);
       expect(b2bUser.body.shippingAddress).toEqual(address);
@@ -275,7 +312,10 @@ describe('users over /v1, as a distributor uses them', () => {
       const refusedOnCreate = await createUser(newUserBody({ shippingAddress: address }), retail.sandboxKey);
       expect(refusedOnCreate.status).toBe(403);
       const user = await createUser(newUserBody(), retail.sandboxKey);
-      const refused = await h.http.put(`/v1/users/${user.body.id}/shipping-address`).set(retailKey).send(address);
+      const refused = await h.http
+        .put(`/v1/users/${user.body.id}/shipping-address`)
+        .set(retailKey)
+        .send(address);
       expect(refused.status).toBe(403);
       expect(refused.body.error.code).toBe('forbidden');
     });
@@ -283,7 +323,13 @@ describe('users over /v1, as a distributor uses them', () => {
     it('refuses a region over 12 characters', async () => {
       const response = await createUser(
         newUserBody({
-          shippingAddress: { addressLine1: '1 Main St', city: 'X', postalCode: '1', country: 'FR', state: 'Provence-Alpes' },
+          shippingAddress: {
+            addressLine1: '1 Main St',
+            city: 'X',
+            postalCode: '1',
+            country: 'FR',
+            state: 'Provence-Alpes',
+          },
         }),
       );
       expect(response.status).toBe(400);
@@ -308,9 +354,14 @@ describe('users over /v1, as a distributor uses them', () => {
       await expect(users.changeStatus(caller, created.body.id, 'active')).rejects.toMatchObject({
         code: 'invalid_state_transition',
       });
-      const events = await h.http.get('/v1/events').query({ userId: created.body.id, sortBy: 'createdAt' }).set(sandbox);
+      const events = await h.http
+        .get('/v1/events')
+        .query({ userId: created.body.id, sortBy: 'createdAt' })
+        .set(sandbox);
       // Activation also provisions the user's wallet (wallet.* Events): only the user's own Events matter here.
-      const userEvents = events.body.items.filter((e: { eventName: string }) => e.eventName.startsWith('user.'));
+      const userEvents = events.body.items.filter((e: { eventName: string }) =>
+        e.eventName.startsWith('user.'),
+      );
       expect(userEvents.map((e: { eventName: string }) => e.eventName)).toEqual([
         'user.created',
         'user.activated',
@@ -356,11 +407,18 @@ describe('users over /v1, as a distributor uses them', () => {
     it.each([
       ['malformed JSON', '{"email":', 400],
       ['an array body', '[1,2]', 400],
-      ['wrong types', JSON.stringify({ email: 5, firstName: [], lastName: {}, countryOfResidence: 'FRA' }), 400],
+      [
+        'wrong types',
+        JSON.stringify({ email: 5, firstName: [], lastName: {}, countryOfResidence: 'FRA' }),
+        400,
+      ],
       ['an unknown field', JSON.stringify({ ...newUserBody(), admin: true }), 400],
     ])('%s gets a 4xx with the error shape', async (_, payload, status) => {
       const before = (await h.http.get('/v1/users').query({ limit: 100 }).set(sandbox)).body.count;
-      const response = await h.http.post('/v1/users').set({ ...sandbox, ...json }).send(payload);
+      const response = await h.http
+        .post('/v1/users')
+        .set({ ...sandbox, ...json })
+        .send(payload);
       expect(response.status).toBe(status);
       expect(response.body).toEqual({
         error: expect.objectContaining({ code: 'validation_error', message: expect.any(String) }),
@@ -371,13 +429,18 @@ describe('users over /v1, as a distributor uses them', () => {
     });
 
     it('refuses a non-JSON content type with 415', async () => {
-      const response = await h.http.post('/v1/users').set({ ...sandbox, 'content-type': 'text/plain' }).send('hello');
+      const response = await h.http
+        .post('/v1/users')
+        .set({ ...sandbox, 'content-type': 'text/plain' })
+        .send('hello');
       expect(response.status).toBe(415);
       expect(response.body.error.code).toBe('unsupported_media_type');
     });
 
     it('answers unknown ids and routes with 404 not_found', async () => {
-      expect((await h.http.get('/v1/users/usr-00000000-0000-4000-8000-000000000000').set(sandbox)).status).toBe(404);
+      expect(
+        (await h.http.get('/v1/users/usr-00000000-0000-4000-8000-000000000000').set(sandbox)).status,
+      ).toBe(404);
       expect((await h.http.get('/v1/users/not-an-id').set(sandbox)).body.error.code).toBe('not_found');
       expect((await h.http.get('/v1/nowhere').set(sandbox)).body.error.code).toBe('not_found');
     });
@@ -395,13 +458,18 @@ describe('users over /v1, as a distributor uses them', () => {
       expect((await h.http.get('/health')).status).toBe(200);
       await h.http.get('/v1/users').set(sandbox);
       const metrics = await h.http.get('/metrics');
-      expect(metrics.text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/v1\/users"[^}]*status="200"/);
+      expect(metrics.text).toMatch(
+        /http_request_duration_seconds_bucket\{[^}]*route="\/v1\/users"[^}]*status="200"/,
+      );
       expect(metrics.text).toContain('event_store_append_duration_seconds');
       expect(metrics.text).toContain('consumer_lag_events');
       const openapi = await h.http.get('/v1/openapi.json');
       expect(openapi.body.paths['/v1/users'].post).toBeDefined();
       expect(openapi.body.paths['/v1/users/{userId}/phone'].put).toBeDefined();
-      expect(openapi.body.components.securitySchemes.apiKey).toMatchObject({ in: 'header', name: 'x-api-key' });
+      expect(openapi.body.components.securitySchemes.apiKey).toMatchObject({
+        in: 'header',
+        name: 'x-api-key',
+      });
       const docs = await h.http.get('/v1/docs');
       expect(docs.status).toBe(200);
       expect(docs.text).toContain('<html');

@@ -17,7 +17,8 @@ export interface Harness {
   distributors: DistributorsService;
   /** A second distributor with its own sandbox key and program. */
   newDistributor(program?: Partial<ProgramConfig>): Promise<{ distributorId: string; sandboxKey: string }>;
-  close(): Promise<void>;
+  /** Stops the platform; the data directory is removed unless `keepData` (to start again on it). */
+  close(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /**
@@ -25,12 +26,22 @@ export interface Harness {
  * tests drive it over HTTP only (supertest), apart from operator actions done through the CLI's services.
  */
 export async function startHarness(
-  options: { rateLimit?: { ratePerSecond: number; burst: number }; clock?: ManualClock } = {},
+  options: {
+    rateLimit?: { ratePerSecond: number; burst: number };
+    clock?: ManualClock;
+    /** Webhook tests with a local receiver turn this on; SSRF tests keep it off (the default). */
+    allowPrivateWebhookUrls?: boolean;
+    webhookBreakerResetTimeoutMs?: number;
+    /** Reopen an existing data directory (restart tests); a fresh one otherwise. */
+    dataDir?: string;
+  } = {},
 ): Promise<Harness> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cip-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-'));
+  const config = readPlatformConfig({});
   const platform = await startPlatform(
     {
-      ...readPlatformConfig({}),
+      ...config,
+      webhooks: { ...config.webhooks, allowPrivateUrls: options.allowPrivateWebhookUrls ?? false },
       port: 0,
       host: '127.0.0.1',
       dataDir,
@@ -38,7 +49,12 @@ export async function startHarness(
       bootstrapProductionApiKey: PRODUCTION_KEY,
       rateLimit: options.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 },
     },
-    { logger: createLogger('silent'), clock: options.clock ?? systemClock, pollIntervalMs: 20 },
+    {
+      logger: createLogger('silent'),
+      clock: options.clock ?? systemClock,
+      pollIntervalMs: 20,
+      webhookBreakerResetTimeoutMs: options.webhookBreakerResetTimeoutMs,
+    },
   );
   const distributors = platform.app.get(DistributorsService);
   return {
@@ -51,9 +67,9 @@ export async function startHarness(
       const key = await distributors.issueKey(distributor.distributorId, 'sandbox');
       return { distributorId: distributor.distributorId, sandboxKey: key.apiKey };
     },
-    async close() {
+    async close({ keepData = false } = {}) {
       await platform.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

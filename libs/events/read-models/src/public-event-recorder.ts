@@ -7,7 +7,16 @@ import type {
   ReadStore,
   VersionedWrite,
 } from '@cip/shared/read-store';
-import { EVENT_RECORDS, EVENT_SNAPSHOTS, EventRecord } from './event-record';
+import { EVENT_RECORDS, EVENT_SNAPSHOTS, EVENT_SOURCES, EventRecord } from './event-record';
+
+/** The public Events recorded from one domain event (an empty list: it produced none). */
+export interface EventSource {
+  id: string;
+  eventIds: string[];
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}
 
 /**
  * Turns domain events into public Event records (GET /v1/events; later, webhook deliveries). For each
@@ -17,13 +26,18 @@ import { EVENT_RECORDS, EVENT_SNAPSHOTS, EventRecord } from './event-record';
  *
  * Records are written before snapshots: after a crash between the two, the replay recomputes the same
  * snapshot and the guarded record writes change nothing.
+ *
+ * Beside the records, each domain event gets an `event_sources` entry listing the Event ids it produced
+ * (possibly none). Consumers that come after the recorder on the log (the webhook dispatcher) look the
+ * Events of a domain event up there instead of mapping it a second time; a missing entry means the
+ * recorder has not reached that event yet.
  */
 export class PublicEventRecorder {
   private readonly mappers = new Map<string, PublicEventMapper>();
 
   constructor(
     mappers: PublicEventMapper[],
-    private readonly collections = { records: EVENT_RECORDS, snapshots: EVENT_SNAPSHOTS },
+    private readonly collections = { records: EVENT_RECORDS, snapshots: EVENT_SNAPSHOTS, sources: EVENT_SOURCES },
   ) {
     for (const mapper of mappers) this.mappers.set(mapper.topic, mapper);
   }
@@ -35,6 +49,7 @@ export class PublicEventRecorder {
   async record(readStore: ReadStore, events: ProjectedEvent[]): Promise<void> {
     const snapshots = new Map<string, { doc: ReadDocument | null; version: number; changed: boolean }>();
     const records: VersionedWrite<EventRecord>[] = [];
+    const sources: VersionedWrite<EventSource>[] = [];
     for (const event of events) {
       const mapper = this.mappers.get(categoryOf(event.streamId));
       if (!mapper) continue;
@@ -49,8 +64,10 @@ export class PublicEventRecorder {
       snapshot.version = event.revision;
       snapshot.changed = true;
       const entity = snapshot.doc ? withoutTenant(snapshot.doc) : {};
+      const eventIds: string[] = [];
       for (const draft of mapper.toPublicEvents(event, snapshot.doc)) {
         const id = deterministicUuid(event.metadata.eventId, draft.eventName);
+        eventIds.push(id);
         records.push({
           id,
           version: event.position,
@@ -67,8 +84,11 @@ export class PublicEventRecorder {
           },
         });
       }
+      const at = event.metadata.occurredAt;
+      sources.push({ id: event.metadata.eventId, version: event.position, doc: { id: event.metadata.eventId, eventIds, createdAt: at, updatedAt: at } });
     }
     if (records.length) await readStore.upsertMany(this.collections.records, records);
+    if (sources.length) await readStore.upsertMany(this.collections.sources, sources);
     const writes = [...snapshots.entries()]
       .filter(([, s]) => s.changed)
       .map(([id, s]) => ({ id, doc: s.doc, version: s.version }));
@@ -79,4 +99,22 @@ export class PublicEventRecorder {
 function withoutTenant(doc: ReadDocument): Record<string, unknown> {
   const { distributorId: _distributorId, ...rest } = doc;
   return rest;
+}
+
+/**
+ * The Event records produced from domain events, in the order they were produced, or null for a domain
+ * event the recorder has not reached yet (the caller waits and asks again).
+ */
+export async function findRecordedEvents(
+  readStore: ReadStore,
+  domainEventId: string,
+): Promise<EventRecord[] | null> {
+  const source = await readStore.get<EventSource>(EVENT_SOURCES, domainEventId);
+  if (!source) return null;
+  const records: EventRecord[] = [];
+  for (const id of source.eventIds) {
+    const record = await readStore.get<EventRecord>(EVENT_RECORDS, id);
+    if (record) records.push(record);
+  }
+  return records;
 }

@@ -1,4 +1,4 @@
-import { EVENT_RECORDS, EVENT_SNAPSHOTS, PublicEventRecorder } from '@cip/events/read-models';
+import { EVENT_RECORDS, EVENT_SNAPSHOTS, EVENT_SOURCES, PublicEventRecorder } from '@cip/events/read-models';
 import { RebuildableReadModel, replayLog } from '@cip/shared/infrastructure';
 import type { PublicEventMapper } from '@cip/shared/read-store';
 import { PUBLIC_EVENTS_GROUP } from './events.service';
@@ -8,11 +8,12 @@ export const publicEventsReadModel = (mappers: PublicEventMapper[]): Rebuildable
   name: 'public-events',
   group: PUBLIC_EVENTS_GROUP,
   topics: new PublicEventRecorder(mappers).topics,
-  collections: [EVENT_RECORDS, EVENT_SNAPSHOTS],
+  collections: [EVENT_RECORDS, EVENT_SNAPSHOTS, EVENT_SOURCES],
   replay(eventStore, readStore, target) {
     const recorder = new PublicEventRecorder(mappers, {
       records: target(EVENT_RECORDS),
       snapshots: target(EVENT_SNAPSHOTS),
+      sources: target(EVENT_SOURCES),
     });
     return replayLog(eventStore, recorder.topics, (events) => recorder.record(readStore, events));
   },

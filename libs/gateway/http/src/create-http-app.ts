@@ -45,7 +45,8 @@ export async function createHttpApp(
   const adapter = new FastifyAdapter({
     logger: false,
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
-    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id'], () => `req_${randomUUID()}`),
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) =>
+      requestIdOf(request.headers['x-request-id'], () => `req_${randomUUID()}`),
     routerOptions: { ignoreTrailingSlash: true },
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
@@ -72,12 +73,22 @@ export async function createHttpApp(
   });
 
   // HTML form posts are accepted by the hosted pages only (the KYC verification form); the API stays JSON.
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
-    if (!request.url.startsWith(`${HOSTED_KYC_PATH}/`)) {
-      return done(new ApiError('unsupported_media_type', 'Send the request body as application/json'), undefined);
-    }
-    done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
-  });
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (request, body, done) => {
+      if (!request.url.startsWith(`${HOSTED_KYC_PATH}/`)) {
+        return done(
+          new ApiError('unsupported_media_type', 'Send the request body as application/json'),
+          undefined,
+        );
+      }
+      done(
+        null,
+        Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))),
+      );
+    },
+  );
 
   const directory = app.get(DistributorDirectory, { strict: false });
   installGatewayPipeline(fastify, {
@@ -123,7 +134,10 @@ export async function createHttpApp(
               message: { type: 'string' },
               details: {
                 type: 'array',
-                items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+                items: {
+                  type: 'object',
+                  properties: { field: { type: 'string' }, message: { type: 'string' } },
+                },
               },
             },
           },

@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'] as const;
-const TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'application/javascript; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  css: 'text/css; charset=utf-8',
+  js: 'application/javascript; charset=utf-8',
+};
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -35,7 +38,10 @@ export function serveApiDocs(fastify: FastifyInstance, document: object): void {
   fastify.get('/v1/docs', (_, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
   for (const [name, content] of assets) {
     fastify.get(`/v1/docs/${name}`, (_, reply) =>
-      reply.type(TYPES[name.split('.').pop() ?? 'js']).header('cache-control', 'public, max-age=86400').send(content),
+      reply
+        .type(TYPES[name.split('.').pop() ?? 'js'])
+        .header('cache-control', 'public, max-age=86400')
+        .send(content),
     );
   }
 }

@@ -10,7 +10,10 @@ import { UsersController } from './users/users.controller';
 @Module({})
 export class GatewayHttpModule {
   /** `controllers`: those of contexts the app hosts beyond the core ones (e.g. WALLETS_CONTROLLERS). */
-  static forRoot(options: { imports: ModuleMetadata['imports']; controllers?: Type<unknown>[] }): DynamicModule {
+  static forRoot(options: {
+    imports: ModuleMetadata['imports'];
+    controllers?: Type<unknown>[];
+  }): DynamicModule {
     return {
       module: GatewayHttpModule,
       imports: options.imports,

@@ -5,16 +5,18 @@ import { kycLinkDeadlinesProjection, kycPublicEvents, kycsProjection } from '@ci
 import { userPublicEvents, usersProjection } from '@cip/users/read-models';
 import { walletPublicEvents, walletsProjection } from '@cip/wallets/read-models';
 import { walletTransactionsReadModel } from '@cip/wallets/service';
+import { webhookSubscriptionPublicEvents, webhookSubscriptionsProjection } from '@cip/webhooks/read-models';
 
 /**
  * What every app of the platform must agree on, in one place: the contexts' public Event mappers (the
- * recorder and the webhook dispatcher turn domain events into Events with them) and the read models that
+ * recorder turns domain events into Events with them, and the webhook dispatcher delivers those) and the read models that
  * operators verify and rebuild from the log. The platform runs them; the CLI rebuilds exactly the same ones.
  */
 export const PUBLIC_EVENT_MAPPERS: PublicEventMapper[] = [
   userPublicEvents,
   kycPublicEvents,
   walletPublicEvents,
+  webhookSubscriptionPublicEvents,
 ];
 
 /** Every read model of an environment, in the order a rebuild replays them. */
@@ -24,5 +26,6 @@ export const READ_MODELS: RebuildableReadModel[] = [
   projectionReadModel(kycLinkDeadlinesProjection),
   projectionReadModel(walletsProjection),
   walletTransactionsReadModel,
+  projectionReadModel(webhookSubscriptionsProjection),
   publicEventsReadModel(PUBLIC_EVENT_MAPPERS),
 ];

@@ -23,13 +23,25 @@ export interface PlatformConfig {
     confirmations?: number;
     hotWalletPrivateKey?: string;
   };
+  webhooks: WebhookConfig;
+}
+
+/** Webhook delivery settings (README, "Webhooks"). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE_URLS=true: loopback and private urls accepted (local development and tests only). */
+  allowPrivateUrls: boolean;
+  /** WEBHOOK_SIGNING_KEY_SANDBOX / _PRODUCTION: Ed25519 private keys (base64 PKCS#8); generated if absent. */
+  signingKeys: { sandbox?: string; production?: string };
+  /** WEBHOOK_SECRETS_KEY: 32 bytes (base64) sealing subscription secrets at rest; generated if absent. */
+  secretsKey?: string;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
 }
 
@@ -55,6 +67,14 @@ export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
       usdcContractAddress: env.USDC_CONTRACT_ADDRESS || undefined,
       confirmations: positiveInteger(env, 'CHAIN_CONFIRMATIONS', 12),
       hotWalletPrivateKey: env.HOT_WALLET_PRIVATE_KEY || undefined,
+    },
+    webhooks: {
+      allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+      signingKeys: {
+        sandbox: env.WEBHOOK_SIGNING_KEY_SANDBOX || undefined,
+        production: env.WEBHOOK_SIGNING_KEY_PRODUCTION || undefined,
+      },
+      secretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
     },
   };
 }

@@ -1,0 +1,209 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Optional,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { DomainError } from '@cip/shared/contracts';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { WEBHOOKS_API, WebhooksApi } from '@cip/webhooks/service';
+import { renderDelivery, renderWebhookSubscription } from '@cip/webhooks/read-models';
+import type { FastifyReply } from 'fastify';
+import { ApiErrors } from '../common/api-errors.decorator';
+import { Caller, CurrentCaller } from '../common/caller.decorator';
+import { toPage, toPageQuery } from '../common/pagination';
+import { ResourceIdPipe } from '../common/resource-id.pipe';
+import {
+  CreatedWebhookSubscriptionResponse,
+  DeliveryListQueryDto,
+  DeliveryResponse,
+  PublicKeyResponseDto,
+  WebhookSubscriptionListQueryDto,
+  WebhookSubscriptionResponse,
+  WebhookUrlDto,
+} from './webhooks.dto';
+
+const SUBSCRIPTION_ID = new ResourceIdPipe('whs');
+
+/**
+ * The webhooks context is optional in a gateway: the distributed gateway does not host it yet, and then
+ * answers 503 rather than failing to start.
+ */
+function hosted(api: WebhooksApi | undefined): WebhooksApi {
+  if (!api) throw new DomainError('service_unavailable', 'Webhooks are not served by this gateway');
+  return api;
+}
+
+@ApiTags('Webhooks')
+@Controller('v1/webhook-subscriptions')
+export class WebhookSubscriptionsController {
+  constructor(@Optional() @Inject(WEBHOOKS_API) private readonly api?: WebhooksApi) {}
+
+  private get webhooks(): WebhooksApi {
+    return hosted(this.api);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create a webhook subscription',
+    description:
+      'Runs the verification handshake at once: POSTs {"type":"webhookSubscription.verification","challenge"} ' +
+      'to the url; a 2xx answer echoing the challenge (JSON {"challenge"} or the bare text) verifies it. ' +
+      'Unverified subscriptions receive nothing. You may hold several subscriptions per environment; each ' +
+      'verified one receives every Event. The `secret` is shown only in this response.',
+  })
+  @ApiResponse({ status: 201, type: CreatedWebhookSubscriptionResponse })
+  @ApiErrors(400, 401, 429)
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: WebhookUrlDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { subscription, secret } = await this.webhooks.createSubscription(caller, body.url);
+    reply.header('location', `/v1/webhook-subscriptions/${subscription.id}`);
+    return { ...renderWebhookSubscription(subscription), secret };
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List webhook subscriptions' })
+  @ApiErrors(400, 401, 429)
+  async list(@CurrentCaller() caller: Caller, @Query() query: WebhookSubscriptionListQueryDto) {
+    const result = await this.webhooks.listSubscriptions(
+      caller,
+      { status: query.status },
+      toPageQuery(query),
+    );
+    return toPage(query, result, renderWebhookSubscription);
+  }
+
+  @Get('public-key')
+  @ApiOperation({
+    summary: 'The public key that verifies event signatures',
+    description:
+      'Deliveries carry Standard Webhooks headers webhook-id (the eventId), webhook-timestamp (unix seconds) and ' +
+      'webhook-signature: "v1a,<base64 Ed25519 signature>" over "{webhook-id}.{webhook-timestamp}.{raw body}" ' +
+      '(one per key in `keys` during a rotation), and "v1,<base64 HMAC-SHA256>" with the subscription secret.',
+  })
+  @ApiResponse({ status: 200, type: PublicKeyResponseDto })
+  @ApiErrors(401, 429)
+  publicKey(@CurrentCaller() caller: Caller) {
+    return this.webhooks.publicKey(caller.environment);
+  }
+
+  @Get(':subscriptionId')
+  @ApiOperation({ summary: 'Retrieve a webhook subscription' })
+  @ApiResponse({ status: 200, type: WebhookSubscriptionResponse })
+  @ApiErrors(401, 404, 429)
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
+  ) {
+    return renderWebhookSubscription(await this.webhooks.getSubscription(caller, subscriptionId));
+  }
+
+  @Put(':subscriptionId')
+  @ApiOperation({
+    summary: 'Change the url of a subscription',
+    description:
+      'A new url needs verification again: the handshake runs at once (webhookSubscription.updated).',
+  })
+  @ApiResponse({ status: 200, type: WebhookSubscriptionResponse })
+  @ApiErrors(400, 401, 404, 429)
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
+    @Body() body: WebhookUrlDto,
+  ) {
+    return renderWebhookSubscription(await this.webhooks.changeUrl(caller, subscriptionId, body.url));
+  }
+
+  @Delete(':subscriptionId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a subscription', description: 'Its pending deliveries are cancelled.' })
+  @ApiResponse({ status: 204 })
+  @ApiErrors(401, 404, 429)
+  async remove(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
+  ) {
+    await this.webhooks.deleteSubscription(caller, subscriptionId);
+  }
+
+  @Post(':subscriptionId/verify')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Run the verification handshake again',
+    description: 'Also re-enables a disabled subscription once the url answers.',
+  })
+  @ApiResponse({ status: 200, type: WebhookSubscriptionResponse })
+  @ApiErrors(401, 404, 429)
+  async verify(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
+  ) {
+    return renderWebhookSubscription(await this.webhooks.verifySubscription(caller, subscriptionId));
+  }
+
+  @Get(':subscriptionId/deliveries')
+  @ApiOperation({
+    summary: 'Delivery log of a subscription',
+    description:
+      'Every delivery with its attempts (status code, latency, error) and next retry. Failed attempts are retried ' +
+      'with exponential back-off and jitter over about 27 hours (8 attempts), honouring Retry-After on 429/503.',
+  })
+  @ApiResponse({ status: 200, type: [DeliveryResponse] })
+  @ApiErrors(400, 401, 404, 429)
+  async deliveries(
+    @CurrentCaller() caller: Caller,
+    @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
+    @Query() query: DeliveryListQueryDto,
+  ) {
+    const result = await this.webhooks.listDeliveries(
+      caller,
+      subscriptionId,
+      { eventId: query.eventId, status: query.status },
+      toPageQuery(query),
+    );
+    return toPage(query, result, renderDelivery);
+  }
+}
+
+@ApiTags('Events')
+@Controller('v1/events')
+export class EventRedeliveryController {
+  constructor(@Optional() @Inject(WEBHOOKS_API) private readonly api?: WebhooksApi) {}
+
+  private get webhooks(): WebhooksApi {
+    return hosted(this.api);
+  }
+
+  @Post(':eventId/redeliver')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Send an Event again',
+    description:
+      'Queues a new delivery of the Event to every verified subscription (same webhook-id: it is the eventId). ' +
+      '409 invalid_state_transition when no subscription is verified.',
+  })
+  @ApiResponse({ status: 202, type: [DeliveryResponse] })
+  @ApiErrors(401, 404, 409, 429)
+  async redeliver(
+    @CurrentCaller() caller: Caller,
+    @Param('eventId', new ResourceIdPipe(null)) eventId: string,
+  ) {
+    const deliveries = await this.webhooks.redeliver(caller, eventId);
+    return { eventId, deliveries: deliveries.map(renderDelivery) };
+  }
+}
+
+/** Webhook subscriptions, the signing public key, delivery logs and redelivery (need WEBHOOKS_API). */
+export const WEBHOOKS_CONTROLLERS = [WebhookSubscriptionsController, EventRedeliveryController];

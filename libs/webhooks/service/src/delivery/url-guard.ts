@@ -1,0 +1,148 @@
+import { DomainError } from '@cip/shared/contracts';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+// ---------------------------------------------------------------------------------------------------
+// SSRF protection: webhook urls must point at the public internet. Checked when a url is registered and
+// again for every connection, since DNS may answer differently later (rebinding).
+// ---------------------------------------------------------------------------------------------------
+
+const MAX_URL_LENGTH = 2048;
+
+/** Loopback, private, shared (CGNAT), link-local (cloud metadata), documentation, multicast, reserved. */
+const FORBIDDEN = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  FORBIDDEN.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const) {
+  FORBIDDEN.addSubnet(network, prefix, 'ipv6');
+}
+
+/** The 8 groups of an IPv6 address (with an embedded dotted IPv4 tail converted). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase().split('%')[0];
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1].split('.').map(Number);
+    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const parse = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = parse(head);
+  const right = parse(tail);
+  const fill = tail === undefined ? [] : new Array(8 - left.length - right.length).fill(0);
+  return [...left, ...fill, ...right];
+}
+
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+
+/** An IPv4 address carried inside an IPv6 one (IPv4-mapped, IPv4-compatible, NAT64, 6to4), if any. */
+function embeddedIpv4(groups: number[]): string | null {
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  if (zeros(0, 5) && (groups[5] === 0xffff || groups[5] === 0)) return ipv4Of(groups[6], groups[7]);
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return ipv4Of(groups[6], groups[7]);
+  if (groups[0] === 0x2002) return ipv4Of(groups[1], groups[2]);
+  return null;
+}
+
+/** True for an address a webhook must never reach (see FORBIDDEN); unparsable input counts as forbidden. */
+export function isForbiddenAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return FORBIDDEN.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const groups = ipv6Groups(address);
+  const ipv4 = embeddedIpv4(groups);
+  if (ipv4 && FORBIDDEN.check(ipv4, 'ipv4')) return true;
+  return FORBIDDEN.check(address.split('%')[0], 'ipv6');
+}
+
+const refuse = (message: string) => new DomainError('validation_error', message, [{ field: 'url', message }]);
+
+/**
+ * Parses and normalises a webhook url: http or https, a host name, no credentials, at most 2048
+ * characters. Host checks against private ranges happen in `resolveDeliveryAddress`.
+ */
+export function parseWebhookUrl(raw: string): URL {
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_URL_LENGTH) {
+    throw refuse(`url must be 1 to ${MAX_URL_LENGTH} characters`);
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refuse('url must be an absolute http(s) url');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('url must use http or https');
+  if (url.username || url.password) throw refuse('url must not contain credentials');
+  if (!url.hostname) throw refuse('url must have a host');
+  url.hash = '';
+  return url;
+}
+
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+export interface AddressPolicy {
+  /** Local development and tests: loopback and private addresses are allowed. */
+  allowPrivate: boolean;
+  resolver: Resolver;
+}
+
+/**
+ * The address to connect to for `hostname`, refused (a validation error naming `url`) when it does not
+ * resolve or when any of its addresses is forbidden: a host that also resolves to a private address could
+ * be switched to it at any time.
+ */
+export async function resolveDeliveryAddress(
+  hostname: string,
+  policy: AddressPolicy,
+): Promise<{ address: string; family: number }> {
+  const literal = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  let addresses: { address: string; family: number }[];
+  if (isIP(literal)) {
+    addresses = [{ address: literal, family: isIP(literal) }];
+  } else {
+    try {
+      addresses = await policy.resolver(literal);
+    } catch {
+      throw refuse(`url host ${literal} does not resolve`);
+    }
+    if (addresses.length === 0) throw refuse(`url host ${literal} does not resolve`);
+  }
+  if (!policy.allowPrivate) {
+    const forbidden = addresses.find((a) => isForbiddenAddress(a.address));
+    if (forbidden) {
+      throw refuse(
+        `url must point to a public address; ${literal} resolves to a private or reserved one (${forbidden.address})`,
+      );
+    }
+  }
+  return addresses[0];
+}

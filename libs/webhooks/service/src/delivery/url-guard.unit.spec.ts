@@ -1,0 +1,96 @@
+import { isForbiddenAddress, parseWebhookUrl, resolveDeliveryAddress, Resolver } from './url-guard';
+
+describe('webhook url guard', () => {
+  it.each([
+    '127.0.0.1',
+    '127.1.2.3',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00:ec2::254',
+    'fc00::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:169.254.169.254',
+    '64:ff9b::a9fe:a9fe',
+    '2002:7f00:1::',
+    'not-an-ip',
+  ])('refuses %s', (address) => {
+    expect(isForbiddenAddress(address)).toBe(true);
+  });
+
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+  ])('allows the public address %s', (address) => {
+    expect(isForbiddenAddress(address)).toBe(false);
+  });
+
+  it('accepts http(s) urls only, without credentials', () => {
+    expect(parseWebhookUrl('https://hooks.example.com/in#frag').toString()).toBe(
+      'https://hooks.example.com/in',
+    );
+    for (const bad of [
+      'ftp://example.com/',
+      'file:///etc/passwd',
+      'gopher://x',
+      'https://user:pw@example.com/',
+      'not a url',
+      '',
+    ]) {
+      expect(() => parseWebhookUrl(bad)).toThrow(expect.objectContaining({ code: 'validation_error' }));
+    }
+  });
+
+  it('normalises numeric host spellings before checking them', async () => {
+    const policy = { allowPrivate: false, resolver: (async () => []) as Resolver };
+    for (const raw of [
+      'http://0x7f.1/',
+      'http://2130706433/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://0177.0.0.1/',
+    ]) {
+      const url = parseWebhookUrl(raw);
+      await expect(resolveDeliveryAddress(url.hostname, policy)).rejects.toMatchObject({
+        code: 'validation_error',
+      });
+    }
+  });
+
+  it('refuses a host when any of its addresses is private, and allows it when private urls are allowed', async () => {
+    const resolver: Resolver = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ];
+    await expect(resolveDeliveryAddress('mixed.example', { allowPrivate: false, resolver })).rejects.toThrow(
+      /10\.0\.0\.5/,
+    );
+    await expect(resolveDeliveryAddress('mixed.example', { allowPrivate: true, resolver })).resolves.toEqual({
+      address: '93.184.216.34',
+      family: 4,
+    });
+  });
+
+  it('refuses a host that does not resolve', async () => {
+    const resolver: Resolver = async () => {
+      throw new Error('ENOTFOUND');
+    };
+    await expect(resolveDeliveryAddress('nowhere.invalid', { allowPrivate: true, resolver })).rejects.toThrow(
+      /does not resolve/,
+    );
+  });
+});

@@ -1,0 +1,124 @@
+import type { PublicEventName } from '@cip/shared/contracts';
+import { SqliteReadStore } from '@cip/shared/read-store';
+import { createLogger, ManualClock, openSqliteDatabase } from '@cip/shared/runtime';
+import { until } from '@cip/shared/testing';
+import type { WebhookDelivery } from '@cip/webhooks/read-models';
+import type { WebhookSubscriptionRecord } from '@cip/webhooks/domain';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { systemResolver } from '../delivery/url-guard';
+import { WebhookHttpClient } from '../delivery/webhook-http-client';
+import { SigningKeyRing } from '../signing/signing-keys';
+import { newSubscriptionSecret } from '../signing/webhook-signature';
+import { DeliveryEngine } from './delivery-engine';
+import { WebhookMetrics } from './webhook-metrics';
+
+describe('delivery engine: the express lane', () => {
+  let server: Server;
+  let url: string;
+  let dataDir: string;
+  const held: ServerResponse[] = [];
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cip-engine-'));
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { eventName: string };
+        received.push(event.eventName);
+        // A slow endpoint: ordinary Events are answered only when the test says so.
+        if (event.eventName === 'cardAuthentication.created') res.writeHead(200).end();
+        else held.push(res);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('delivers a 3-D Secure Event at once while a backlog of other Events waits on a slow endpoint', async () => {
+    const clock = new ManualClock();
+    const subscription = {
+      subscriptionId: 'whs-1',
+      distributorId: 'dst-1',
+      status: 'active',
+      url,
+    } as WebhookSubscriptionRecord;
+    const entry = { subscription, url: new URL(url), secret: newSubscriptionSecret() };
+    const http = new WebhookHttpClient({
+      allowPrivate: true,
+      resolver: systemResolver,
+      timeoutMs: 10_000,
+      maxResponseBytes: 1024,
+      maxSocketsPerOrigin: 256,
+    });
+    const engine = new DeliveryEngine(
+      {
+        directory: { get: () => entry },
+        http,
+        keys: () => new SigningKeyRing({ dataDir, environment: 'sandbox' }, clock),
+        readStore: () => new SqliteReadStore(openSqliteDatabase(':memory:')),
+        reportOutcome: async () => undefined,
+        clock,
+        metrics: new WebhookMetrics(new Registry()),
+        logger: createLogger('silent'),
+      },
+      {
+        concurrency: { express: 4, standard: 16 },
+        breaker: { resetTimeoutMs: 60_000, volumeThreshold: 10, errorThresholdPercentage: 50 },
+      },
+    );
+    const job = (n: number, eventName: PublicEventName, lane: 'express' | 'standard') => {
+      const delivery: WebhookDelivery = {
+        id: `whd-${n}`,
+        subscriptionId: 'whs-1',
+        distributorId: 'dst-1',
+        eventId: `evt-${n}`,
+        eventName,
+        userId: `usr-${n}`,
+        status: 'pending',
+        redelivery: false,
+        eventCreatedAt: clock.now().toISOString(),
+        sequence: n,
+        lane,
+        queueKey: `whs-1|usr-${n}`,
+        attempts: [],
+        nextAttemptAt: null,
+        createdAt: clock.now().toISOString(),
+        updatedAt: clock.now().toISOString(),
+      };
+      return {
+        environment: 'sandbox' as const,
+        delivery,
+        body: JSON.stringify({ eventId: `evt-${n}`, eventName }),
+      };
+    };
+
+    engine.enqueue(Array.from({ length: 100 }, (_, n) => job(n, 'user.created', 'standard')));
+    await until(() => held.length === 16);
+    engine.enqueue([job(1000, 'cardAuthentication.created', 'express')]);
+    await until(() => received.includes('cardAuthentication.created'));
+    // Every standard slot is still busy and 84 Events are queued behind them.
+    expect(held).toHaveLength(16);
+    expect(engine.backlog).toBe(100);
+
+    while (received.filter((name) => name === 'user.created').length < 100 || held.length) {
+      held.splice(0).forEach((res) => res.writeHead(200).end());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await engine.idle();
+    expect(engine.backlog).toBe(0);
+    await engine.stop();
+    http.close();
+  });
+});

@@ -1,0 +1,247 @@
+import type { Environment } from '@cip/shared/contracts';
+import { EventRecord, findRecordedEvents } from '@cip/events/read-models';
+import { BusMessage, categoryOf, EventStore, handleCommand } from '@cip/shared/eventing';
+import type { ReadStore } from '@cip/shared/read-store';
+import { Clock, deterministicUuid, Logger, newId } from '@cip/shared/runtime';
+import {
+  FAILING_GRACE_MS,
+  webhookSubscriptionDecider,
+  WebhookSubscriptionRecord,
+} from '@cip/webhooks/domain';
+import { EXPRESS_EVENT_NAMES, WEBHOOK_DELIVERIES, WebhookDelivery } from '@cip/webhooks/read-models';
+import type { DeliveryEngine, DeliveryJob, EngineDependencies } from './delivery-engine';
+import type { DirectoryEntry, SubscriptionDirectory } from './subscription-directory';
+
+/** Consumer group of the dispatcher: its committed offset is the outbox's read position. */
+export const DISPATCHER_GROUP = 'webhooks.dispatcher';
+
+export interface DispatcherPorts {
+  eventStore(environment: Environment): EventStore;
+  readStore(environment: Environment): ReadStore;
+  /**
+   * Waits until the public Event recorder and the subscriptions read model have read the log at least as
+   * far as the dispatcher (they run beside it as their own consumer groups).
+   */
+  awaitPrerequisites(environment: Environment): Promise<void>;
+}
+
+/** Log positions are spread so the Events recorded from one domain event keep their order. */
+const SEQUENCE_SLOTS = 16;
+
+/**
+ * The webhook dispatcher. The event log is the outbox: the dispatcher is a consumer group over the same
+ * topics as the public Event recorder and runs after it. For each domain event it reads, it looks up the
+ * Event records the recorder produced from it (same eventId and body as GET /v1/events/{id}; nothing is
+ * mapped a second time), writes one pending delivery per verified subscription of the Event's
+ * distributor, and hands them to the engine. Only then does the batch settle and the group's offset
+ * move, so a crash before that reads the batch again, and the deterministic delivery ids make the second
+ * reading find the deliveries already written instead of creating them twice.
+ */
+export class WebhookDispatcher {
+  readonly engine: DeliveryEngine;
+  private readonly recovered = new Map<Environment, Promise<void>>();
+  private readonly reporting = new Set<string>();
+
+  /** `createEngine` gets the callback through which the engine reports outcomes back here. */
+  constructor(
+    private readonly ports: DispatcherPorts,
+    private readonly directory: SubscriptionDirectory,
+    createEngine: (reportOutcome: EngineDependencies['reportOutcome']) => DeliveryEngine,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {
+    this.engine = createEngine((environment, entry, outcome) =>
+      this.reportOutcome(environment, entry, outcome),
+    );
+  }
+
+  /** Loads the subscriptions and the pending deliveries of an environment into the engine (once). */
+  recover(environment: Environment): Promise<void> {
+    let recovered = this.recovered.get(environment);
+    if (!recovered) {
+      recovered = (async () => {
+        await this.directory.load(environment);
+        const readStore = this.ports.readStore(environment);
+        const pending: WebhookDelivery[] = [];
+        for (let page = 0; ; page++) {
+          const result = await readStore.find<WebhookDelivery>(WEBHOOK_DELIVERIES, {
+            filter: { status: 'pending' },
+            sort: { field: 'createdAt', direction: 'asc' },
+            page,
+            limit: 1000,
+          });
+          pending.push(...result.items);
+          if (!result.hasMore) break;
+        }
+        pending.sort((a, b) => a.sequence - b.sequence);
+        this.engine.enqueue(pending.map((delivery) => ({ environment, delivery })));
+        if (pending.length)
+          this.logger.info({ environment, pending: pending.length }, 'webhook deliveries resumed');
+      })();
+      this.recovered.set(environment, recovered);
+    }
+    return recovered;
+  }
+
+  /** Handles a batch of the log (the dispatcher's consumer group). */
+  async handle(environment: Environment, messages: BusMessage[]): Promise<void> {
+    await this.recover(environment);
+    await this.ports.awaitPrerequisites(environment);
+    const readStore = this.ports.readStore(environment);
+    const jobs: DeliveryJob[] = [];
+    const active = new Map<string, DirectoryEntry[]>();
+    for (const { event } of messages) {
+      if (categoryOf(event.streamId) === 'whs') {
+        const entry = await this.directory.refresh(environment, event.streamId);
+        if (entry?.subscription.status !== 'active') {
+          this.engine.cancelSubscription(
+            environment,
+            event.streamId,
+            'the subscription no longer receives deliveries',
+          );
+        }
+        active.clear();
+      }
+      const records = await findRecordedEvents(readStore, event.metadata.eventId);
+      if (!records)
+        throw new Error(`Event ${event.metadata.eventId} is not recorded yet; the batch is retried`);
+      records.forEach((record, index) => {
+        let subscriptions = active.get(record.distributorId);
+        if (!subscriptions) {
+          subscriptions = this.directory.activeFor(environment, record.distributorId);
+          active.set(record.distributorId, subscriptions);
+        }
+        for (const entry of subscriptions) {
+          // A subscription receives the Events that occurred while it was verified, whenever the
+          // dispatcher reads them (the directory holds its latest state).
+          if (record.createdAt < (entry.subscription.verifiedAt ?? record.createdAt)) continue;
+          jobs.push(
+            this.newJob(
+              environment,
+              entry.subscription,
+              record,
+              event.position * SEQUENCE_SLOTS + index,
+              false,
+            ),
+          );
+        }
+      });
+    }
+    const fresh: DeliveryJob[] = [];
+    for (const job of jobs) {
+      if (!(await readStore.getVersioned(WEBHOOK_DELIVERIES, job.delivery.id))) fresh.push(job);
+    }
+    if (fresh.length === 0) return;
+    await readStore.upsertMany(
+      WEBHOOK_DELIVERIES,
+      fresh.map((job) => ({ id: job.delivery.id, doc: job.delivery, version: 0 })),
+    );
+    this.engine.enqueue(fresh);
+  }
+
+  /** Sends an Event again to every verified subscription of its distributor; returns the new deliveries. */
+  async redeliver(environment: Environment, record: EventRecord): Promise<WebhookDelivery[]> {
+    await this.recover(environment);
+    const jobs = this.directory
+      .activeFor(environment, record.distributorId)
+      .map((entry) => this.newJob(environment, entry.subscription, record, 0, true));
+    if (jobs.length === 0) return [];
+    await this.ports.readStore(environment).upsertMany(
+      WEBHOOK_DELIVERIES,
+      jobs.map((job) => ({ id: job.delivery.id, doc: job.delivery, version: 0 })),
+    );
+    this.engine.enqueue(jobs);
+    return jobs.map((job) => job.delivery);
+  }
+
+  /**
+   * Tells the subscription about a delivery outcome when it may change something: the first failure
+   * starts the grace period, a success ends it, a failure after 3 days (or a 410) disables it.
+   */
+  async reportOutcome(
+    environment: Environment,
+    entry: DirectoryEntry,
+    outcome: 'succeeded' | 'failed' | 'gone',
+  ): Promise<void> {
+    const subscription = entry.subscription;
+    if (subscription.status !== 'active') return;
+    const now = this.clock.now();
+    if (outcome === 'succeeded' && !subscription.failingSince) return;
+    if (
+      outcome === 'failed' &&
+      subscription.failingSince &&
+      now.getTime() - Date.parse(subscription.failingSince) < FAILING_GRACE_MS
+    ) {
+      return;
+    }
+    // One report per subscription at a time; the others would decide nothing new.
+    if (this.reporting.has(subscription.subscriptionId)) return;
+    this.reporting.add(subscription.subscriptionId);
+    try {
+      const occurredAt = now.toISOString();
+      const result = await handleCommand(
+        this.ports.eventStore(environment),
+        webhookSubscriptionDecider,
+        subscription.subscriptionId,
+        outcome === 'gone'
+          ? { type: 'DisableWebhookSubscription', data: { reason: 'gone', now: occurredAt } }
+          : { type: 'RecordDeliveryOutcome', data: { succeeded: outcome === 'succeeded', now: occurredAt } },
+        {
+          occurredAt,
+          distributorId: subscription.distributorId,
+          environment,
+          correlationId: subscription.subscriptionId,
+          causationId: 'webhook-delivery',
+        },
+      );
+      const state = result.state as WebhookSubscriptionRecord;
+      this.directory.update(environment, state);
+      if (state.status !== 'active') {
+        this.engine.cancelSubscription(
+          environment,
+          state.subscriptionId,
+          `the subscription was disabled (${state.disabledReason})`,
+        );
+      }
+    } finally {
+      this.reporting.delete(subscription.subscriptionId);
+    }
+  }
+
+  private newJob(
+    environment: Environment,
+    subscription: WebhookSubscriptionRecord,
+    record: EventRecord,
+    sequence: number,
+    redelivery: boolean,
+  ): DeliveryJob {
+    const { subscriptionId } = subscription;
+    const express = EXPRESS_EVENT_NAMES.includes(record.eventName);
+    const id = redelivery ? newId('whd') : `whd-${deterministicUuid(subscriptionId, record.eventId)}`;
+    const now = this.clock.now().toISOString();
+    return {
+      environment,
+      delivery: {
+        id,
+        subscriptionId,
+        distributorId: record.distributorId,
+        eventId: record.eventId,
+        eventName: record.eventName,
+        userId: record.userId ?? null,
+        status: 'pending',
+        redelivery,
+        eventCreatedAt: record.createdAt,
+        sequence,
+        lane: express ? 'express' : 'standard',
+        queueKey:
+          express || redelivery
+            ? `${subscriptionId}|${id}`
+            : `${subscriptionId}|${record.userId ?? record.eventTargetId}`,
+        attempts: [],
+        nextAttemptAt: null,
+        createdAt: now,
+        updatedAt: now,
+      },
+    };
+  }
+}

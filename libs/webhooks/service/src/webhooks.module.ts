@@ -1,0 +1,254 @@
+import {
+  BeforeApplicationShutdown,
+  DynamicModule,
+  Inject,
+  Module,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { ENVIRONMENTS, Environment } from '@cip/shared/contracts';
+import { PUBLIC_EVENTS_GROUP } from '@cip/events/service';
+import { ConsumerHost, Infrastructure, INFRASTRUCTURE, LOGGER } from '@cip/shared/infrastructure';
+import { CLOCK, Clock, loadOrCreateSecret, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
+import { webhookSubscriptionsProjection } from '@cip/webhooks/read-models';
+import { randomBytes } from 'node:crypto';
+import { AddressPolicy, Resolver, systemResolver } from './delivery/url-guard';
+import { WebhookHttpClient } from './delivery/webhook-http-client';
+import { DeliveryEngine } from './dispatch/delivery-engine';
+import { SubscriptionDirectory } from './dispatch/subscription-directory';
+import { DISPATCHER_GROUP, WebhookDispatcher } from './dispatch/webhook-dispatcher';
+import { WebhookMetrics } from './dispatch/webhook-metrics';
+import { SigningKeyRing } from './signing/signing-keys';
+import { SecretBox } from './signing/webhook-signature';
+import { WEBHOOKS_API } from './webhooks.api';
+import { WebhooksService } from './webhooks.service';
+
+export interface WebhooksModuleOptions {
+  dataDir: string;
+  /** Stream categories of every public Event mapper the app records (the dispatcher reads them all). */
+  eventTopics: string[];
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: loopback and private addresses allowed (local development, tests). */
+  allowPrivateUrls: boolean;
+  /** Ed25519 keys passed by the deployment (base64 PKCS#8); generated under DATA_DIR otherwise. */
+  signingKeys?: Partial<Record<Environment, string>>;
+  /** 32-byte key (base64) sealing subscription secrets at rest; generated under DATA_DIR otherwise. */
+  secretsKey?: string;
+  /** How long an endpoint's open circuit stays open before one probe is let through (real time). */
+  breakerResetTimeoutMs?: number;
+  /** DNS resolution of webhook hosts (tests substitute it to simulate rebinding). */
+  resolver?: Resolver;
+}
+
+const OPTIONS = Symbol('WEBHOOKS_OPTIONS');
+/** Consumer groups that must have read the log before the dispatcher (and the API's lists) use it. */
+const PREREQUISITE_GROUPS = [PUBLIC_EVENTS_GROUP, `projection.${webhookSubscriptionsProjection.name}`];
+/** How often retries that came due on the clock are looked for. */
+const RETRY_TICK_MS = 250;
+
+/** Starts the retry clock and resumes pending deliveries; flushes the delivery log on shutdown. */
+class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly http: WebhookHttpClient,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const environment of ENVIRONMENTS) await this.dispatcher.recover(environment);
+    this.timer = setInterval(() => this.dispatcher.engine.runDue(), RETRY_TICK_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.dispatcher.engine.stop();
+    this.http.close();
+  }
+}
+
+/**
+ * The webhooks context: subscriptions (handshake, url vetting), the signing keys, and the dispatcher
+ * (a consumer group of the log) with its delivery engine.
+ */
+@Module({})
+export class WebhooksModule {
+  static forRoot(options: WebhooksModuleOptions): DynamicModule {
+    return {
+      module: WebhooksModule,
+      providers: [
+        { provide: OPTIONS, useValue: options },
+        {
+          provide: WebhookHttpClient,
+          useFactory: () =>
+            new WebhookHttpClient({
+              ...addressPolicy(options),
+              timeoutMs: 10_000,
+              maxResponseBytes: 64 * 1024,
+              maxSocketsPerOrigin: 64,
+            }),
+        },
+        {
+          provide: SecretBox,
+          useFactory: () =>
+            new SecretBox(
+              Buffer.from(
+                loadOrCreateSecret({
+                  dataDir: options.dataDir,
+                  name: 'webhook-secrets-key',
+                  fromEnv: options.secretsKey,
+                  generate: () => randomBytes(32).toString('base64'),
+                }),
+                'base64',
+              ),
+            ),
+        },
+        {
+          provide: SigningKeyRing,
+          inject: [CLOCK],
+          useFactory: (clock: Clock) => {
+            const ring = (environment: Environment) =>
+              new SigningKeyRing(
+                { dataDir: options.dataDir, environment, fromEnv: options.signingKeys?.[environment] },
+                clock,
+              );
+            const rings: Record<Environment, SigningKeyRing> = {
+              sandbox: ring('sandbox'),
+              production: ring('production'),
+            };
+            return (environment: Environment) => rings[environment];
+          },
+        },
+        {
+          provide: SubscriptionDirectory,
+          inject: [INFRASTRUCTURE, SecretBox],
+          useFactory: (infrastructure: Infrastructure, secrets: SecretBox) =>
+            new SubscriptionDirectory(portsOf(infrastructure), secrets),
+        },
+        {
+          provide: WebhookDispatcher,
+          inject: [
+            INFRASTRUCTURE,
+            ConsumerHost,
+            SubscriptionDirectory,
+            WebhookHttpClient,
+            SigningKeyRing,
+            CLOCK,
+            METRICS,
+            LOGGER,
+          ],
+          useFactory: (
+            infrastructure: Infrastructure,
+            consumers: ConsumerHost,
+            directory: SubscriptionDirectory,
+            http: WebhookHttpClient,
+            keys: (environment: Environment) => SigningKeyRing,
+            clock: Clock,
+            metrics: PlatformMetrics,
+            logger: Logger,
+          ) =>
+            new WebhookDispatcher(
+              {
+                ...portsOf(infrastructure),
+                awaitPrerequisites: (environment) => consumers.drain(environment, PREREQUISITE_GROUPS, 5_000),
+              },
+              directory,
+              (reportOutcome) =>
+                new DeliveryEngine(
+                  {
+                    directory,
+                    http,
+                    keys,
+                    readStore: portsOf(infrastructure).readStore,
+                    reportOutcome,
+                    clock,
+                    metrics: new WebhookMetrics(metrics.registry),
+                    logger,
+                  },
+                  {
+                    concurrency: { express: 32, standard: 128 },
+                    breaker: {
+                      resetTimeoutMs: options.breakerResetTimeoutMs ?? 30_000,
+                      volumeThreshold: 10,
+                      errorThresholdPercentage: 50,
+                    },
+                  },
+                ),
+              clock,
+              logger,
+            ),
+        },
+        {
+          provide: DeliveryEngine,
+          inject: [WebhookDispatcher],
+          useFactory: (dispatcher: WebhookDispatcher) => dispatcher.engine,
+        },
+        {
+          provide: WebhooksService,
+          inject: [
+            INFRASTRUCTURE,
+            ConsumerHost,
+            WebhookDispatcher,
+            WebhookHttpClient,
+            SecretBox,
+            SigningKeyRing,
+            CLOCK,
+          ],
+          useFactory: (
+            infrastructure: Infrastructure,
+            consumers: ConsumerHost,
+            dispatcher: WebhookDispatcher,
+            http: WebhookHttpClient,
+            secrets: SecretBox,
+            keys: (environment: Environment) => SigningKeyRing,
+            clock: Clock,
+          ) =>
+            new WebhooksService({
+              ports: {
+                ...portsOf(infrastructure),
+                settle: (environment) =>
+                  consumers.drain(environment, PREREQUISITE_GROUPS, 2_000).catch(() => undefined),
+              },
+              dispatcher,
+              http,
+              secrets,
+              keys,
+              addressPolicy: addressPolicy(options),
+              clock,
+            }),
+        },
+        { provide: WEBHOOKS_API, useExisting: WebhooksService },
+        {
+          provide: DispatcherLifecycle,
+          inject: [WebhookDispatcher, WebhookHttpClient],
+          useFactory: (dispatcher: WebhookDispatcher, http: WebhookHttpClient) =>
+            new DispatcherLifecycle(dispatcher, http),
+        },
+      ],
+      exports: [WebhooksService, WEBHOOKS_API, WebhookDispatcher, DeliveryEngine],
+    };
+  }
+
+  constructor(
+    @Inject(ConsumerHost) consumers: ConsumerHost,
+    @Inject(OPTIONS) options: WebhooksModuleOptions,
+    @Inject(WebhookDispatcher) dispatcher: WebhookDispatcher,
+  ) {
+    consumers.registerProjection(webhookSubscriptionsProjection);
+    consumers.register({
+      group: DISPATCHER_GROUP,
+      topics: [...new Set(options.eventTopics)],
+      scopes: [...ENVIRONMENTS],
+      handle: (ports, messages) => dispatcher.handle(ports.scope as Environment, messages),
+    });
+  }
+}
+
+const addressPolicy = (options: WebhooksModuleOptions): AddressPolicy => ({
+  allowPrivate: options.allowPrivateUrls,
+  resolver: options.resolver ?? systemResolver,
+});
+
+const portsOf = (infrastructure: Infrastructure) => ({
+  eventStore: (environment: Environment) => infrastructure.scope(environment).eventStore,
+  readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
+});

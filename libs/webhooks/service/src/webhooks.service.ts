@@ -1,0 +1,292 @@
+import { DomainError, Environment, notFound } from '@cip/shared/contracts';
+import { EVENT_RECORDS, EventRecord } from '@cip/events/read-models';
+import { CommandContext, EventStore, handleCommand, loadState } from '@cip/shared/eventing';
+import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
+import { Clock, newId } from '@cip/shared/runtime';
+import {
+  isWebhookSubscription,
+  webhookSubscriptionDecider,
+  WebhookSubscriptionCommand,
+  WebhookSubscriptionRecord,
+  WebhookSubscriptionState,
+} from '@cip/webhooks/domain';
+import {
+  toWebhookSubscriptionView,
+  WEBHOOK_DELIVERIES,
+  WebhookDelivery,
+  WebhookSubscriptionView,
+  webhookSubscriptionsProjection,
+} from '@cip/webhooks/read-models';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AddressPolicy, parseWebhookUrl, resolveDeliveryAddress } from './delivery/url-guard';
+import { WebhookHttpClient, WebhookTransportError } from './delivery/webhook-http-client';
+import type { WebhookDispatcher } from './dispatch/webhook-dispatcher';
+import type { SigningKey, SigningKeyRing } from './signing/signing-keys';
+import { newSubscriptionSecret, SecretBox, signWebhook } from './signing/webhook-signature';
+import type {
+  DeliveryListFilter,
+  PublicKeyResponse,
+  PublicSigningKey,
+  WebhooksApi,
+  WebhooksCaller,
+} from './webhooks.api';
+
+export interface WebhooksPorts {
+  eventStore(environment: Environment): EventStore;
+  readStore(environment: Environment): ReadStore;
+  /** Waits until the subscriptions read model and the Event records include everything appended so far. */
+  settle(environment: Environment): Promise<void>;
+}
+
+export interface WebhooksServiceDependencies {
+  ports: WebhooksPorts;
+  dispatcher: WebhookDispatcher;
+  http: WebhookHttpClient;
+  secrets: SecretBox;
+  keys(environment: Environment): SigningKeyRing;
+  addressPolicy: AddressPolicy;
+  clock: Clock;
+}
+
+const publicKeyOf = (key: SigningKey): PublicSigningKey => ({
+  algorithm: 'ed25519',
+  publicKey: key.publicKey,
+  keyId: key.keyId,
+  createdAt: key.createdAt,
+  ...(key.retiresAt ? { retiresAt: key.retiresAt } : {}),
+});
+
+/**
+ * Webhook subscriptions: creation with the verification handshake (API-DECISIONS.md, "Webhooks"), url
+ * changes that need verifying again, deletion, the public signing key, the delivery log and redelivery.
+ * A distributor may hold several subscriptions per environment; each verified one receives every Event.
+ */
+export class WebhooksService implements WebhooksApi {
+  constructor(private readonly deps: WebhooksServiceDependencies) {}
+
+  async createSubscription(caller: WebhooksCaller, rawUrl: string) {
+    const url = await this.vetUrl(rawUrl);
+    const subscriptionId = newId('whs');
+    const secret = newSubscriptionSecret();
+    const context = this.context(caller);
+    await handleCommand(
+      this.store(caller),
+      webhookSubscriptionDecider,
+      subscriptionId,
+      {
+        type: 'CreateWebhookSubscription',
+        data: {
+          subscriptionId,
+          distributorId: caller.distributorId,
+          url,
+          sealedSecret: this.deps.secrets.seal(secret),
+          now: context.occurredAt,
+        },
+      },
+      context,
+      { expectNew: true },
+    );
+    const subscription = await this.verify(caller, subscriptionId, url, secret);
+    return { subscription, secret };
+  }
+
+  async getSubscription(caller: WebhooksCaller, subscriptionId: string): Promise<WebhookSubscriptionView> {
+    return toWebhookSubscriptionView(await this.owned(caller, subscriptionId));
+  }
+
+  async listSubscriptions(
+    caller: WebhooksCaller,
+    filter: { status?: string },
+    page: Omit<FindQuery, 'filter'>,
+  ): Promise<FindResult<WebhookSubscriptionView>> {
+    await this.deps.ports.settle(caller.environment);
+    const equality: Record<string, string> = { distributorId: caller.distributorId };
+    if (filter.status) equality.status = filter.status;
+    return this.deps.ports
+      .readStore(caller.environment)
+      .find<WebhookSubscriptionView>(webhookSubscriptionsProjection.collection, {
+        ...page,
+        filter: equality,
+      });
+  }
+
+  async changeUrl(
+    caller: WebhooksCaller,
+    subscriptionId: string,
+    rawUrl: string,
+  ): Promise<WebhookSubscriptionView> {
+    const current = await this.owned(caller, subscriptionId);
+    const url = await this.vetUrl(rawUrl);
+    const result = await this.command(caller, subscriptionId, (now) => ({
+      type: 'ChangeWebhookUrl',
+      data: { url, now },
+    }));
+    if (result.events.length === 0) return toWebhookSubscriptionView(current);
+    return this.verify(caller, subscriptionId, url, this.deps.secrets.open(current.sealedSecret));
+  }
+
+  async deleteSubscription(caller: WebhooksCaller, subscriptionId: string): Promise<void> {
+    await this.command(caller, subscriptionId, (now) => ({
+      type: 'DeleteWebhookSubscription',
+      data: { now },
+    }));
+  }
+
+  async verifySubscription(caller: WebhooksCaller, subscriptionId: string): Promise<WebhookSubscriptionView> {
+    const current = await this.owned(caller, subscriptionId);
+    return this.verify(caller, subscriptionId, current.url, this.deps.secrets.open(current.sealedSecret));
+  }
+
+  publicKey(environment: Environment): PublicKeyResponse {
+    const ring = this.deps.keys(environment);
+    return { ...publicKeyOf(ring.current()), keys: ring.signingKeys().map(publicKeyOf) };
+  }
+
+  async listDeliveries(
+    caller: WebhooksCaller,
+    subscriptionId: string,
+    filter: DeliveryListFilter,
+    page: Omit<FindQuery, 'filter'>,
+  ): Promise<FindResult<WebhookDelivery>> {
+    await this.owned(caller, subscriptionId);
+    const equality: Record<string, string> = { distributorId: caller.distributorId, subscriptionId };
+    if (filter.eventId) equality.eventId = filter.eventId;
+    if (filter.status) equality.status = filter.status;
+    return this.deps.ports
+      .readStore(caller.environment)
+      .find<WebhookDelivery>(WEBHOOK_DELIVERIES, { ...page, filter: equality });
+  }
+
+  async redeliver(caller: WebhooksCaller, eventId: string): Promise<WebhookDelivery[]> {
+    await this.deps.ports.settle(caller.environment);
+    const record = await this.deps.ports
+      .readStore(caller.environment)
+      .get<EventRecord>(EVENT_RECORDS, eventId);
+    if (!record || record.distributorId !== caller.distributorId) throw notFound('Event', eventId);
+    const deliveries = await this.deps.dispatcher.redeliver(caller.environment, record);
+    if (deliveries.length === 0) {
+      throw new DomainError(
+        'invalid_state_transition',
+        'There is no verified webhook subscription to deliver to',
+      );
+    }
+    return deliveries;
+  }
+
+  // -------------------------------------------------------------------------------------------------
+
+  /** Runs the handshake on `url` and records its outcome; returns the subscription afterwards. */
+  private async verify(
+    caller: WebhooksCaller,
+    subscriptionId: string,
+    url: string,
+    secret: string,
+  ): Promise<WebhookSubscriptionView> {
+    const outcome = await this.handshake(caller.environment, url, secret);
+    const result = await this.command(caller, subscriptionId, (now) => ({
+      type: 'RecordVerification',
+      data: { url, verified: outcome.verified, reason: outcome.reason, now },
+    }));
+    return toWebhookSubscriptionView(result.state as WebhookSubscriptionRecord);
+  }
+
+  /**
+   * POSTs `{type: "webhookSubscription.verification", challenge}` (signed like a delivery); a 2xx answer
+   * that echoes the challenge, as JSON `{challenge}` or as the bare text, verifies the url.
+   */
+  private async handshake(
+    environment: Environment,
+    url: string,
+    secret: string,
+  ): Promise<{ verified: boolean; reason?: string }> {
+    const challenge = randomBytes(24).toString('base64url');
+    const body = JSON.stringify({ type: 'webhookSubscription.verification', challenge });
+    const headers = signWebhook({
+      id: `verification-${randomUUID()}`,
+      timestamp: this.deps.clock.now(),
+      body,
+      keys: this.deps.keys(environment).signingKeys(),
+      secret,
+    });
+    try {
+      const response = await this.deps.http.post(new URL(url), body, { ...headers });
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        return { verified: false, reason: `the url answered HTTP ${response.statusCode}` };
+      }
+      return echoes(response.body, challenge)
+        ? { verified: true }
+        : { verified: false, reason: 'the response did not echo the challenge' };
+    } catch (error) {
+      if (error instanceof WebhookTransportError) return { verified: false, reason: error.message };
+      throw error;
+    }
+  }
+
+  private async vetUrl(raw: string): Promise<string> {
+    const url = parseWebhookUrl(raw);
+    await resolveDeliveryAddress(url.hostname, this.deps.addressPolicy);
+    return url.toString();
+  }
+
+  private async owned(caller: WebhooksCaller, subscriptionId: string): Promise<WebhookSubscriptionRecord> {
+    const { state } = await loadState(this.store(caller), webhookSubscriptionDecider, subscriptionId);
+    return ownedBy(caller, subscriptionId, state);
+  }
+
+  private command(
+    caller: WebhooksCaller,
+    subscriptionId: string,
+    build: (now: string) => WebhookSubscriptionCommand,
+  ) {
+    const context = this.context(caller);
+    return handleCommand(
+      this.store(caller),
+      webhookSubscriptionDecider,
+      subscriptionId,
+      (state) => {
+        ownedBy(caller, subscriptionId, state);
+        return build(context.occurredAt);
+      },
+      context,
+    );
+  }
+
+  private store(caller: WebhooksCaller): EventStore {
+    return this.deps.ports.eventStore(caller.environment);
+  }
+
+  private context(caller: WebhooksCaller): CommandContext {
+    return {
+      occurredAt: this.deps.clock.now().toISOString(),
+      distributorId: caller.distributorId,
+      environment: caller.environment,
+      correlationId: caller.requestId,
+      causationId: caller.requestId,
+    };
+  }
+}
+
+/** The subscription if it exists, is not deleted and belongs to the caller; otherwise not found. */
+function ownedBy(
+  caller: WebhooksCaller,
+  subscriptionId: string,
+  state: WebhookSubscriptionState,
+): WebhookSubscriptionRecord {
+  if (
+    !isWebhookSubscription(state) ||
+    state.status === 'deleted' ||
+    state.distributorId !== caller.distributorId
+  ) {
+    throw notFound('Webhook subscription', subscriptionId);
+  }
+  return state;
+}
+
+function echoes(body: string, challenge: string): boolean {
+  if (body.trim() === challenge) return true;
+  try {
+    return (JSON.parse(body) as { challenge?: unknown }).challenge === challenge;
+  } catch {
+    return false;
+  }
+}
