@@ -20,7 +20,7 @@ import {
 } from '@cip/kyc/domain';
 import { KycView, kycsProjection, toKycView } from '@cip/kyc/read-models';
 import { DomainError, Environment, ENVIRONMENTS, notFound } from '@cip/shared/contracts';
-import { CommandContext, EventStore, handleCommand, loadState } from '@cip/shared/eventing';
+import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
 import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
 import type {
@@ -91,13 +91,7 @@ export class KycService implements KycApi {
   ) {}
 
   private context(scope: KycScope): CommandContext {
-    return {
-      occurredAt: this.clock.now().toISOString(),
-      distributorId: scope.distributorId,
-      environment: scope.environment,
-      correlationId: scope.requestId,
-      causationId: scope.requestId,
-    };
+    return callerContext(this.clock.now(), scope);
   }
 
   // -------------------------------------------------------------------------------------------------

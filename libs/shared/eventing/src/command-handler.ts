@@ -12,6 +12,20 @@ export interface CommandContext {
   causationId?: string;
 }
 
+/** The context of a command made by an API caller: its tenant, and its request id as correlation and cause. */
+export function callerContext(
+  now: Date,
+  caller: { distributorId: string; environment: string; requestId: string },
+): CommandContext {
+  return {
+    occurredAt: now.toISOString(),
+    distributorId: caller.distributorId,
+    environment: caller.environment,
+    correlationId: caller.requestId,
+    causationId: caller.requestId,
+  };
+}
+
 export interface CommandResult<State, Event> {
   state: State;
   /** Events appended by this command (empty when the command changed nothing). */
@@ -120,7 +134,10 @@ export async function loadState<Event extends DomainEvent, State>(
   from?: { state: State; revision: number },
 ): Promise<{ state: State; revision: number }> {
   const revision = from?.revision ?? -1;
-  const recorded = await store.readStream(streamId, revision >= 0 ? { fromRevision: revision + 1 } : undefined);
+  const recorded = await store.readStream(
+    streamId,
+    revision >= 0 ? { fromRevision: revision + 1 } : undefined,
+  );
   let state = from?.state ?? decider.initialState();
   for (const event of recorded) state = decider.evolve(state, event as unknown as Event);
   return { state, revision: revision + recorded.length };

@@ -1,5 +1,5 @@
 import { Environment, notFound } from '@cip/shared/contracts';
-import { CommandContext, EventStore, handleCommand, loadState } from '@cip/shared/eventing';
+import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
 import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
 import {
@@ -47,13 +47,7 @@ export class UsersService implements UsersApi {
   ) {}
 
   private context(caller: UsersCaller): CommandContext {
-    return {
-      occurredAt: this.clock.now().toISOString(),
-      distributorId: caller.distributorId,
-      environment: caller.environment,
-      correlationId: caller.requestId,
-      causationId: caller.requestId,
-    };
+    return callerContext(this.clock.now(), caller);
   }
 
   async createUser(caller: UsersCaller, input: CreateUserInput): Promise<UserView> {
@@ -61,7 +55,13 @@ export class UsersService implements UsersApi {
     const context = this.context(caller);
     const command = {
       type: 'CreateUser' as const,
-      data: { ...input, userId, distributorId: caller.distributorId, program: caller.program, now: context.occurredAt },
+      data: {
+        ...input,
+        userId,
+        distributorId: caller.distributorId,
+        program: caller.program,
+        now: context.occurredAt,
+      },
     };
     // Refuse what the rules refuse before reserving anything.
     decideUser(command, { status: 'absent' });
@@ -91,7 +91,9 @@ export class UsersService implements UsersApi {
     const equality: Record<string, string> = { distributorId: caller.distributorId };
     if (filter.status) equality.status = filter.status;
     if (filter.email) equality.email = normaliseEmail(filter.email);
-    return this.ports.readStore(caller.environment).find<UserView>(usersProjection.collection, { ...page, filter: equality });
+    return this.ports
+      .readStore(caller.environment)
+      .find<UserView>(usersProjection.collection, { ...page, filter: equality });
   }
 
   async setPhone(caller: UsersCaller, userId: string, phone: Phone): Promise<UserView> {
@@ -112,9 +114,16 @@ export class UsersService implements UsersApi {
         },
         context,
       );
-      const previous = result.events[0]?.type === 'UserPhoneNumberSet' ? result.events[0].data.previousPhone : null;
+      const previous =
+        result.events[0]?.type === 'UserPhoneNumberSet' ? result.events[0].data.previousPhone : null;
       if (previous) {
-        await this.release(store, uniqueStream(caller.distributorId, 'phone', phoneValue(previous)), 'phone', userId, context);
+        await this.release(
+          store,
+          uniqueStream(caller.distributorId, 'phone', phoneValue(previous)),
+          'phone',
+          userId,
+          context,
+        );
       }
       return toUserView(result.state as UserRecord);
     } catch (error) {
@@ -139,7 +148,12 @@ export class UsersService implements UsersApi {
     }));
   }
 
-  async changeStatus(caller: UsersCaller, userId: string, to: TargetStatus, reason?: string): Promise<UserView> {
+  async changeStatus(
+    caller: UsersCaller,
+    userId: string,
+    to: TargetStatus,
+    reason?: string,
+  ): Promise<UserView> {
     return this.command(caller, userId, (now) => ({ type: 'ChangeUserStatus', data: { to, reason, now } }));
   }
 
@@ -181,7 +195,12 @@ export class UsersService implements UsersApi {
       streamId,
       async (state: UniqueValueState) => ({
         type: 'ReserveUniqueValue' as const,
-        data: { kind, ownerId, now: context.occurredAt, currentOwnerAbandoned: await this.abandoned(store, state) },
+        data: {
+          kind,
+          ownerId,
+          now: context.occurredAt,
+          currentOwnerAbandoned: await this.abandoned(store, state),
+        },
       }),
       context,
       { expectNew: true },

@@ -1,6 +1,6 @@
 import { DomainError, Environment, notFound } from '@cip/shared/contracts';
 import { EVENT_RECORDS, EventRecord } from '@cip/events/read-models';
-import { CommandContext, EventStore, handleCommand, loadState } from '@cip/shared/eventing';
+import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
 import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
 import {
@@ -256,13 +256,7 @@ export class WebhooksService implements WebhooksApi {
   }
 
   private context(caller: WebhooksCaller): CommandContext {
-    return {
-      occurredAt: this.deps.clock.now().toISOString(),
-      distributorId: caller.distributorId,
-      environment: caller.environment,
-      correlationId: caller.requestId,
-      causationId: caller.requestId,
-    };
+    return callerContext(this.deps.clock.now(), caller);
   }
 }
 
