@@ -1,0 +1,3 @@
+export * from './in-memory-ports';
+export * from './local-chain';
+export { TEST_USDC_ABI } from './test-usdc.artifact';
