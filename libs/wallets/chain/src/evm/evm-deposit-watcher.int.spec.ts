@@ -1,10 +1,14 @@
 import { createLogger } from '@cip/shared/runtime';
 import { until } from '@cip/shared/testing';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { privateKeyToAddress, generatePrivateKey } from 'viem/accounts';
-import { InMemoryDepositSink, InMemoryWatcherCheckpoint, startLocalChain, type LocalChain } from '../testing';
+import {
+  InMemoryDepositSink,
+  InMemoryWatcherCheckpoint,
+  startLocalChain,
+  startRpcProxy,
+  type LocalChain,
+} from '../testing';
 import { EvmDepositWatcher, type EvmDepositWatcherConfig } from './evm-deposit-watcher';
 
 const logger = createLogger('silent');
@@ -206,7 +210,7 @@ describe('EvmDepositWatcher on a local chain', () => {
   });
 
   it('keeps polling through RPC failures, logging them, and credits once the node answers again', async () => {
-    const proxy = await startSwitchableProxy(chain.rpcUrl);
+    const proxy = await startRpcProxy(chain.rpcUrl);
     const failures: string[] = [];
     const capture = pino({ level: 'error' }, { write: (line: string) => void failures.push(line) });
     const { sink, depositAddress, config, checkpoint } = await watcherFixture(1);
@@ -228,25 +232,3 @@ describe('EvmDepositWatcher on a local chain', () => {
     }
   });
 });
-
-/** Forwards JSON-RPC to the chain while `up`; answers 503 otherwise, as a node behind a failing gateway. */
-async function startSwitchableProxy(target: string) {
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (!proxy.up) return void res.writeHead(503).end();
-    const answer = await fetch(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: Buffer.concat(chunks),
-    });
-    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
-  });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const proxy = {
-    up: true,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((closed) => server.close(() => closed())),
-  };
-  return proxy;
-}

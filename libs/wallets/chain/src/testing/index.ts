@@ -1,3 +1,4 @@
 export * from './in-memory-ports';
 export * from './local-chain';
+export * from './rpc-proxy';
 export { TEST_USDC_ABI } from './test-usdc.artifact';
