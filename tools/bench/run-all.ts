@@ -1,4 +1,5 @@
 import { appendBench, formatNumber, formatTarget, verdict, type Figure } from './append-bench';
+import { chainDepositLatencyBench } from './chain-deposit-latency';
 import { startupMemoryBench } from './startup-memory-bench';
 import { usersHttpBench } from './users-http-bench';
 
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   console.log(`Benchmarks on ${process.platform}/${process.arch}, Node ${process.version}`);
   const figures = [...(await appendBench()), ...(await usersHttpBench()), ...(await startupMemoryBench())];
+  figures.push(...(await chainDepositLatencyBench()));
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));
   const missed = figures.filter((f) => verdict(f) === 'FAIL').length;

@@ -7,6 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import solc from 'solc';
 import { TEST_USDC_SOURCE } from './test-usdc.source';
 
 export interface CompiledContract {
@@ -22,9 +23,6 @@ interface SolcOutput {
 export const ARTIFACT_PATH = 'libs/wallets/chain/src/testing/test-usdc.artifact.ts';
 
 export function compileTestUsdc(): CompiledContract {
-  // Loaded here, not at the top, so importing this module for its types never pulls in the compiler.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const solc = require('solc') as { compile(input: string): string };
   const input = {
     language: 'Solidity',
     sources: { 'TestUsdc.sol': { content: TEST_USDC_SOURCE } },
@@ -35,7 +33,7 @@ export function compileTestUsdc(): CompiledContract {
       outputSelection: { '*': { TestUsdc: ['abi', 'evm.bytecode.object'] } },
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
+  const output = JSON.parse(solc.compile(JSON.stringify(input)) as string) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length)
     throw new Error(`TestUsdc does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
@@ -53,8 +51,15 @@ export function renderArtifact(compiled: CompiledContract): string {
   ].join('\n');
 }
 
-if (require.main === module) {
+async function writeArtifact(): Promise<void> {
   const path = resolve(process.cwd(), ARTIFACT_PATH);
-  writeFileSync(path, renderArtifact(compileTestUsdc()));
+  const prettier = await import('prettier');
+  const options = await prettier.resolveConfig(path);
+  writeFileSync(
+    path,
+    await prettier.format(renderArtifact(compileTestUsdc()), { ...options, parser: 'typescript' }),
+  );
   console.log(`wrote ${path}`);
 }
+
+if (require.main === module) void writeArtifact();

@@ -1,3 +1,4 @@
+export * from './deposit-latency';
 export * from './in-memory-ports';
 export * from './local-chain';
 export * from './rpc-proxy';
