@@ -13,6 +13,7 @@ import {
   keccak256,
   parseTransaction,
   stringify,
+  TransactionReceiptNotFoundError,
   type Address,
   type Hash,
   type Hex,
@@ -217,10 +218,14 @@ export class EvmPayout implements PayoutPort {
   }
 
   private async isMined(hash: Hash): Promise<boolean> {
-    return this.client.getTransactionReceipt({ hash }).then(
-      () => true,
-      () => false,
-    );
+    try {
+      await this.client.getTransactionReceipt({ hash });
+      return true;
+    } catch (error) {
+      // Only a definite "no receipt" counts: taking a failed lookup for one would sign a second payment.
+      if (error instanceof TransactionReceiptNotFoundError) return false;
+      throw error;
+    }
   }
 
   private async outcome(entry: JournaledPayout): Promise<PayoutResult> {
