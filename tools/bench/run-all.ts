@@ -1,5 +1,6 @@
 import { appendBench, formatNumber, formatTarget, verdict, type Figure } from './append-bench';
 import { ledgerPostingsBench } from './ledger-postings';
+import { chainDepositLatencyBench } from './chain-deposit-latency';
 import { startupMemoryBench } from './startup-memory-bench';
 import { usersHttpBench } from './users-http-bench';
 import { webhooksDeliveryBench } from './webhooks-delivery-bench';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     ...(await startupMemoryBench()),
     ...(await ledgerPostingsBench()),
     ...(await webhooksDeliveryBench()),
+    ...(await chainDepositLatencyBench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));

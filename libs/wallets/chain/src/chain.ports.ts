@@ -68,3 +68,30 @@ export interface PayoutPort {
   readonly chain: string;
   send(request: PayoutRequest): Promise<PayoutResult>;
 }
+
+/**
+ * A payout signed for a withdrawal, recorded before it is broadcast. Its hash is known from the signed
+ * bytes, so a retry after a crash finds the same transaction on chain (or broadcasts it again) instead of
+ * signing a second payment.
+ */
+export interface JournaledPayout {
+  withdrawalId: string;
+  toAddress: string;
+  amountMinor: bigint;
+  /** Hash of the signed transaction. */
+  hash: string;
+  /** The signed raw transaction (0x-prefixed hex), broadcast again as is on a retry. */
+  rawTransaction: string;
+  /** Set when the node refused the transaction for good; a re-send answers this again and broadcasts nothing. */
+  rejectedReason?: string;
+}
+
+/**
+ * Durable record of signed payouts, one per withdrawal, kept by the wallets service (e.g. as an event on
+ * the withdrawal's stream). `save` must resolve only once the entry is durable: it runs before broadcast.
+ */
+export interface PayoutJournal {
+  find(withdrawalId: string): Promise<JournaledPayout | null>;
+  /** Inserts or replaces the withdrawal's entry. */
+  save(entry: JournaledPayout): Promise<void>;
+}
