@@ -12,7 +12,7 @@ export function embeddedWalletChain(
   config: Pick<PlatformConfig, 'dataDir' | 'walletHdSeeds' | 'chain'>,
 ): WalletsModuleOptions {
   return {
-    chain: (environment, simulated) => ({
+    chain: (environment, { simulated }) => ({
       deriver: new HdDepositAddressDeriver(
         loadDepositSeed({
           dataDir: config.dataDir,

@@ -89,6 +89,24 @@ export interface RejectWithdrawal {
   data: { withdrawalId: string; reason: string; hash: string | null; now: string };
 }
 
+/**
+ * Records the signed payout of a pending withdrawal (insert or replace), before it is broadcast; it must
+ * match the withdrawal's amount and destination. `refusedReason` marks it refused by the node for good.
+ * Recording the same entry again changes nothing.
+ */
+export interface JournalPayout {
+  type: 'JournalPayout';
+  data: {
+    withdrawalId: string;
+    toAddress: string;
+    amount: number;
+    hash: string;
+    rawTransaction: string;
+    refusedReason: string | null;
+    now: string;
+  };
+}
+
 /** Operator commands (compliance, spec part 1 facts 5 and 7): a held wallet cannot spend or withdraw. */
 export interface PlaceComplianceHold {
   type: 'PlaceComplianceHold';
@@ -112,5 +130,6 @@ export type WalletCommand =
   | RequestWithdrawal
   | ConfirmWithdrawal
   | RejectWithdrawal
+  | JournalPayout
   | PlaceComplianceHold
   | ReleaseComplianceHold;

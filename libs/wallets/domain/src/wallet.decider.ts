@@ -4,6 +4,7 @@ import type {
   ChargeFee,
   CreateWallet,
   CreditDeposit,
+  JournalPayout,
   PlaceHold,
   RecordProvisioningFailure,
   Refund,
@@ -18,10 +19,22 @@ import type { HoldKind, LedgerFigures, WalletEvent } from './wallet.events';
 // State
 // ---------------------------------------------------------------------------------------------------
 
-export interface OpenHold {
-  amount: number;
-  kind: HoldKind;
+/** The signed transaction journaled for a pending withdrawal (see `WithdrawalPayoutSigned`). */
+export interface SignedPayout {
+  hash: string;
+  rawTransaction: string;
+  refusedReason: string | null;
 }
+
+export interface PendingWithdrawal {
+  amount: number;
+  kind: 'withdrawal';
+  toAddress: string;
+  /** Null until the payout is signed. */
+  payout: SignedPayout | null;
+}
+
+export type OpenHold = { amount: number; kind: Exclude<HoldKind, 'withdrawal'> } | PendingWithdrawal;
 
 export interface WalletRecord extends LedgerFigures {
   status: 'active';
@@ -301,11 +314,54 @@ function requestWithdrawal({ data }: RequestWithdrawal, state: WalletState): Wal
 }
 
 /** The pending withdrawal `withdrawalId`; null when it was resolved already (a retried payout). */
-function pendingWithdrawal(wallet: WalletRecord, withdrawalId: string): OpenHold | null {
+function pendingWithdrawal(wallet: WalletRecord, withdrawalId: string): PendingWithdrawal | null {
   const hold = wallet.holds.get(withdrawalId);
   if (hold?.kind === 'withdrawal') return hold;
   if (wallet.usedIds.has(withdrawalId) && !hold) return null;
   throw new DomainError('not_found', `Withdrawal ${withdrawalId} was not found on wallet ${wallet.walletId}`);
+}
+
+function journalPayout({ data }: JournalPayout, state: WalletState): WalletEvent[] {
+  const wallet = existing(state);
+  const pending = pendingWithdrawal(wallet, data.withdrawalId);
+  // A resolved withdrawal must not be paid (again): refusing the entry keeps its payout from being broadcast.
+  if (!pending)
+    throw new DomainError(
+      'invalid_state_transition',
+      `Withdrawal ${data.withdrawalId} is no longer pending: no payout may be signed for it`,
+    );
+  // EVM addresses differ only by their checksum casing.
+  if (data.amount !== pending.amount || data.toAddress.toLowerCase() !== pending.toAddress.toLowerCase())
+    throw new DomainError(
+      'validation_error',
+      `The payout signed for withdrawal ${data.withdrawalId} does not match its amount or destination`,
+    );
+  const current = pending.payout;
+  const target = {
+    walletId: wallet.walletId,
+    withdrawalId: data.withdrawalId,
+    hash: data.hash,
+    at: data.now,
+  };
+  const events: WalletEvent[] = [];
+  if (
+    !current ||
+    current.hash !== data.hash ||
+    current.rawTransaction !== data.rawTransaction ||
+    (current.refusedReason !== null && data.refusedReason === null)
+  )
+    events.push({
+      type: 'WithdrawalPayoutSigned',
+      data: {
+        ...target,
+        toAddress: data.toAddress,
+        amount: data.amount,
+        rawTransaction: data.rawTransaction,
+      },
+    });
+  if (data.refusedReason !== null && (events.length > 0 || current?.refusedReason !== data.refusedReason))
+    events.push({ type: 'WithdrawalPayoutRefused', data: { ...target, reason: data.refusedReason } });
+  return events;
 }
 
 export function decideWallet(command: WalletCommand, state: WalletState): WalletEvent[] {
@@ -367,6 +423,8 @@ export function decideWallet(command: WalletCommand, state: WalletState): Wallet
         },
       ];
     }
+    case 'JournalPayout':
+      return journalPayout(command, state);
     case 'PlaceComplianceHold': {
       const wallet = existing(state);
       if (wallet.complianceHold) return [];
@@ -462,9 +520,25 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       break;
     }
     case 'WithdrawalRequested': {
-      const { withdrawalId, amount } = event.data;
-      wallet.holds = withHolds(state, (holds) => holds.set(withdrawalId, { amount, kind: 'withdrawal' }));
+      const { withdrawalId, amount, toAddress } = event.data;
+      wallet.holds = withHolds(state, (holds) =>
+        holds.set(withdrawalId, { amount, kind: 'withdrawal', toAddress, payout: null }),
+      );
       break;
+    }
+    case 'WithdrawalPayoutSigned':
+    case 'WithdrawalPayoutRefused': {
+      const { withdrawalId } = event.data;
+      const pending = state.holds.get(withdrawalId);
+      if (pending?.kind !== 'withdrawal') return wallet;
+      const payout: SignedPayout =
+        event.type === 'WithdrawalPayoutSigned'
+          ? { hash: event.data.hash, rawTransaction: event.data.rawTransaction, refusedReason: null }
+          : { ...(pending.payout as SignedPayout), refusedReason: event.data.reason };
+      return {
+        ...wallet,
+        holds: withHolds(state, (holds) => holds.set(withdrawalId, { ...pending, payout })),
+      };
     }
     case 'WalletHoldReleased':
     case 'WalletHoldSettled':

@@ -282,4 +282,105 @@ describe('wallet decider: withdrawals', () => {
       .when({ type: 'ReleaseHold', data: { holdId: 'txn-w1', now: T1 } })
       .thenThrows('not_found');
   });
+
+  describe('payout journal', () => {
+    const TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const requested = run(funded, {
+      type: 'RequestWithdrawal',
+      data: { withdrawalId: 'txn-w1', amount: 40 * USDC, toAddress: TO, now: T1 },
+    });
+    const journal = (
+      extra: Partial<Extract<WalletCommand, { type: 'JournalPayout' }>['data']> = {},
+    ): WalletCommand => ({
+      type: 'JournalPayout',
+      data: {
+        withdrawalId: 'txn-w1',
+        toAddress: TO.toLowerCase(),
+        amount: 40 * USDC,
+        hash: '0xh1',
+        rawTransaction: '0xraw1',
+        refusedReason: null,
+        now: T1,
+        ...extra,
+      },
+    });
+    const signed = (hash: string, rawTransaction: string): WalletEvent => ({
+      type: 'WithdrawalPayoutSigned',
+      data: {
+        walletId: WALLET,
+        withdrawalId: 'txn-w1',
+        toAddress: TO.toLowerCase(),
+        amount: 40 * USDC,
+        hash,
+        rawTransaction,
+        at: T1,
+      },
+    });
+    const refused = (hash: string): WalletEvent => ({
+      type: 'WithdrawalPayoutRefused',
+      data: { walletId: WALLET, withdrawalId: 'txn-w1', hash, reason: 'no gas', at: T1 },
+    });
+    const payoutOf = (events: WalletEvent[]) => wallet(events).holds.get('txn-w1');
+
+    it('journals the signed payout of a pending withdrawal once, leaving the ledger as it is', () => {
+      spec
+        .given(requested)
+        .when(journal())
+        .then([signed('0xh1', '0xraw1')]);
+      const journaled = run(requested, journal(), journal());
+      expect(journaled.slice(requested.length)).toEqual([signed('0xh1', '0xraw1')]);
+      expect(payoutOf(journaled)).toMatchObject({
+        payout: { hash: '0xh1', rawTransaction: '0xraw1', refusedReason: null },
+      });
+      expect(wallet(journaled)).toMatchObject({ balance: 100 * USDC, held: 40 * USDC });
+    });
+
+    it('replaces the entry with a newly signed transaction while the withdrawal is pending', () => {
+      const replaced = run(requested, journal(), journal({ hash: '0xh2', rawTransaction: '0xraw2' }));
+      expect(replaced.at(-1)).toEqual(signed('0xh2', '0xraw2'));
+      expect(payoutOf(replaced)).toMatchObject({ payout: { hash: '0xh2', rawTransaction: '0xraw2' } });
+    });
+
+    it('records a refusal by the node once, and a newly signed transaction lifts it', () => {
+      const journaled = run(requested, journal());
+      spec
+        .given(journaled)
+        .when(journal({ refusedReason: 'no gas' }))
+        .then([refused('0xh1')]);
+      const refusedTwice = run(
+        journaled,
+        journal({ refusedReason: 'no gas' }),
+        journal({ refusedReason: 'no gas' }),
+      );
+      expect(refusedTwice.slice(journaled.length)).toEqual([refused('0xh1')]);
+      expect(payoutOf(refusedTwice)).toMatchObject({ payout: { hash: '0xh1', refusedReason: 'no gas' } });
+      spec
+        .given(requested)
+        .when(journal({ refusedReason: 'no gas' }))
+        .then([signed('0xh1', '0xraw1'), refused('0xh1')]);
+      const resigned = run(refusedTwice, journal({ hash: '0xh2', rawTransaction: '0xraw2' }));
+      expect(payoutOf(resigned)).toMatchObject({ payout: { hash: '0xh2', refusedReason: null } });
+    });
+
+    it('refuses a payout that does not match the withdrawal, or for no pending withdrawal', () => {
+      spec
+        .given(requested)
+        .when(journal({ amount: 41 * USDC }))
+        .thenThrows('validation_error');
+      spec
+        .given(requested)
+        .when(journal({ toAddress: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' }))
+        .thenThrows('validation_error');
+      spec
+        .given(requested)
+        .when(journal({ withdrawalId: 'txn-other' }))
+        .thenThrows('not_found');
+      const confirmed = run(requested, journal(), confirm);
+      spec
+        .given(confirmed)
+        .when(journal())
+        .thenThrows('invalid_state_transition', /no longer pending/);
+      expect(payoutOf(confirmed)).toBeUndefined();
+    });
+  });
 });

@@ -115,6 +115,31 @@ export type WithdrawalRejected = DomainEvent<
   }
 >;
 
+/**
+ * The payout of a pending withdrawal was signed, recorded before it is broadcast (the payout journal): a
+ * retry after a crash sends these same bytes again instead of signing a second payment. A later one for
+ * the same withdrawal replaces it (its nonce was used by nothing else and the transaction can never be
+ * mined). Internal bookkeeping: the raw transaction goes to no read model and no public Event.
+ */
+export type WithdrawalPayoutSigned = DomainEvent<
+  'WithdrawalPayoutSigned',
+  {
+    walletId: string;
+    withdrawalId: string;
+    toAddress: string;
+    amount: number;
+    hash: string;
+    rawTransaction: string;
+    at: string;
+  }
+>;
+
+/** The node refused the signed payout for good: a re-send answers `reason` and broadcasts nothing. */
+export type WithdrawalPayoutRefused = DomainEvent<
+  'WithdrawalPayoutRefused',
+  { walletId: string; withdrawalId: string; hash: string; reason: string; at: string }
+>;
+
 export type WalletComplianceHoldPlaced = DomainEvent<
   'WalletComplianceHoldPlaced',
   { walletId: string; reason: string; at: string }
@@ -140,6 +165,8 @@ export type WalletEvent =
   | WalletCreated
   | WalletProvisioningFailed
   | WalletLedgerEvent
+  | WithdrawalPayoutSigned
+  | WithdrawalPayoutRefused
   | WalletComplianceHoldPlaced
   | WalletComplianceHoldReleased;
 

@@ -137,6 +137,9 @@ function changeOf(event: WalletEvent): Change | null {
           toAddress: event.data.toAddress,
         }),
       };
+    // The pending withdrawal shows the hash of its signed payout (never the raw transaction).
+    case 'WithdrawalPayoutSigned':
+      return { kind: 'update', id: event.data.withdrawalId, changes: { transactionHash: event.data.hash } };
     case 'WithdrawalConfirmed':
       return {
         kind: 'update',

@@ -1,6 +1,6 @@
 import type { Environment } from '@cip/shared/contracts';
 import type { ReadStore } from '@cip/shared/read-store';
-import type { DepositSink, ObservedDeposit, WatcherCheckpoint } from '@cip/wallets/chain';
+import type { DepositSink, ObservedDeposit, PayoutJournal, WatcherCheckpoint } from '@cip/wallets/chain';
 import { minorFromBigInt } from '@cip/wallets/domain';
 import type { WalletsService } from './wallets.service';
 
@@ -33,6 +33,18 @@ export function walletDepositSink(wallets: WalletsService, environment: Environm
         },
       );
     },
+  };
+}
+
+/**
+ * The payout journal of one environment, kept as events on each withdrawal's wallet stream: an entry is
+ * durable once `save` resolves, and `find` folds the stream, so it sees a save of a moment ago and
+ * survives a restart. Only a pending withdrawal takes an entry matching its amount and destination.
+ */
+export function walletPayoutJournal(wallets: WalletsService, environment: Environment): PayoutJournal {
+  return {
+    find: (withdrawalId) => wallets.journaledPayout(environment, withdrawalId),
+    save: (entry) => wallets.journalPayout(environment, entry),
   };
 }
 

@@ -1,26 +1,30 @@
 import { DomainError } from '@cip/shared/contracts';
 import { ConsumerHost, Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
-import { ManualClock } from '@cip/shared/runtime';
+import { createLogger, ManualClock } from '@cip/shared/runtime';
 import {
   DepositAddressDeriver,
+  EvmPayout,
   HdDepositAddressDeriver,
   generateDepositSeed,
+  JournaledPayout,
   PayoutPort,
   PayoutRequest,
   SimulatedChain,
   SimulatedPayout,
 } from '@cip/wallets/chain';
+import { localChainKey, startLocalChain, startRpcProxy } from '@cip/wallets/chain/testing';
 import {
   recordWalletTransactions,
   WALLET_TRANSACTIONS_GROUP,
   walletsProjection,
 } from '@cip/wallets/read-models';
+import { until } from '@cip/shared/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readStoreWatcherCheckpoint, walletDepositSink } from './chain-bindings';
+import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import { LedgerContext } from './wallets.api';
-import { walletIdOf, WalletsService } from './wallets.service';
+import { WalletChain, walletIdOf, WalletsService } from './wallets.service';
 
 const USDC = 1_000_000;
 const DISTRIBUTOR = 'dst-test';
@@ -46,7 +50,7 @@ async function openWallets(
   await consumers.start(infrastructure);
   const clock = new ManualClock();
   const simulatedChain = new SimulatedChain(clock);
-  const chain = {
+  const chain: WalletChain = {
     deriver: options.deriver ?? new HdDepositAddressDeriver(generateDepositSeed(), 'simulated'),
     payout: options.payout ?? new SimulatedPayout(simulatedChain),
   };
@@ -65,6 +69,8 @@ async function openWallets(
   return {
     wallets: newService(),
     newService,
+    /** The adapters the services use, read on each call: a test may swap the payout. */
+    chain,
     infrastructure,
     dataDir,
     async close(keepData = false) {
@@ -76,6 +82,8 @@ async function openWallets(
 }
 
 type Opened = Awaited<ReturnType<typeof openWallets>>;
+
+const caller = { ...context, requestId: 'r', program: { prepaid: true } };
 
 async function fundedWallet(opened: Opened, userId: string, amount: number) {
   const wallet = await opened.wallets.provisionWallet('sandbox', { userId, distributorId: DISTRIBUTOR });
@@ -281,6 +289,161 @@ describe('wallets service on the embedded store', () => {
       });
     } finally {
       await counting.close();
+    }
+  });
+});
+
+describe('payout journal on the wallet stream', () => {
+  const TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+  let opened: Opened;
+  beforeEach(async () => {
+    opened = await openWallets();
+  });
+  afterEach(async () => {
+    await opened.close();
+  });
+
+  async function pendingWithdrawal(userId: string) {
+    const wallet = await fundedWallet(opened, userId, 10 * USDC);
+    const withdrawal = await opened.wallets.requestWithdrawal(caller, wallet.id, {
+      amount: 4 * USDC,
+      toAddress: TO,
+    });
+    const entry: JournaledPayout = {
+      withdrawalId: withdrawal.id,
+      toAddress: TO.toLowerCase(),
+      amountMinor: 4_000_000n,
+      hash: `0x${'a1'.repeat(32)}`,
+      rawTransaction: '0x02f8b1signed',
+    };
+    return { wallet, withdrawal, entry };
+  }
+
+  const journalEvents = async (walletId: string) =>
+    (await opened.infrastructure.scope('sandbox').eventStore.readStream(walletId))
+      .map((e) => e.type)
+      .filter((type) => type.startsWith('WithdrawalPayout'));
+
+  it('keeps a saved entry across a restart, records a repeated save once, and shows only the hash', async () => {
+    const { wallet, withdrawal, entry } = await pendingWithdrawal('usr-journal');
+    const journal = walletPayoutJournal(opened.wallets, 'sandbox');
+    expect(await journal.find(withdrawal.id)).toBeNull();
+    await Promise.all([journal.save(entry), walletPayoutJournal(opened.newService(), 'sandbox').save(entry)]);
+    await journal.save(entry);
+    expect(await journalEvents(wallet.id)).toEqual(['WithdrawalPayoutSigned']);
+    const expected = { ...entry, toAddress: TO };
+    expect(await journal.find(withdrawal.id)).toEqual(expected);
+
+    await opened.close(true);
+    opened = await openWallets({ dataDir: opened.dataDir });
+    const reopened = walletPayoutJournal(opened.wallets, 'sandbox');
+    expect(await reopened.find(withdrawal.id)).toEqual(expected);
+    const record = await opened.wallets.getTransaction(caller, withdrawal.id);
+    expect(record).toMatchObject({ status: 'pending', transactionHash: entry.hash });
+    expect(JSON.stringify(record)).not.toContain(entry.rawTransaction);
+    expect(await opened.wallets.getWallet(caller, wallet.id)).toMatchObject({
+      balance: 10,
+      availableBalance: 6,
+    });
+
+    await reopened.save({ ...entry, rejectedReason: 'the hot wallet cannot pay the gas for this payout' });
+    expect(await reopened.find(withdrawal.id)).toMatchObject({
+      hash: entry.hash,
+      rejectedReason: 'the hot wallet cannot pay the gas for this payout',
+    });
+  });
+
+  it('refuses an entry that does not match the withdrawal, or once the withdrawal is resolved', async () => {
+    const { wallet, withdrawal, entry } = await pendingWithdrawal('usr-journal-guard');
+    const journal = walletPayoutJournal(opened.wallets, 'sandbox');
+    await expect(journal.save({ ...entry, amountMinor: 4_000_001n })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
+    await expect(journal.save({ ...entry, withdrawalId: 'txn-unknown' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await journal.save(entry);
+    const [requested] = (
+      await opened.infrastructure.scope('sandbox').eventStore.readStream(wallet.id)
+    ).filter((e) => e.type === 'WithdrawalRequested');
+    await opened.wallets.executeWithdrawal('sandbox', requested);
+    expect(await opened.wallets.getTransaction(caller, withdrawal.id)).toMatchObject({ status: 'completed' });
+    expect(await journal.find(withdrawal.id)).toBeNull();
+    await expect(journal.save({ ...entry, hash: `0x${'b2'.repeat(32)}` })).rejects.toMatchObject({
+      code: 'invalid_state_transition',
+    });
+  });
+
+  it('with an EVM payout on a local chain, pays a withdrawal exactly once across crashes before and after broadcast', async () => {
+    const chain = await startLocalChain({ accounts: 1 });
+    const proxy = await startRpcProxy(chain.rpcUrl);
+    // Two confirmations: on the local chain (one block per transaction) a payout is mined but not confirmed
+    // until another block comes, so the receipt wait gives up, as a process would die after broadcasting.
+    const evmPayout = (wallets: WalletsService) =>
+      new EvmPayout(
+        {
+          rpcUrl: proxy.url,
+          chainId: chain.chainId,
+          tokenAddress: chain.tokenAddress,
+          hotWalletPrivateKey: localChainKey('account-0'),
+          confirmations: 2,
+          receiptTimeoutMs: 300,
+          receiptPollIntervalMs: 10,
+          rpcTimeoutMs: 2_000,
+        },
+        walletPayoutJournal(wallets, 'sandbox'),
+        createLogger('silent'),
+      );
+    try {
+      await chain.transfer(chain.accounts[0].address, 100_000_000n);
+      const { wallet, withdrawal } = await pendingWithdrawal('usr-evm');
+      const [requested] = (
+        await opened.infrastructure.scope('sandbox').eventStore.readStream(wallet.id)
+      ).filter((e) => e.type === 'WithdrawalRequested');
+      // 1. The node becomes unreachable the moment the signed payout is journaled: it is never broadcast.
+      const crashing = opened.newService();
+      const save = crashing.journalPayout.bind(crashing);
+      jest.spyOn(crashing, 'journalPayout').mockImplementation(async (...args) => {
+        await save(...args);
+        proxy.up = false;
+      });
+      opened.chain.payout = evmPayout(crashing);
+      await expect(opened.wallets.executeWithdrawal('sandbox', requested)).rejects.toThrow();
+      const journaled = await walletPayoutJournal(opened.wallets, 'sandbox').find(withdrawal.id);
+      expect(journaled).not.toBeNull();
+      expect(await chain.tokenBalance(TO)).toBe(0n);
+
+      // 2. After a restart, a fresh payout broadcasts the journaled transaction, which is mined, but the
+      // process gives up waiting for its confirmations.
+      await opened.close(true);
+      opened = await openWallets({ dataDir: opened.dataDir });
+      proxy.up = true;
+      opened.chain.payout = evmPayout(opened.wallets);
+      await expect(opened.wallets.executeWithdrawal('sandbox', requested)).rejects.toThrow();
+      expect(await chain.tokenBalance(TO)).toBe(4_000_000n);
+
+      // 3. Another fresh payout finds that transaction mined instead of paying a second time; once it
+      // polls the head for confirmations, one more block confirms it.
+      opened.chain.payout = evmPayout(opened.newService());
+      const lookups = proxy.methods.length;
+      const retried = opened.wallets.executeWithdrawal('sandbox', requested);
+      await until(() => proxy.methods.slice(lookups).includes('eth_blockNumber'));
+      await chain.mine(1);
+      await retried;
+      await opened.wallets.executeWithdrawal('sandbox', requested);
+
+      expect(await chain.tokenBalance(TO)).toBe(4_000_000n);
+      expect(await opened.wallets.getTransaction(caller, withdrawal.id)).toMatchObject({
+        status: 'completed',
+        transactionHash: journaled?.hash,
+      });
+      expect(await opened.wallets.getWallet(caller, wallet.id)).toMatchObject({
+        balance: 6,
+        pendingHolds: 0,
+      });
+    } finally {
+      await proxy.close();
+      await chain.stop();
     }
   });
 });

@@ -8,13 +8,16 @@ import {
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
 import { ConsumerHost, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock } from '@cip/shared/runtime';
-import { DepositSink, DepositWatcher, SimulatedChain, WatcherCheckpoint } from '@cip/wallets/chain';
 import {
-  recordWalletTransactions,
-  walletsProjection,
-} from '@cip/wallets/read-models';
+  DepositSink,
+  DepositWatcher,
+  PayoutJournal,
+  SimulatedChain,
+  WatcherCheckpoint,
+} from '@cip/wallets/chain';
+import { recordWalletTransactions, walletsProjection } from '@cip/wallets/read-models';
 import { walletTransactionsReadModel } from './wallet-transactions.read-model';
-import { readStoreWatcherCheckpoint, walletDepositSink } from './chain-bindings';
+import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import { WALLETS_API } from './wallets.api';
 import { WalletChain, WalletsService } from './wallets.service';
 
@@ -24,8 +27,14 @@ export const WALLET_PROVISIONING_GROUP = 'wallets.provisioning';
 export const WITHDRAWAL_PAYOUT_GROUP = 'wallets.withdrawals';
 
 export interface WalletsModuleOptions {
-  /** The deriver and payout adapter of an environment (sandbox: simulated chain; EVM adapters when configured). */
-  chain(environment: Environment, simulated: SimulatedChain): WalletChain;
+  /**
+   * The deriver and payout adapter of an environment (sandbox: simulated chain; EVM adapters when
+   * configured, an EVM payout journaling on `payoutJournal`).
+   */
+  chain(
+    environment: Environment,
+    bindings: { simulated: SimulatedChain; payoutJournal: PayoutJournal },
+  ): WalletChain;
   /** A deposit watcher for an environment, or null for none (no chain endpoint configured). */
   watcher?(environment: Environment, sink: DepositSink, checkpoint: WatcherCheckpoint): DepositWatcher | null;
 }
@@ -78,10 +87,9 @@ export class WalletsModule {
           inject: [INFRASTRUCTURE, ConsumerHost, CLOCK],
           useFactory: (infrastructure: Infrastructure, consumers: ConsumerHost, clock: Clock) => {
             const simulatedChain = new SimulatedChain(clock);
-            const chains = new Map(
-              ENVIRONMENTS.map((environment) => [environment, options.chain(environment, simulatedChain)]),
-            );
-            return new WalletsService(
+            // Built once the service exists: the payout journal of each environment is kept by it.
+            const chains = new Map<Environment, WalletChain>();
+            const wallets = new WalletsService(
               {
                 eventStore: (environment) => infrastructure.scope(environment).eventStore,
                 readStore: (environment) => infrastructure.scope(environment).readStore,
@@ -103,6 +111,15 @@ export class WalletsModule {
               },
               clock,
             );
+            for (const environment of ENVIRONMENTS)
+              chains.set(
+                environment,
+                options.chain(environment, {
+                  simulated: simulatedChain,
+                  payoutJournal: walletPayoutJournal(wallets, environment),
+                }),
+              );
+            return wallets;
           },
         },
         { provide: WALLETS_API, useExisting: WalletsService },

@@ -9,10 +9,11 @@ import {
 } from '@cip/shared/eventing';
 import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
 import { Clock, deterministicUuid, newId } from '@cip/shared/runtime';
-import type { DepositAddressDeriver, PayoutPort, SimulatedChain } from '@cip/wallets/chain';
+import type { DepositAddressDeriver, JournaledPayout, PayoutPort, SimulatedChain } from '@cip/wallets/chain';
 import {
   availableBalance,
   isWallet,
+  minorFromBigInt,
   WalletCommand,
   walletDecider,
   WalletEvent,
@@ -314,6 +315,52 @@ export class WalletsService implements WalletsApi, WalletLedger {
     );
   }
 
+  /**
+   * The payout journaled for a pending withdrawal, folded from its wallet's stream (so it includes what
+   * was saved a moment ago), or null when none was signed or the withdrawal is no longer pending.
+   */
+  async journaledPayout(environment: Environment, withdrawalId: string): Promise<JournaledPayout | null> {
+    const record = await this.withdrawalRecord(environment, withdrawalId);
+    if (!record) return null;
+    const { state } = await loadState(this.ports.eventStore(environment), walletDecider, record.walletId);
+    const pending = isWallet(state) ? state.holds.get(withdrawalId) : undefined;
+    if (pending?.kind !== 'withdrawal' || !pending.payout) return null;
+    const { hash, rawTransaction, refusedReason } = pending.payout;
+    return {
+      withdrawalId,
+      toAddress: pending.toAddress,
+      amountMinor: BigInt(pending.amount),
+      hash,
+      rawTransaction,
+      ...(refusedReason !== null && { rejectedReason: refusedReason }),
+    };
+  }
+
+  /**
+   * Journals the signed payout of a pending withdrawal on its wallet's stream (insert or replace); it
+   * resolves once the event is appended, so the payout may then be broadcast.
+   */
+  async journalPayout(environment: Environment, entry: JournaledPayout): Promise<void> {
+    const record = await this.withdrawalRecord(environment, entry.withdrawalId);
+    if (!record) throw notFound('Withdrawal', entry.withdrawalId);
+    await this.ledger(
+      { environment, distributorId: record.distributorId, correlationId: entry.withdrawalId },
+      record.walletId,
+      (now) => ({
+        type: 'JournalPayout',
+        data: {
+          withdrawalId: entry.withdrawalId,
+          toAddress: entry.toAddress,
+          amount: minorFromBigInt(entry.amountMinor),
+          hash: entry.hash,
+          rawTransaction: entry.rawTransaction,
+          refusedReason: entry.rejectedReason ?? null,
+          now,
+        },
+      }),
+    );
+  }
+
   // -------------------------------------------------------------------------------------------------
   // Ledger commands (card authorizations) and compliance holds (operators)
   // -------------------------------------------------------------------------------------------------
@@ -445,6 +492,24 @@ export class WalletsService implements WalletsApi, WalletLedger {
       this.allocators.set(environment, allocator);
     }
     return allocator;
+  }
+
+  /**
+   * The transaction record of a withdrawal, for its wallet and owner (fields that never change), waiting
+   * for the read model when the withdrawal is newer than it.
+   */
+  private async withdrawalRecord(
+    environment: Environment,
+    withdrawalId: string,
+  ): Promise<TransactionRecord | null> {
+    const get = () =>
+      this.ports.readStore(environment).get<TransactionRecord>(TRANSACTIONS_COLLECTION, withdrawalId);
+    let record = await get();
+    if (!record) {
+      await this.ports.settle(environment);
+      record = await get();
+    }
+    return record?.type === 'withdrawal' ? record : null;
   }
 
   /** A wallet read by id: its stream folded into the view, so it always includes the caller's own writes. */

@@ -115,6 +115,9 @@ export class EvmPayout implements PayoutPort {
           `withdrawal ${request.withdrawalId} was already signed for another destination or amount`,
         );
       if (journaled.rejectedReason) return rejected(journaled.rejectedReason, null);
+      // A mined payout is not broadcast again: a node should refuse its used nonce, but ganache executes
+      // the same signed bytes a second time.
+      if (await this.isMined(journaled.hash as Hash)) return journaled;
       const sent = await this.broadcast(journaled);
       if (sent !== 'superseded') return sent;
       this.logger.warn(
