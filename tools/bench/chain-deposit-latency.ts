@@ -1,4 +1,11 @@
-import { measureDepositLatency } from '@cip/wallets/chain/testing';
+import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
+import { UsersService } from '@cip/users/service';
+import { localChainKey, measureDepositLatency, startLocalChain } from '@cip/wallets/chain/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startPlatform } from '../../apps/platform/src/start-platform';
 import { printFigures, type Figure } from './append-bench';
 
 const TRANSFERS = 100;
@@ -28,8 +35,105 @@ export async function chainDepositLatencyBench(): Promise<Figure[]> {
       unit: 'ms',
     },
   ];
+  figures.push(...(await depositToBalanceThroughPlatform()));
   printFigures(figures);
   return figures;
+}
+
+const API_KEY = 'sk_sandbox_chainBenchKeyAAAAAAAAAAAAAAAAAAAAAAAAAA';
+const PLATFORM_DEPOSITS = 40;
+
+/**
+ * The whole path a distributor sees: a USDC transfer on the local chain to a wallet's deposit address, the
+ * platform's watcher (1 confirmation, its own 50 ms poll timer), the ledger command, until
+ * GET /v1/wallets/{id} shows the new balance. Deposits go one at a time to 10 wallets.
+ */
+async function depositToBalanceThroughPlatform(): Promise<Figure[]> {
+  const chain = await startLocalChain();
+  const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-chain-'));
+  const platform = await startPlatform(
+    {
+      ...readPlatformConfig({}),
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      bootstrapSandboxApiKey: API_KEY,
+      rateLimit: { ratePerSecond: 1_000_000, burst: 1_000_000 },
+      chains: {
+        sandbox: {
+          rpcUrl: chain.rpcUrl,
+          chainId: chain.chainId,
+          usdcContractAddress: chain.tokenAddress,
+          confirmations: 1,
+          pollIntervalMs: POLL_INTERVAL_MS,
+          maxBlockRange: 1_000,
+          hotWalletPrivateKey: localChainKey('account-0'),
+        },
+      },
+    },
+    { logger: createLogger('silent') },
+  );
+  try {
+    const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+    const api = async (path: string, init: RequestInit = {}) =>
+      (await fetch(`${platform.url}/v1${path}`, { ...init, headers })).json() as Promise<
+        Record<string, never>
+      >;
+    const users = platform.app.get(UsersService);
+    const caller = {
+      distributorId: platform.distributorId,
+      environment: 'sandbox' as const,
+      requestId: 'bench',
+      program: { allowedCountries: ['FR'], b2b: false },
+    };
+    const wallets: { id: string; depositAddress: string; expected: number }[] = [];
+    for (let i = 0; i < 10; i++) {
+      const user = await api('/users', {
+        method: 'POST',
+        body: JSON.stringify({
+          email: `chain-${i}@example.com`,
+          firstName: 'C',
+          lastName: 'B',
+          countryOfResidence: 'FR',
+        }),
+      });
+      await users.changeStatus(caller, user.id, 'active');
+      const listed = (await api(`/wallets?userId=${user.id}`)) as unknown as {
+        items: { id: string; depositAddress: string }[];
+      };
+      wallets.push({ ...listed.items[0], expected: 0 });
+    }
+    const latencies: number[] = [];
+    for (let i = 0; i < PLATFORM_DEPOSITS; i++) {
+      const wallet = wallets[i % wallets.length];
+      const started = performance.now();
+      await chain.transfer(wallet.depositAddress, 1_000_000n);
+      wallet.expected += 1;
+      // Reads the wallet until the deposit shows (each read folds the wallet's stream: read-your-writes).
+      while (
+        ((await api(`/wallets/${wallet.id}`)) as unknown as { balance: number }).balance !== wallet.expected
+      ) {
+        if (performance.now() - started > 30_000)
+          throw new Error('a deposit did not reach the balance in 30 s');
+        await sleep(2);
+      }
+      latencies.push(performance.now() - started);
+    }
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)];
+    return [
+      {
+        label: `Deposit transfer -> balance via the platform p50 (${PLATFORM_DEPOSITS} deposits)`,
+        value: at(0.5),
+        unit: 'ms',
+      },
+      { label: 'Deposit transfer -> balance via the platform p99', value: at(0.99), unit: 'ms' },
+    ];
+  } finally {
+    await platform.close();
+    await chain.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 if (require.main === module) {

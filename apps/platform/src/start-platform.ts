@@ -35,7 +35,7 @@ export async function startPlatform(
       clock: overrides.clock,
       pollIntervalMs: overrides.pollIntervalMs,
       kycLinkSecret: config.kycLinkSecret,
-      wallets: embeddedWalletChain(config),
+      wallets: embeddedWalletChain(config, logger),
       webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
     }),
     { logger, rateLimit: config.rateLimit },

@@ -1,6 +1,6 @@
 import { DistributorsService } from '@cip/distributors/service';
 import { ProgramConfig } from '@cip/distributors/domain';
-import { createLogger, ManualClock, readPlatformConfig, systemClock } from '@cip/shared/runtime';
+import { createLogger, ManualClock, PlatformConfig, readPlatformConfig, systemClock } from '@cip/shared/runtime';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,8 @@ export async function startHarness(
     webhookBreakerResetTimeoutMs?: number;
     /** Reopen an existing data directory (restart tests); a fresh one otherwise. */
     dataDir?: string;
+    /** EVM chains of the wallets context (a local ganache chain in the funding tests). */
+    chains?: PlatformConfig['chains'];
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-'));
@@ -48,6 +50,7 @@ export async function startHarness(
       bootstrapSandboxApiKey: SANDBOX_KEY,
       bootstrapProductionApiKey: PRODUCTION_KEY,
       rateLimit: options.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 },
+      chains: options.chains ?? {},
     },
     {
       logger: createLogger('silent'),

@@ -15,15 +15,32 @@ export interface PlatformConfig {
   kycLinkSecret?: string;
   /** Wallets: deposit-address HD seeds (BIP-39 mnemonics), generated on first start when not given. */
   walletHdSeeds?: { sandbox?: string; production?: string };
-  /** Wallets: the EVM chain of deposits and payouts; without an RPC URL the simulated chain is used. */
-  chain?: {
-    name?: string;
-    rpcUrl?: string;
-    usdcContractAddress?: string;
-    confirmations?: number;
-    hotWalletPrivateKey?: string;
-  };
+  /**
+   * Wallets: the EVM chain of each environment (deposits watched, withdrawals paid); an environment without
+   * one uses the simulated chain (sandbox) or refuses withdrawals (production).
+   */
+  chains: { sandbox?: EvmChainConfig; production?: EvmChainConfig };
   webhooks: WebhookConfig;
+}
+
+/** One environment's EVM chain: `<NAME>_<SANDBOX|PRODUCTION>` variables (README, "Wallets and USDC funding"). */
+export interface EvmChainConfig {
+  /** CHAIN_RPC_URL_<ENV>: HTTP JSON-RPC endpoint; setting it turns the chain on for that environment. */
+  rpcUrl: string;
+  /** CHAIN_ID_<ENV>: the chain id the node must report. */
+  chainId: number;
+  /** USDC_CONTRACT_ADDRESS_<ENV>: the funding token. */
+  usdcContractAddress: string;
+  /** CHAIN_CONFIRMATIONS_<ENV> (default 12): confirmations before a deposit is credited. */
+  confirmations: number;
+  /** CHAIN_POLL_INTERVAL_MS_<ENV> (default 4000). */
+  pollIntervalMs: number;
+  /** CHAIN_MAX_BLOCK_RANGE_<ENV> (default 2000): widest eth_getLogs range. */
+  maxBlockRange: number;
+  /** CHAIN_START_BLOCK_<ENV>: first block scanned on the very first start (default: the current head). */
+  startBlock?: number;
+  /** HOT_WALLET_PRIVATE_KEY_<ENV>: pays withdrawals; without it withdrawals are not paid on this chain. */
+  hotWalletPrivateKey?: string;
 }
 
 /** Webhook delivery settings (README, "Webhooks"). */
@@ -34,6 +51,29 @@ export interface WebhookConfig {
   signingKeys: { sandbox?: string; production?: string };
   /** WEBHOOK_SECRETS_KEY: 32 bytes (base64) sealing subscription secrets at rest; generated if absent. */
   secretsKey?: string;
+}
+
+function evmChainConfig(env: NodeJS.ProcessEnv, suffix: 'SANDBOX' | 'PRODUCTION'): EvmChainConfig | undefined {
+  const rpcUrl = env[`CHAIN_RPC_URL_${suffix}`];
+  if (!rpcUrl) return undefined;
+  const required = (name: string): string => {
+    const value = env[`${name}_${suffix}`];
+    if (!value) throw new Error(`${name}_${suffix} must be set when CHAIN_RPC_URL_${suffix} is`);
+    return value;
+  };
+  const chainId = Number(required('CHAIN_ID'));
+  if (!Number.isInteger(chainId) || chainId <= 0) throw new Error(`CHAIN_ID_${suffix} must be a positive integer`);
+  const startBlock = env[`CHAIN_START_BLOCK_${suffix}`];
+  return {
+    rpcUrl,
+    chainId,
+    usdcContractAddress: required('USDC_CONTRACT_ADDRESS'),
+    confirmations: Math.max(1, positiveInteger(env, `CHAIN_CONFIRMATIONS_${suffix}`, 12)),
+    pollIntervalMs: Math.max(10, positiveInteger(env, `CHAIN_POLL_INTERVAL_MS_${suffix}`, 4_000)),
+    maxBlockRange: Math.max(1, positiveInteger(env, `CHAIN_MAX_BLOCK_RANGE_${suffix}`, 2_000)),
+    startBlock: startBlock ? positiveInteger(env, `CHAIN_START_BLOCK_${suffix}`, 0) : undefined,
+    hotWalletPrivateKey: env[`HOT_WALLET_PRIVATE_KEY_${suffix}`] || undefined,
+  };
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -61,13 +101,7 @@ export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
       sandbox: env.WALLET_HD_SEED_SANDBOX || undefined,
       production: env.WALLET_HD_SEED_PRODUCTION || undefined,
     },
-    chain: {
-      name: env.CHAIN_NAME || undefined,
-      rpcUrl: env.CHAIN_RPC_URL || undefined,
-      usdcContractAddress: env.USDC_CONTRACT_ADDRESS || undefined,
-      confirmations: positiveInteger(env, 'CHAIN_CONFIRMATIONS', 12),
-      hotWalletPrivateKey: env.HOT_WALLET_PRIVATE_KEY || undefined,
-    },
+    chains: { sandbox: evmChainConfig(env, 'SANDBOX'), production: evmChainConfig(env, 'PRODUCTION') },
     webhooks: {
       allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
       signingKeys: {

@@ -62,3 +62,18 @@ export class SimulatedPayout implements PayoutPort {
     return { status: 'confirmed', hash, blockHeight, rawTxReceipt: JSON.stringify(receipt) };
   }
 }
+
+/**
+ * Payouts of an environment with no chain to pay on (production before its chain and hot wallet are
+ * configured): every withdrawal is rejected with the reason, instead of pretending that money left.
+ */
+export class UnconfiguredPayout implements PayoutPort {
+  constructor(
+    readonly chain: string,
+    private readonly reason: string,
+  ) {}
+
+  async send(): Promise<PayoutResult> {
+    return { status: 'rejected', reason: this.reason, hash: null };
+  }
+}

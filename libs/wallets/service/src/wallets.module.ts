@@ -42,8 +42,8 @@ export interface WalletsModuleOptions {
 const OPTIONS = Symbol('WALLETS_MODULE_OPTIONS');
 
 /** Starts the configured deposit watchers with the application and stops them before the stores close. */
-class DepositWatchers implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private running: DepositWatcher[] = [];
+export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private running = new Map<Environment, DepositWatcher>();
 
   constructor(
     private readonly options: WalletsModuleOptions,
@@ -60,13 +60,18 @@ class DepositWatchers implements OnApplicationBootstrap, BeforeApplicationShutdo
       );
       if (!watcher) continue;
       await watcher.start();
-      this.running.push(watcher);
+      this.running.set(environment, watcher);
     }
   }
 
+  /** Scans the environment's chain up to its head now (tests and benches wait on this, not on the poll timer). */
+  async pollOnce(environment: Environment): Promise<void> {
+    await this.running.get(environment)?.pollOnce();
+  }
+
   async beforeApplicationShutdown(): Promise<void> {
-    const running = this.running;
-    this.running = [];
+    const running = [...this.running.values()];
+    this.running.clear();
     await Promise.all(running.map((watcher) => watcher.stop()));
   }
 }
@@ -130,7 +135,7 @@ export class WalletsModule {
             new DepositWatchers(options, wallets, infrastructure),
         },
       ],
-      exports: [WalletsService, WALLETS_API],
+      exports: [WalletsService, WALLETS_API, DepositWatchers],
     };
   }
 
