@@ -1,6 +1,6 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { LocalChain, localChainKey, startLocalChain } from '@cip/wallets/chain/testing';
-import { DepositWatchers, WITHDRAWAL_PAYOUT_GROUP } from '@cip/wallets/service';
+import { DepositWatchers, WITHDRAWAL_PAYOUT_GROUP, WithdrawalPayouts } from '@cip/wallets/service';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 const json = { 'content-type': 'application/json' };
@@ -44,6 +44,11 @@ describe('USDC funding on a local EVM chain', () => {
   const scanChain = () => h.platform.app.get(DepositWatchers).pollOnce('sandbox');
   const getWallet = async (walletId: string) =>
     (await h.http.get(`/v1/wallets/${walletId}`).set(sandbox)).body;
+  /** The saga hands a withdrawal to the payout runner; the payout is done once the runner is idle. */
+  const paidOut = async () => {
+    await h.platform.app.get(ConsumerHost).drain('sandbox', [WITHDRAWAL_PAYOUT_GROUP], 30_000);
+    await h.platform.app.get(WithdrawalPayouts).idle();
+  };
   const eventsOf = async (userId: string, eventName: string) =>
     (await h.http.get('/v1/events').query({ userId, eventName, limit: 100 }).set(sandbox)).body.items;
 
@@ -118,7 +123,7 @@ describe('USDC funding on a local EVM chain', () => {
       .set({ ...sandbox, ...json })
       .send({ amount: 12.25, toAddress: recipient });
     expect(withdrawal.status).toBe(201);
-    await h.platform.app.get(ConsumerHost).drain('sandbox', [WITHDRAWAL_PAYOUT_GROUP], 30_000);
+    await paidOut();
 
     expect(await chain.tokenBalance(recipient)).toBe(before + 12_250_000n);
     expect(await getWallet(wallet.id)).toMatchObject({
@@ -148,7 +153,7 @@ describe('USDC funding on a local EVM chain', () => {
       .set({ ...sandbox, ...json })
       .send({ amount: 2_000, toAddress: chain.accounts[1].address });
     expect(withdrawal.status).toBe(201);
-    await h.platform.app.get(ConsumerHost).drain('sandbox', [WITHDRAWAL_PAYOUT_GROUP], 30_000);
+    await paidOut();
 
     const [rejected] = await eventsOf(userId, 'withdrawal.rejected');
     expect(rejected.data).toMatchObject({ hash: null });

@@ -1,6 +1,6 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { UsersService } from '@cip/users/service';
-import { WALLET_PROVISIONING_GROUP, WalletsService } from '@cip/wallets/service';
+import { WALLET_PROVISIONING_GROUP, WalletsService, WithdrawalPayouts } from '@cip/wallets/service';
 import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 describe('wallets over /v1, as a distributor uses them', () => {
@@ -51,6 +51,12 @@ describe('wallets over /v1, as a distributor uses them', () => {
       .send(body);
   const wallet = async (walletId: string, key = SANDBOX_KEY) =>
     (await h.http.get(`/v1/wallets/${walletId}`).set({ 'x-api-key': key })).body;
+  /** The saga hands a withdrawal to the payout runner, which records its outcome; then the read models catch up. */
+  async function payoutsSettled() {
+    await h.platform.app.get(ConsumerHost).drain('sandbox');
+    await h.platform.app.get(WithdrawalPayouts).idle();
+    await h.platform.app.get(ConsumerHost).drain('sandbox');
+  }
   const events = async (userId: string, eventName: string) =>
     (await h.http.get('/v1/events').query({ userId, eventName, limit: 100 }).set(sandbox)).body.items;
 
@@ -169,7 +175,7 @@ describe('wallets over /v1, as a distributor uses them', () => {
         toAddress: RECEIVER,
       });
 
-      await h.platform.app.get(ConsumerHost).drain('sandbox');
+      await payoutsSettled();
       const done = (await h.http.get(`/v1/transactions/${response.body.id}`).set(sandbox)).body;
       expect(done).toMatchObject({
         status: 'completed',
@@ -201,7 +207,7 @@ describe('wallets over /v1, as a distributor uses them', () => {
         toAddress: '0x0000000000000000000000000000000000000000',
       });
       expect(response.status).toBe(201);
-      await h.platform.app.get(ConsumerHost).drain('sandbox');
+      await payoutsSettled();
       expect((await h.http.get(`/v1/transactions/${response.body.id}`).set(sandbox)).body).toMatchObject({
         status: 'rejected',
         reason: expect.stringContaining('zero address'),

@@ -3,3 +3,4 @@ export * from './wallets.service';
 export * from './wallets.module';
 export * from './chain-bindings';
 export * from './wallet-transactions.read-model';
+export * from './withdrawal-payouts';

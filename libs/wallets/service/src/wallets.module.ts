@@ -6,8 +6,8 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
-import { ConsumerHost, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
-import { CLOCK, Clock } from '@cip/shared/runtime';
+import { ConsumerHost, Infrastructure, INFRASTRUCTURE, LOGGER } from '@cip/shared/infrastructure';
+import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
 import {
   DepositSink,
   DepositWatcher,
@@ -20,6 +20,7 @@ import { walletTransactionsReadModel } from './wallet-transactions.read-model';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import { WALLETS_API } from './wallets.api';
 import { WalletChain, WalletsService } from './wallets.service';
+import { PayoutMetrics, WithdrawalPayouts } from './withdrawal-payouts';
 
 /** Domain event of the users context that starts provisioning (matched by name: contexts share no code). */
 const USER_ACTIVATED = 'UserActivated';
@@ -40,6 +41,28 @@ export interface WalletsModuleOptions {
 }
 
 const OPTIONS = Symbol('WALLETS_MODULE_OPTIONS');
+/** How often payout retries that came due on the clock are looked for (real time). */
+const PAYOUT_RETRY_TICK_MS = 250;
+/** How long resuming waits at a time for the transactions read model to catch up with the log. */
+const RESUME_CATCH_UP_MS = 10_000;
+
+/** Resumes the pending withdrawals and runs the payout retry tick; lets running payouts finish on shutdown. */
+export class PayoutRunnerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly payouts: WithdrawalPayouts) {}
+
+  onApplicationBootstrap(): void {
+    for (const environment of ENVIRONMENTS) this.payouts.resume(environment);
+    this.timer = setInterval(() => this.payouts.runDue(), PAYOUT_RETRY_TICK_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.payouts.stop();
+  }
+}
 
 /** Starts the configured deposit watchers with the application and stops them before the stores close. */
 export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -78,7 +101,8 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
 
 /**
  * The wallets context: command handlers, the `wallets` and `transactions` read models, the provisioning
- * saga (user activated -> wallet) and the withdrawal saga (requested -> payout -> confirmed or rejected).
+ * saga (user activated -> wallet) and the withdrawal saga (requested -> payout runner -> confirmed or
+ * rejected).
  */
 @Module({})
 export class WalletsModule {
@@ -129,19 +153,47 @@ export class WalletsModule {
         },
         { provide: WALLETS_API, useExisting: WalletsService },
         {
+          provide: WithdrawalPayouts,
+          inject: [WalletsService, ConsumerHost, CLOCK, LOGGER, METRICS],
+          useFactory: (
+            wallets: WalletsService,
+            consumers: ConsumerHost,
+            clock: Clock,
+            logger: Logger,
+            metrics: PlatformMetrics,
+          ) =>
+            new WithdrawalPayouts({
+              execute: (environment, requested) => wallets.executeWithdrawal(environment, requested),
+              // A withdrawal the saga has moved past may not be in the read model yet after a crash.
+              pending: async (environment) => {
+                await consumers.drain(environment, [walletTransactionsReadModel.group], RESUME_CATCH_UP_MS);
+                return wallets.pendingWithdrawalRequests(environment);
+              },
+              clock,
+              logger,
+              metrics: new PayoutMetrics(metrics.registry),
+            }),
+        },
+        {
+          provide: PayoutRunnerLifecycle,
+          inject: [WithdrawalPayouts],
+          useFactory: (payouts: WithdrawalPayouts) => new PayoutRunnerLifecycle(payouts),
+        },
+        {
           provide: DepositWatchers,
           inject: [WalletsService, INFRASTRUCTURE],
           useFactory: (wallets: WalletsService, infrastructure: Infrastructure) =>
             new DepositWatchers(options, wallets, infrastructure),
         },
       ],
-      exports: [WalletsService, WALLETS_API, DepositWatchers],
+      exports: [WalletsService, WALLETS_API, DepositWatchers, WithdrawalPayouts],
     };
   }
 
   constructor(
     @Inject(ConsumerHost) consumers: ConsumerHost,
     @Inject(WalletsService) wallets: WalletsService,
+    @Inject(WithdrawalPayouts) payouts: WithdrawalPayouts,
   ) {
     consumers.registerProjection(walletsProjection);
     consumers.register({
@@ -171,13 +223,11 @@ export class WalletsModule {
     consumers.register({
       group: WITHDRAWAL_PAYOUT_GROUP,
       topics: ['wlt'],
-      // Payouts of one batch go out together; the batch is committed once every outcome is recorded.
+      // The payouts run on their own: a failing one is retried without holding up the ones behind it. The
+      // offset may move on at once, as a requested withdrawal stays pending in the log until paid.
       handle: async (ports, messages) => {
-        await Promise.all(
-          messages
-            .filter((m) => m.event.type === 'WithdrawalRequested')
-            .map((m) => wallets.executeWithdrawal(ports.scope as Environment, m.event)),
-        );
+        for (const { event } of messages)
+          if (event.type === 'WithdrawalRequested') payouts.submit(ports.scope as Environment, event);
       },
     });
   }

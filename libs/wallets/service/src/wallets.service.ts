@@ -283,7 +283,8 @@ export class WalletsService implements WalletsApi, WalletLedger {
   /**
    * The withdrawal saga's step: pays out a requested withdrawal and records the outcome. Run again after
    * a crash it first checks that the withdrawal is still pending, and the payout port sends at most once
-   * per withdrawal id, so a withdrawal is never paid twice.
+   * per withdrawal id, so a withdrawal is never paid twice. It throws when the payout could not be
+   * settled (node unreachable, receipt not in time): the withdrawal stays pending and is tried again.
    */
   async executeWithdrawal(environment: Environment, requested: RecordedEvent): Promise<void> {
     const event = requested as unknown as Extract<WalletEvent, { type: 'WithdrawalRequested' }>;
@@ -313,6 +314,38 @@ export class WalletsService implements WalletsApi, WalletLedger {
           }
         : { type: 'RejectWithdrawal', data: { withdrawalId, reason: result.reason, hash: result.hash, now } },
     );
+  }
+
+  /**
+   * The `WithdrawalRequested` events of the withdrawals the transactions read model shows pending (the
+   * payouts to resume on start); the caller makes sure the read model is caught up.
+   */
+  async pendingWithdrawalRequests(environment: Environment): Promise<RecordedEvent[]> {
+    const readStore = this.ports.readStore(environment);
+    const pending: TransactionRecord[] = [];
+    for (let page = 0; ; page++) {
+      const result = await readStore.find<TransactionRecord>(TRANSACTIONS_COLLECTION, {
+        filter: { type: 'withdrawal', status: 'pending' },
+        sort: { field: 'createdAt', direction: 'asc' },
+        page,
+        limit: 1000,
+      });
+      pending.push(...result.items);
+      if (!result.hasMore) break;
+    }
+    const withdrawalIds = new Set(pending.map((record) => record.id));
+    const requests: RecordedEvent[] = [];
+    for (const walletId of new Set(pending.map((record) => record.walletId))) {
+      const events = await this.ports.eventStore(environment).readStream(walletId);
+      requests.push(
+        ...events.filter(
+          (event) =>
+            event.type === 'WithdrawalRequested' &&
+            withdrawalIds.has((event.data as { withdrawalId: string }).withdrawalId),
+        ),
+      );
+    }
+    return requests;
   }
 
   /**
