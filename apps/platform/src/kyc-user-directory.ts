@@ -30,12 +30,12 @@ export class UsersForKyc implements KycUserDirectory {
     }
   }
 
-  async activateUser(scope: KycScope, userId: string, reason: string): Promise<void> {
-    await this.users.changeStatus(this.caller(scope), userId, 'active', reason);
+  async activateUser(scope: KycScope, userId: string, reason: string, cause: string): Promise<void> {
+    await this.users.changeStatus(this.caller(scope), userId, 'active', reason, cause);
   }
 
-  async freezeUser(scope: KycScope, userId: string, reason: string): Promise<void> {
-    await this.users.changeStatus(this.caller(scope), userId, 'frozen', reason);
+  async freezeUser(scope: KycScope, userId: string, reason: string, cause: string): Promise<void> {
+    await this.users.changeStatus(this.caller(scope), userId, 'frozen', reason, cause);
   }
 
   async setShippingAddress(scope: KycScope, userId: string, address: PostalAddress): Promise<void> {

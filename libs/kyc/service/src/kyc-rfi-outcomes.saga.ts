@@ -2,12 +2,13 @@ import { isKyc, KycEvent, kycDecider } from '@cip/kyc/domain';
 import { Environment } from '@cip/shared/contracts';
 import { loadState } from '@cip/shared/eventing';
 import type { ConsumerDefinition } from '@cip/shared/infrastructure';
-import type { KycUserDirectory } from './kyc.ports';
+import { kycEffectCause, KycUserDirectory } from './kyc.ports';
 
 /**
  * Spec part 1, fact 5: an RFI does not block the user while it is open; once it is declined or expires
- * unanswered, an active user is frozen (`user.frozen`) until support clears it. A redelivered event finds
- * the user already frozen and changes nothing.
+ * unanswered, an active user is frozen (`user.frozen`) until support clears it. The freeze is keyed by
+ * its cause (the KYC and its outcome), so a redelivered event changes nothing: not while the user is
+ * frozen, and not once support has unfrozen it (the users context has already applied that cause).
  */
 export function rfiOutcomesSaga(users: KycUserDirectory): ConsumerDefinition {
   return {
@@ -27,8 +28,10 @@ export function rfiOutcomesSaga(users: KycUserDirectory): ConsumerDefinition {
         };
         const user = await users.findUser(scope, state.userId);
         if (user?.status !== 'active') continue;
-        const outcome = event.type === 'KycDeclined' ? 'declined' : 'expired unanswered';
-        await users.freezeUser(scope, state.userId, `RFI ${state.kycId} ${outcome}`);
+        const declined = event.type === 'KycDeclined';
+        const reason = `RFI ${state.kycId} ${declined ? 'declined' : 'expired unanswered'}`;
+        const cause = kycEffectCause(state.kycId, declined ? 'declined' : 'expired');
+        await users.freezeUser(scope, state.userId, reason, cause);
       }
     },
   };

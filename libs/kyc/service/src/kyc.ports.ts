@@ -23,15 +23,22 @@ export interface KycUserFacts {
 export interface KycUserDirectory {
   /** The user, when it exists and belongs to the scope's distributor; null otherwise. */
   findUser(scope: KycScope, userId: string): Promise<KycUserFacts | null>;
-  /** Activates the user (nothing happens when it already is). */
-  activateUser(scope: KycScope, userId: string, reason: string): Promise<void>;
-  /** Freezes the user (nothing happens when it already is). */
-  freezeUser(scope: KycScope, userId: string, reason: string): Promise<void>;
+  /**
+   * Activates the user (nothing happens when it already is). `cause` (`kyc:<kycId>:<outcome>`) keys the
+   * effect: once applied, the same cause changes nothing, even if the user's status changed since.
+   */
+  activateUser(scope: KycScope, userId: string, reason: string, cause: string): Promise<void>;
+  /** Freezes the user (nothing happens when it already is), once per `cause` like `activateUser`. */
+  freezeUser(scope: KycScope, userId: string, reason: string, cause: string): Promise<void>;
   /** Sets the address captured by a verified shipping KYC (`user.shippingAddressUpdated`). */
   setShippingAddress(scope: KycScope, userId: string, address: PostalAddress): Promise<void>;
 }
 
 export const KYC_USER_DIRECTORY = Symbol('KYC_USER_DIRECTORY');
+
+/** The cause of a KYC outcome's effect on its user: the outcome of one KYC takes effect once. */
+export const kycEffectCause = (kycId: string, outcome: 'verified' | 'declined' | 'expired'): string =>
+  `kyc:${kycId}:${outcome}`;
 
 // ---------------------------------------------------------------------------------------------------
 // The identity-verification provider (a real vendor plugs in here; the sandbox provider is built in)

@@ -31,7 +31,13 @@ import type {
   KycResource,
   SimulatedOutcome,
 } from './kyc.api';
-import type { IdentityVerificationProvider, KycScope, KycUserDirectory, KycUserFacts } from './kyc.ports';
+import {
+  IdentityVerificationProvider,
+  kycEffectCause,
+  KycScope,
+  KycUserDirectory,
+  KycUserFacts,
+} from './kyc.ports';
 import { hostedFormOf, parseHostedForm } from './sandbox-provider/hosted-form';
 import { SandboxIdentityProvider } from './sandbox-provider/sandbox-identity-provider';
 
@@ -82,7 +88,8 @@ function simulatedSubmission(kyc: KycRecord, user: KycUserFacts): KycSubmission 
  * The KYC context's command and query handlers. The review's effects on the user (activation, the
  * shipping address) are applied before the outcome is appended, so `kyc.verified` states truthfully
  * whether the user was activated; both effects are idempotent, so a review retried after a crash
- * completes without doing anything twice.
+ * completes without doing anything twice. Activation is keyed by its cause (this KYC verified): a retry
+ * after the user's status was changed since (e.g. made unverified by an operator) does not activate again.
  */
 export class KycService implements KycApi {
   constructor(
@@ -340,7 +347,12 @@ export class KycService implements KycApi {
     }
     const skipped = await this.activationBlocker(caller, kyc, user, identity);
     if (skipped) return approveWith(false, skipped);
-    await this.ports.users.activateUser(caller, kyc.userId, `KYC ${kyc.kycId} verified`);
+    await this.ports.users.activateUser(
+      caller,
+      kyc.userId,
+      `KYC ${kyc.kycId} verified`,
+      kycEffectCause(kyc.kycId, 'verified'),
+    );
     return approveWith(true);
   }
 

@@ -31,10 +31,14 @@ export interface UpdateShippingAddress {
   data: { shippingAddress: ShippingAddress; source: 'api' | 'kyc'; program: UserProgramRules; now: string };
 }
 
-/** Status commands for sagas and operators: activate, freeze, disable, revoke, delete. */
+/**
+ * Status commands for sagas and operators: activate, freeze, disable, revoke, delete. A saga names the
+ * `cause` of its change (e.g. `kyc:<kycId>:declined`): a cause is applied once, so a redelivered event
+ * changes nothing even when the user's status was changed back in the meantime.
+ */
 export interface ChangeUserStatus {
   type: 'ChangeUserStatus';
-  data: { to: TargetStatus; reason?: string; now: string };
+  data: { to: TargetStatus; reason?: string; cause?: string; now: string };
 }
 
 export type UserCommand = CreateUser | SetUserPhone | UpdateShippingAddress | ChangeUserStatus;

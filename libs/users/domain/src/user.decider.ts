@@ -23,6 +23,8 @@ export interface UserRecord {
   countryOfResidence: string;
   phone: Phone | null;
   shippingAddress: ShippingAddress | null;
+  /** Causes of the status changes applied so far (see ChangeUserStatus): each takes effect once. */
+  appliedCauses: readonly string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -131,6 +133,7 @@ function updateShippingAddress({ data }: UpdateShippingAddress, state: UserState
 
 function changeUserStatus({ data }: ChangeUserStatus, state: UserState): UserEvent[] {
   const user = existing(state);
+  if (data.cause !== undefined && user.appliedCauses.includes(data.cause)) return [];
   if (user.status === data.to) return [];
   if (!STATUS_SOURCES[data.to].includes(user.status)) {
     throw new DomainError('invalid_state_transition', `A ${user.status} user cannot become ${data.to}`);
@@ -138,7 +141,13 @@ function changeUserStatus({ data }: ChangeUserStatus, state: UserState): UserEve
   return [
     {
       type: STATUS_EVENT_TYPES[data.to],
-      data: { userId: user.userId, previousStatus: user.status, reason: data.reason ?? null, at: data.now },
+      data: {
+        userId: user.userId,
+        previousStatus: user.status,
+        reason: data.reason ?? null,
+        ...(data.cause !== undefined ? { cause: data.cause } : {}),
+        at: data.now,
+      },
     },
   ];
 }
@@ -167,7 +176,13 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserCreated':
-      return { ...event.data, status: 'onboarding', phone: null, updatedAt: event.data.createdAt };
+      return {
+        ...event.data,
+        status: 'onboarding',
+        phone: null,
+        appliedCauses: [],
+        updatedAt: event.data.createdAt,
+      };
     case 'UserPhoneNumberSet':
       return isUser(state) ? { ...state, phone: event.data.phone, updatedAt: event.data.at } : state;
     case 'UserShippingAddressUpdated':
@@ -180,9 +195,13 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'UserDisabled':
     case 'UserRevoked':
     case 'UserDeleted':
-      return isUser(state)
-        ? { ...state, status: STATUS_OF_EVENT[event.type], updatedAt: event.data.at }
-        : state;
+      if (!isUser(state)) return state;
+      return {
+        ...state,
+        status: STATUS_OF_EVENT[event.type],
+        appliedCauses: event.data.cause ? [...state.appliedCauses, event.data.cause] : state.appliedCauses,
+        updatedAt: event.data.at,
+      };
     default: {
       const unknown: never = event;
       return unknown;

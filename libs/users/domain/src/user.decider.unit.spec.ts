@@ -90,6 +90,17 @@ const changeStatus = (to: TargetStatus, reason?: string, now = LATER): ChangeUse
   data: { to, reason, now },
 });
 
+/** A status change a saga makes on behalf of a cause (here a KYC outcome). */
+const changeStatusFor = (
+  cause: string,
+  to: TargetStatus,
+  reason?: string,
+  now = LATER,
+): ChangeUserStatus => ({
+  type: 'ChangeUserStatus',
+  data: { to, reason, cause, now },
+});
+
 const EVENT_OF_TARGET = {
   active: 'UserActivated',
   unverified: 'UserUnverified',
@@ -192,6 +203,7 @@ describe('user decider: CreateUser', () => {
       countryOfResidence: 'FR',
       phone: null,
       shippingAddress: null,
+      appliedCauses: [],
       createdAt: CREATED_AT,
       updatedAt: CREATED_AT,
     });
@@ -375,6 +387,63 @@ describe('user decider: ChangeUserStatus', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------
+// Status changes keyed by their cause (saga redeliveries)
+// ---------------------------------------------------------------------------------------------------
+
+describe('user decider: ChangeUserStatus with a cause', () => {
+  const CAUSE = 'kyc:kyc-1:declined';
+  const frozenFor = (
+    cause: string,
+    previousStatus: UserStatus = 'active',
+    at = LATER,
+  ): UserStatusChanged => ({
+    type: 'UserFrozen',
+    data: { userId: USER_ID, previousStatus, reason: 'RFI declined', cause, at },
+  });
+
+  it('records the cause on the status event', () => {
+    spec
+      .given(HISTORY.active)
+      .when(changeStatusFor(CAUSE, 'frozen', 'RFI declined'))
+      .then([frozenFor(CAUSE)]);
+  });
+
+  it('does not apply a cause twice, even once support has changed the status back', () => {
+    const unfrozen = statusChanged('active', 'frozen', 'support cleared the RFI', '2024-06-01T10:00:00.000Z');
+    spec
+      .given([...HISTORY.active, frozenFor(CAUSE), unfrozen])
+      .when(changeStatusFor(CAUSE, 'frozen', 'RFI declined'))
+      .then([]);
+  });
+
+  it('applies a cause it has not seen, even for a status the user has had before', () => {
+    const unfrozen = statusChanged('active', 'frozen', 'support cleared the RFI', '2024-06-01T10:00:00.000Z');
+    spec
+      .given([...HISTORY.active, frozenFor(CAUSE), unfrozen])
+      .when(changeStatusFor('kyc:kyc-2:expired', 'frozen', 'RFI declined'))
+      .then([frozenFor('kyc:kyc-2:expired')]);
+  });
+
+  it('ignores an applied cause for a status the user can no longer take, instead of refusing it', () => {
+    const revoked = statusChanged('revoked', 'frozen', null, '2024-06-01T10:00:00.000Z');
+    spec
+      .given([...HISTORY.active, frozenFor(CAUSE), revoked])
+      .when(changeStatusFor(CAUSE, 'frozen', 'RFI declined'))
+      .then([]);
+  });
+
+  it('keeps every applied cause in the state, and none for changes without one', () => {
+    const state = fold([
+      ...HISTORY.active,
+      frozenFor(CAUSE),
+      statusChanged('active', 'frozen'),
+      frozenFor('kyc:kyc-2:expired'),
+    ]);
+    expect(state).toMatchObject({ status: 'frozen', appliedCauses: [CAUSE, 'kyc:kyc-2:expired'] });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
 // Terminal statuses
 // ---------------------------------------------------------------------------------------------------
 
@@ -475,6 +544,7 @@ describe('user decider: evolve', () => {
       countryOfResidence: 'FR',
       phone: frenchMobile,
       shippingAddress: berlinAddress,
+      appliedCauses: [],
       createdAt: CREATED_AT,
       updatedAt: '2024-05-06T09:00:00.000Z',
     });

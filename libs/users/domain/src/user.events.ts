@@ -29,10 +29,13 @@ export type UserShippingAddressUpdated = DomainEvent<
   { userId: string; shippingAddress: ShippingAddress; source: 'api' | 'kyc'; at: string }
 >;
 
-/** Every status change has the same shape; the event type names the new status. */
+/**
+ * Every status change has the same shape; the event type names the new status. `cause` is present when
+ * the command named one (changes made by sagas); events recorded before causes existed have none.
+ */
 type StatusChange<Type extends string> = DomainEvent<
   Type,
-  { userId: string; previousStatus: UserStatus; reason: string | null; at: string }
+  { userId: string; previousStatus: UserStatus; reason: string | null; cause?: string; at: string }
 >;
 
 export type UserActivated = StatusChange<'UserActivated'>;
@@ -42,7 +45,8 @@ export type UserDisabled = StatusChange<'UserDisabled'>;
 export type UserRevoked = StatusChange<'UserRevoked'>;
 export type UserDeleted = StatusChange<'UserDeleted'>;
 
-export type UserStatusChanged = UserActivated | UserUnverified | UserFrozen | UserDisabled | UserRevoked | UserDeleted;
+export type UserStatusChanged =
+  UserActivated | UserUnverified | UserFrozen | UserDisabled | UserRevoked | UserDeleted;
 
 export type UserEvent = UserCreated | UserPhoneNumberSet | UserShippingAddressUpdated | UserStatusChanged;
 

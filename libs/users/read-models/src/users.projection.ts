@@ -2,11 +2,14 @@ import type { ProjectedEvent, Projection } from '@cip/shared/read-store';
 import { evolveUser, isUser, UserEvent, UserState } from '@cip/users/domain';
 import { toUserView, UserView } from './user-view';
 
-/** Back from the view to the decider's state, so the projection folds with the domain's own evolve. */
+/**
+ * Back from the view to the decider's state, so the projection folds with the domain's own evolve. The
+ * view does not keep the applied causes: only the decider decides with them.
+ */
 function toState(view: UserView | null): UserState {
   if (!view) return { status: 'absent' };
   const { id, ...rest } = view;
-  return { ...rest, userId: id } as UserState;
+  return { ...rest, userId: id, appliedCauses: [] } as UserState;
 }
 
 /** The `users` read model: one document per user stream, for lists and filters. */

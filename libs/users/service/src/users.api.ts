@@ -32,10 +32,21 @@ export interface UserListFilter {
 export interface UsersApi {
   createUser(caller: UsersCaller, input: CreateUserInput): Promise<UserView>;
   getUser(caller: UsersCaller, userId: string): Promise<UserView>;
-  listUsers(caller: UsersCaller, filter: UserListFilter, page: Omit<FindQuery, 'filter'>): Promise<FindResult<UserView>>;
+  listUsers(
+    caller: UsersCaller,
+    filter: UserListFilter,
+    page: Omit<FindQuery, 'filter'>,
+  ): Promise<FindResult<UserView>>;
   setPhone(caller: UsersCaller, userId: string, phone: Phone): Promise<UserView>;
   updateShippingAddress(caller: UsersCaller, userId: string, address: ShippingAddress): Promise<UserView>;
-  changeStatus(caller: UsersCaller, userId: string, to: TargetStatus, reason?: string): Promise<UserView>;
+  /** `cause` keys a saga's change: a cause already applied to the user changes nothing (redeliveries). */
+  changeStatus(
+    caller: UsersCaller,
+    userId: string,
+    to: TargetStatus,
+    reason?: string,
+    cause?: string,
+  ): Promise<UserView>;
 }
 
 export const USERS_API = Symbol('USERS_API');

@@ -153,8 +153,12 @@ export class UsersService implements UsersApi {
     userId: string,
     to: TargetStatus,
     reason?: string,
+    cause?: string,
   ): Promise<UserView> {
-    return this.command(caller, userId, (now) => ({ type: 'ChangeUserStatus', data: { to, reason, now } }));
+    return this.command(caller, userId, (now) => ({
+      type: 'ChangeUserStatus',
+      data: { to, reason, cause, now },
+    }));
   }
 
   private async command(

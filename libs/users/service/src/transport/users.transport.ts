@@ -53,7 +53,7 @@ export interface UsersMessages extends Record<keyof UsersApi, { caller: UsersCal
   listUsers: { caller: UsersCaller; filter: UserListFilter; page: Omit<FindQuery, 'filter'> };
   setPhone: { caller: UsersCaller; userId: string; phone: Phone };
   updateShippingAddress: { caller: UsersCaller; userId: string; address: ShippingAddress };
-  changeStatus: { caller: UsersCaller; userId: string; to: TargetStatus; reason?: string };
+  changeStatus: { caller: UsersCaller; userId: string; to: TargetStatus; reason?: string; cause?: string };
 }
 
 /** What a failed command sends back: the payload of the RpcException. */
@@ -137,7 +137,7 @@ export class UsersMessageController {
 
   @MessagePattern(USERS_PATTERNS.changeStatus)
   changeStatus(@Payload() message: UsersMessages['changeStatus']): Promise<UserView> {
-    return this.users.changeStatus(message.caller, message.userId, message.to, message.reason);
+    return this.users.changeStatus(message.caller, message.userId, message.to, message.reason, message.cause);
   }
 }
 
@@ -224,8 +224,14 @@ export class UsersTcpClient implements UsersApi, OnApplicationShutdown {
     return this.send('updateShippingAddress', { caller: wireCaller(caller), userId, address });
   }
 
-  changeStatus(caller: UsersCaller, userId: string, to: TargetStatus, reason?: string): Promise<UserView> {
-    return this.send('changeStatus', { caller: wireCaller(caller), userId, to, reason });
+  changeStatus(
+    caller: UsersCaller,
+    userId: string,
+    to: TargetStatus,
+    reason?: string,
+    cause?: string,
+  ): Promise<UserView> {
+    return this.send('changeStatus', { caller: wireCaller(caller), userId, to, reason, cause });
   }
 
   onApplicationShutdown(): void {
