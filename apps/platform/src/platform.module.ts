@@ -7,15 +7,13 @@ import {
   WALLETS_CONTROLLERS,
   WEBHOOKS_CONTROLLERS,
 } from '@cip/gateway/http';
-import { PUBLIC_EVENT_MAPPERS } from '@cip/platform/catalogue';
+import { PUBLIC_EVENT_MAPPERS, UsersForKyc } from '@cip/platform/catalogue';
 import { InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
-import { Clock, loadOrCreateSecret, Logger, PlatformMetrics } from '@cip/shared/runtime';
+import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { UsersModule, UsersService } from '@cip/users/service';
-import { KYC_LINK_KEY_SECRET, KycModule } from '@cip/kyc/service';
+import { KycModule, loadKycLinkKey } from '@cip/kyc/service';
 import { WalletsModule, WalletsModuleOptions } from '@cip/wallets/service';
 import { WebhooksModule, WebhooksModuleOptions } from '@cip/webhooks/service';
-import { randomBytes } from 'node:crypto';
-import { UsersForKyc } from './kyc-user-directory';
 
 export interface PlatformModuleOptions {
   dataDir: string;
@@ -46,12 +44,7 @@ export class PlatformModule {
         useFactory: (users: UsersService, directory: DistributorDirectory) =>
           new UsersForKyc(users, directory),
       },
-      linkKey: loadOrCreateSecret({
-        dataDir: options.dataDir,
-        name: KYC_LINK_KEY_SECRET,
-        fromEnv: options.kycLinkSecret,
-        generate: () => randomBytes(32).toString('base64url'),
-      }),
+      linkKey: loadKycLinkKey({ dataDir: options.dataDir, fromEnv: options.kycLinkSecret }),
     });
     const wallets = WalletsModule.forRoot(options.wallets);
     const webhooks = WebhooksModule.forRoot({

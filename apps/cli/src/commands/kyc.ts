@@ -1,16 +1,16 @@
 import { RFI_SUBTYPES, RfiSubtype } from '@cip/kyc/domain';
-import { KYC_LINK_KEY_SECRET, KycService, KycUserDirectory, SandboxIdentityProvider } from '@cip/kyc/service';
-import { DomainError, Environment, ENVIRONMENTS } from '@cip/shared/contracts';
-import { loadOrCreateSecret, newId, systemClock } from '@cip/shared/runtime';
+import { KycService, loadKycLinkKey, SandboxIdentityProvider } from '@cip/kyc/service';
+import { UsersForKyc } from '@cip/platform/catalogue';
+import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
+import { newId, systemClock } from '@cip/shared/runtime';
 import { UsersService } from '@cip/users/service';
-import { randomBytes } from 'node:crypto';
 import { Command, CommandContext, print } from '../command';
-import { existingDistributor, openControlPlane } from './control-plane';
+import { openControlPlane } from './control-plane';
 
 /**
- * The KYC service over the data directory's stores, for operator actions. Raising an RFI only looks the
- * user up; the effects on users (freezing after a declined or expired RFI) are the platform's saga, so the
- * user directory here refuses them rather than act outside the running platform.
+ * The KYC service over the data directory's stores, for operator actions (raising an RFI), with the same
+ * users bridge as the platform. The effects of a review (activation, freezing after a declined or expired
+ * RFI) run in the platform's service and saga, never from here.
  */
 async function openKyc(context: CommandContext): Promise<KycService> {
   const infrastructure = context.infrastructure();
@@ -23,37 +23,9 @@ async function openKyc(context: CommandContext): Promise<KycService> {
     systemClock,
   );
   const { directory } = await openControlPlane(context);
-  const notFromTheCli = async () => {
-    throw new Error('User effects of KYC run in the platform, not in the CLI');
-  };
-  const lookup: KycUserDirectory = {
-    async findUser(scope, userId) {
-      const program = existingDistributor(directory, scope.distributorId).program;
-      try {
-        const user = await users.getUser({ ...scope, program }, userId);
-        return {
-          userId: user.id,
-          status: user.status,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          countryOfResidence: user.countryOfResidence,
-        };
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'not_found') return null;
-        throw error;
-      }
-    },
-    activateUser: notFromTheCli,
-    freezeUser: notFromTheCli,
-    setShippingAddress: notFromTheCli,
-  };
+  const lookup = new UsersForKyc(users, directory);
   const provider = new SandboxIdentityProvider(
-    loadOrCreateSecret({
-      dataDir: context.dataDir,
-      name: KYC_LINK_KEY_SECRET,
-      fromEnv: context.io.env.KYC_LINK_SECRET,
-      generate: () => randomBytes(32).toString('base64url'),
-    }),
+    loadKycLinkKey({ dataDir: context.dataDir, fromEnv: context.io.env.KYC_LINK_SECRET }),
   );
   provider.usePublicBaseUrl(
     context.io.env.PUBLIC_BASE_URL || `http://localhost:${context.io.env.PORT || 3000}`,

@@ -29,3 +29,4 @@ export const READ_MODELS: RebuildableReadModel[] = [
   projectionReadModel(webhookSubscriptionsProjection),
   publicEventsReadModel(PUBLIC_EVENT_MAPPERS),
 ];
+export * from './users-for-kyc';

@@ -1,12 +1,23 @@
 import type { Environment } from '@cip/shared/contracts';
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { loadOrCreateSecret } from '@cip/shared/runtime';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IdentityVerificationProvider, VerificationSessionRequest } from '../kyc.ports';
 
 /** Path of the hosted verification page served by the platform itself (no API key: the link is the key). */
 export const HOSTED_KYC_PATH = '/hosted/kyc';
 
-/** File name of the link key under DATA_DIR/secrets (the platform and the CLI sign links alike). */
-export const KYC_LINK_KEY_SECRET = 'kyc-link-key';
+/**
+ * The key signing hosted links: KYC_LINK_SECRET when the deployment sets it, else generated on first start
+ * under DATA_DIR/secrets/kyc-link-key, so the platform and the CLI sign links alike.
+ */
+export function loadKycLinkKey(options: { dataDir: string; fromEnv?: string }): string {
+  return loadOrCreateSecret({
+    dataDir: options.dataDir,
+    name: 'kyc-link-key',
+    fromEnv: options.fromEnv,
+    generate: () => randomBytes(32).toString('base64url'),
+  });
+}
 
 const KYC_ID = /^kyc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
