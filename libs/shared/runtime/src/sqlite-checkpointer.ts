@@ -44,6 +44,9 @@ export class SqliteCheckpointer {
 
   /** Runs a last checkpoint and ends the worker. */
   async stop(): Promise<void> {
+    // The worker is unref'd so that it never keeps a process alive on its own; while it runs its last
+    // checkpoint it must, or a process with nothing else to do would exit with `stop()` still pending.
+    this.worker.ref();
     this.worker.postMessage('stop');
     await this.exited;
   }
