@@ -86,10 +86,10 @@ export class WebhookDispatcher {
   /** Handles a batch of the log (the dispatcher's consumer group). */
   async handle(environment: Environment, messages: BusMessage[]): Promise<void> {
     await this.recover(environment);
-    await this.ports.awaitPrerequisites(environment);
     const readStore = this.ports.readStore(environment);
     const jobs: DeliveryJob[] = [];
     const active = new Map<string, DirectoryEntry[]>();
+    let recorderCaughtUp = false;
     for (const { event } of messages) {
       if (categoryOf(event.streamId) === 'whs') {
         const entry = await this.directory.refresh(environment, event.streamId);
@@ -101,6 +101,18 @@ export class WebhookDispatcher {
           );
         }
         active.clear();
+      }
+      // Most distributors have no verified subscription most of the time: their events cost nothing here.
+      const owner = event.metadata.distributorId;
+      if (
+        owner &&
+        categoryOf(event.streamId) !== 'whs' &&
+        this.directory.activeFor(environment, owner).length === 0
+      )
+        continue;
+      if (!recorderCaughtUp) {
+        await this.ports.awaitPrerequisites(environment);
+        recorderCaughtUp = true;
       }
       const records = await findRecordedEvents(readStore, event.metadata.eventId);
       if (!records)
