@@ -83,6 +83,7 @@ const ledgerOf = (wallet: WalletRecord): LedgerBalance => ({
 export class WalletsService implements WalletsApi, WalletLedger {
   private readonly allocators = new Map<Environment, AddressIndexAllocator>();
   private readonly caches = new Map<EventStore, WalletStateCache>();
+  private readonly viewCaches = new Map<EventStore, WalletStateCache<WalletView | null>>();
   private readonly queue = new PerWalletQueue();
 
   constructor(
@@ -546,8 +547,20 @@ export class WalletsService implements WalletsApi, WalletLedger {
   }
 
   /** A wallet read by id: its stream folded into the view, so it always includes the caller's own writes. */
+  /** The wallet as the API shows it, folded from its stream (read-your-writes), newest events only when cached. */
   private async view(store: EventStore, walletId: string): Promise<WalletView | null> {
-    const events = await store.readStream(walletId);
-    return events.reduce<WalletView | null>((doc, event) => walletsProjection.evolve(doc, event), null);
+    let cache = this.viewCaches.get(store);
+    if (!cache) this.viewCaches.set(store, (cache = new WalletStateCache<WalletView | null>()));
+    const { state, revision } = await loadState(
+      store,
+      {
+        initialState: () => null,
+        evolve: (doc: WalletView | null, event: RecordedEvent) => walletsProjection.evolve(doc, event),
+      },
+      walletId,
+      cache.get(walletId),
+    );
+    if (revision >= 0) cache.set(walletId, state, revision);
+    return state;
   }
 }
