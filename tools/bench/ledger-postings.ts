@@ -8,10 +8,9 @@ import {
 } from '@cip/wallets/chain';
 import {
   recordWalletTransactions,
-  WALLET_TRANSACTIONS_GROUP,
   walletsProjection,
 } from '@cip/wallets/read-models';
-import { LedgerContext, WalletsService } from '@cip/wallets/service';
+import { LedgerContext, walletTransactionsReadModel, WalletsService } from '@cip/wallets/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,8 +38,8 @@ export async function ledgerPostingsBench(): Promise<Figure[]> {
   const consumers = new ConsumerHost();
   consumers.registerProjection(walletsProjection);
   consumers.register({
-    group: WALLET_TRANSACTIONS_GROUP,
-    topics: ['wlt'],
+    group: walletTransactionsReadModel.group,
+    topics: walletTransactionsReadModel.topics,
     handle: (ports, messages) =>
       recordWalletTransactions(
         ports.readStore,
