@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli';
+import { openKyc } from './commands/kyc';
 
-describe('cli: kyc rfi', () => {
+describe('cli: kyc rfi and review', () => {
   let dataDir: string;
   const cli = async (...argv: string[]) => {
     let stdout = '';
@@ -79,6 +80,52 @@ describe('cli: kyc rfi', () => {
       const { state } = await loadState(reopened.scope('sandbox').eventStore, kycDecider, kyc.id);
       await reopened.close();
       expect(isKyc(state) && [state.status, state.distributorId]).toEqual(['pending', distributorId]);
+
+      // An operator reviews: approving before the user answered is refused, declining is recorded.
+      const review = (decision: string, ...extra: string[]) =>
+        cli(
+          'kyc',
+          'review',
+          kyc.id,
+          '--distributor',
+          distributorId,
+          '--env',
+          'sandbox',
+          '--decision',
+          decision,
+          ...extra,
+        );
+      const early = await review('approve');
+      expect(early.code).toBe(1);
+      expect(early.stderr).toMatch(/cannot be approved/);
+      const badCode = await review('decline', '--code', 'shoeSize');
+      expect(badCode.code).toBe(2);
+      // The user answers through the link, as on the hosted page.
+      const answering = openEmbeddedInfrastructure({ dataDir });
+      const service = await openKyc({
+        dataDir,
+        json: false,
+        io: {
+          out: async () => undefined,
+          err: () => undefined,
+          env: { PUBLIC_BASE_URL: 'https://verify.example.com' },
+        },
+        infrastructure: () => answering,
+      });
+      const token = new URL(kyc.access.url).pathname.split('/').pop()!;
+      expect(
+        await service.submitHostedForm(token, { explanation: 'Salary from Acme, payslips attached.' }),
+      ).toEqual({
+        submitted: true,
+      });
+      await answering.close();
+      const declined = await review('decline', '--code', 'identity', '--json');
+      expect(declined).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(declined.stdout)).toMatchObject({
+        id: kyc.id,
+        status: 'declined',
+        declinedCode: 'identity',
+      });
 
       const unknown = await cli('kyc', 'rfi', 'usr-00000000-0000-4000-8000-000000000000', ...flags);
       expect(unknown.code).toBe(1);

@@ -1,18 +1,18 @@
-import { RFI_SUBTYPES, RfiSubtype } from '@cip/kyc/domain';
+import { DECLINED_CODES, DeclinedCode, RFI_SUBTYPES, RfiSubtype } from '@cip/kyc/domain';
 import { KycService, loadKycLinkKey, SandboxIdentityProvider } from '@cip/kyc/service';
 import { UsersForKyc } from '@cip/platform/catalogue';
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
 import { newId, systemClock } from '@cip/shared/runtime';
 import { UsersService } from '@cip/users/service';
 import { Command, CommandContext, print } from '../command';
-import { openControlPlane } from './control-plane';
+import { existingDistributor, openControlPlane } from './control-plane';
 
 /**
  * The KYC service over the data directory's stores, for operator actions (raising an RFI), with the same
  * users bridge as the platform. The effects of a review (activation, freezing after a declined or expired
  * RFI) run in the platform's service and saga, never from here.
  */
-async function openKyc(context: CommandContext): Promise<KycService> {
+export async function openKyc(context: CommandContext): Promise<KycService> {
   const infrastructure = context.infrastructure();
   const users = new UsersService(
     {
@@ -44,6 +44,42 @@ async function openKyc(context: CommandContext): Promise<KycService> {
 }
 
 export const kycCommands: Command[] = [
+  {
+    group: 'kyc',
+    action: 'review',
+    args: ['kycId'],
+    flags: {
+      distributor: { kind: 'text', required: true, valueName: 'distributorId' },
+      env: { kind: 'text', required: true, choices: ENVIRONMENTS },
+      decision: { kind: 'text', required: true, choices: ['approve', 'decline'] },
+      code: { kind: 'text', required: false, choices: DECLINED_CODES, valueName: 'declinedCode' },
+    },
+    description:
+      "Review a submitted KYC (the production reviewer until a vendor's decisions are wired in): approve " +
+      'activates the user as the spec says, decline takes an optional --code.',
+    async run(context, { args, flags }) {
+      const service = await openKyc(context);
+      const distributorId = flags.requiredText('distributor');
+      const { directory } = await openControlPlane(context);
+      const program = existingDistributor(directory, distributorId).program;
+      const { kyc } = await service.review(
+        {
+          distributorId,
+          environment: flags.requiredText('env') as Environment,
+          requestId: newId('cli'),
+          program,
+        },
+        args.kycId,
+        flags.requiredText('decision') as 'approve' | 'decline',
+        flags.text('code') as DeclinedCode | undefined,
+      );
+      await print(context, kyc, () => [
+        `KYC ${kyc.id} is ${kyc.status}` +
+          (kyc.status === 'verified' ? ` (user ${kyc.userActivated ? 'activated' : 'not activated'})` : ''),
+      ]);
+      return 0;
+    },
+  },
   {
     group: 'kyc',
     action: 'rfi',

@@ -56,6 +56,13 @@ export interface KycApi {
   ): Promise<FindResult<KycResource>>;
   /** `created`: the user had already completed it, so a new KYC was started instead of a new link. */
   resumeKyc(caller: KycCaller, kycId: string): Promise<KycResource & { created: boolean }>;
+  /** An operator's review of a submitted KYC (approve activates the user as for the sandbox's approval). */
+  review(
+    caller: KycCaller,
+    kycId: string,
+    decision: 'approve' | 'decline',
+    declinedCode?: DeclinedCode,
+  ): Promise<KycResource>;
   simulate(
     caller: KycCaller,
     kycId: string,

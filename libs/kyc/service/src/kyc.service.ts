@@ -281,13 +281,8 @@ export class KycService implements KycApi {
         break;
       }
       case 'approve':
-        state = await this.approve(caller, kyc);
-        break;
       case 'decline':
-        state = await this.execute(caller, kycId, (now) => ({
-          type: 'DeclineKyc',
-          data: { declinedCode, now },
-        }));
+        state = await this.decide(caller, kyc, outcome, declinedCode);
         break;
       case 'fail':
         state = await this.execute(caller, kycId, (now) => ({
@@ -307,6 +302,30 @@ export class KycService implements KycApi {
       }
     }
     return this.resource(caller.environment, state);
+  }
+
+  /**
+   * An operator's review of a submitted KYC: the reviewer of production until a vendor's decisions are
+   * wired in (the sandbox reviews through the simulations).
+   */
+  async review(
+    caller: KycCaller,
+    kycId: string,
+    decision: 'approve' | 'decline',
+    declinedCode?: DeclinedCode,
+  ): Promise<KycResource> {
+    const kyc = await this.owned(caller, kycId);
+    return this.resource(caller.environment, await this.decide(caller, kyc, decision, declinedCode));
+  }
+
+  private decide(
+    caller: KycCaller,
+    kyc: KycRecord,
+    decision: 'approve' | 'decline',
+    declinedCode?: DeclinedCode,
+  ): Promise<KycRecord> {
+    if (decision === 'approve') return this.approve(caller, kyc);
+    return this.execute(caller, kyc.kycId, (now) => ({ type: 'DeclineKyc', data: { declinedCode, now } }));
   }
 
   /**
