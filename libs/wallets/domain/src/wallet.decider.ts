@@ -204,13 +204,24 @@ function placeHold({ data }: PlaceHold, state: WalletState): WalletEvent[] {
   ];
 }
 
-/** The open authorization hold `holdId`; null when it was closed already (a retried command). */
-function openAuthorizationHold(wallet: WalletRecord, holdId: string): OpenHold | null {
-  const hold = wallet.holds.get(holdId);
-  if (hold?.kind === 'authorization') return hold;
-  if (wallet.usedIds.has(holdId) && !hold) return null;
-  throw new DomainError('not_found', `Hold ${holdId} was not found on wallet ${wallet.walletId}`);
+/**
+ * The open hold `id` of a kind; null when it was closed already (a retried command), not found when the
+ * wallet never had it.
+ */
+function openHold<Kind extends OpenHold['kind']>(
+  wallet: WalletRecord,
+  id: string,
+  kind: Kind,
+  label: string,
+): Extract<OpenHold, { kind: Kind }> | null {
+  const hold = wallet.holds.get(id);
+  if (hold?.kind === kind) return hold as Extract<OpenHold, { kind: Kind }>;
+  if (wallet.usedIds.has(id) && !hold) return null;
+  throw new DomainError('not_found', `${label} ${id} was not found on wallet ${wallet.walletId}`);
 }
+
+const openAuthorizationHold = (wallet: WalletRecord, holdId: string) =>
+  openHold(wallet, holdId, 'authorization', 'Hold');
 
 function releaseHold({ data }: ReleaseHold, state: WalletState): WalletEvent[] {
   const wallet = existing(state);
@@ -314,12 +325,8 @@ function requestWithdrawal({ data }: RequestWithdrawal, state: WalletState): Wal
 }
 
 /** The pending withdrawal `withdrawalId`; null when it was resolved already (a retried payout). */
-function pendingWithdrawal(wallet: WalletRecord, withdrawalId: string): PendingWithdrawal | null {
-  const hold = wallet.holds.get(withdrawalId);
-  if (hold?.kind === 'withdrawal') return hold;
-  if (wallet.usedIds.has(withdrawalId) && !hold) return null;
-  throw new DomainError('not_found', `Withdrawal ${withdrawalId} was not found on wallet ${wallet.walletId}`);
-}
+const pendingWithdrawal = (wallet: WalletRecord, withdrawalId: string): PendingWithdrawal | null =>
+  openHold(wallet, withdrawalId, 'withdrawal', 'Withdrawal');
 
 function journalPayout({ data }: JournalPayout, state: WalletState): WalletEvent[] {
   const wallet = existing(state);
