@@ -1,3 +1,4 @@
+import { PersonName } from '../common/person-name.decorator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
@@ -41,16 +42,10 @@ export class ImportKycDto {
   @IsIn(['import'], { message: 'type must be import on this endpoint' })
   type?: 'import';
 
-  @ApiProperty({ example: 'Ada' })
-  @MaxLength(100)
-  @IsNotEmpty()
-  @IsString()
+  @PersonName('Ada')
   firstName: string;
 
-  @ApiProperty({ example: 'Lovelace' })
-  @MaxLength(100)
-  @IsNotEmpty()
-  @IsString()
+  @PersonName('Lovelace')
   lastName: string;
 
   @ApiProperty({ example: '1990-12-10', description: 'YYYY-MM-DD' })

@@ -1,3 +1,4 @@
+import { PersonName } from '../common/person-name.decorator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -34,7 +35,11 @@ export class ShippingAddressDto {
   @IsString()
   city: string;
 
-  @ApiPropertyOptional({ example: 'IDF', maxLength: 12, description: 'At most 12 characters: abbreviate longer regions' })
+  @ApiPropertyOptional({
+    example: 'IDF',
+    maxLength: 12,
+    description: 'At most 12 characters: abbreviate longer regions',
+  })
   @IsOptional()
   @MaxLength(12)
   @IsString()
@@ -53,25 +58,25 @@ export class ShippingAddressDto {
 }
 
 export class CreateUserDto {
-  @ApiProperty({ example: 'ada@example.com', description: 'Unique within your distributor, compared case-insensitively' })
+  @ApiProperty({
+    example: 'ada@example.com',
+    description: 'Unique within your distributor, compared case-insensitively',
+  })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @MaxLength(254)
   @IsEmail({}, { message: 'email must be an email address' })
   email: string;
 
-  @ApiProperty({ example: 'Ada' })
-  @MaxLength(100)
-  @IsNotEmpty()
-  @IsString()
+  @PersonName('Ada')
   firstName: string;
 
-  @ApiProperty({ example: 'Lovelace' })
-  @MaxLength(100)
-  @IsNotEmpty()
-  @IsString()
+  @PersonName('Lovelace')
   lastName: string;
 
-  @ApiProperty({ example: 'FR', description: "ISO 3166-1 alpha-2; must be in the program's allowed countries" })
+  @ApiProperty({
+    example: 'FR',
+    description: "ISO 3166-1 alpha-2; must be in the program's allowed countries",
+  })
   @Matches(COUNTRY, { message: 'countryOfResidence must be a two-letter country code' })
   @IsString()
   countryOfResidence: string;

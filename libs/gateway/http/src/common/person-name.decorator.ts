@@ -1,0 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+
+/** A person's first or last name, as users and identity imports take it (1 to 100 characters). */
+export const PersonName = (example: string) =>
+  applyDecorators(ApiProperty({ example }), MaxLength(100), IsNotEmpty(), IsString());
