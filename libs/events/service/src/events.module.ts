@@ -24,8 +24,7 @@ export class EventsModule {
           useFactory: (infrastructure: Infrastructure, consumers: ConsumerHost) =>
             new EventsService(
               (environment: Environment) => infrastructure.scope(environment).readStore,
-              (environment: Environment) =>
-                consumers.drain(environment, [PUBLIC_EVENTS_GROUP], 2_000).catch(() => undefined),
+              (environment: Environment) => consumers.settle(environment, [PUBLIC_EVENTS_GROUP]),
             ),
         },
       ],

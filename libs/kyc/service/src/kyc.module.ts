@@ -58,8 +58,7 @@ export class KycModule implements OnApplicationBootstrap, BeforeApplicationShutd
               {
                 eventStore: (environment: Environment) => infrastructure.scope(environment).eventStore,
                 readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
-                settle: (environment: Environment) =>
-                  consumers.drain(environment, PROJECTION_GROUPS, 2_000).catch(() => undefined),
+                settle: (environment: Environment) => consumers.settle(environment, PROJECTION_GROUPS),
                 users,
                 provider,
                 hostedFlow: provider,
@@ -82,8 +81,7 @@ export class KycModule implements OnApplicationBootstrap, BeforeApplicationShutd
               kyc,
               {
                 readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
-                settle: (environment: Environment) =>
-                  consumers.drain(environment, PROJECTION_GROUPS, 2_000).catch(() => undefined),
+                settle: (environment: Environment) => consumers.settle(environment, PROJECTION_GROUPS),
               },
               clock,
               logger,

@@ -33,6 +33,8 @@ export const projectionConsumer = (projection: Projection): ConsumerDefinition =
  * infrastructure. Apps that should not consume (a pure HTTP gateway in the distributed runtime) just
  * never call `start`.
  */
+const SETTLE_TIMEOUT_MS = 2_000;
+
 export class ConsumerHost {
   private readonly definitions: ConsumerDefinition[] = [];
   private readonly projections: Projection[] = [];
@@ -83,6 +85,20 @@ export class ConsumerHost {
         .filter((r) => r.scope === scope && (!groups || groups.includes(r.group)))
         .map((r) => r.consumer.drain(timeoutMs)),
     );
+  }
+
+  /**
+   * Read-your-writes for list endpoints: waits until the groups have processed what was appended before
+   * the call, at most 2 s per stage, and never fails (a late read model still answers, a little behind).
+   * Stages run one after the other, for groups that consume what earlier ones append (a saga, then the
+   * projections of what it wrote).
+   */
+  async settle(scope: StoreScope, ...stages: string[][]): Promise<void> {
+    try {
+      for (const groups of stages) await this.drain(scope, groups, SETTLE_TIMEOUT_MS);
+    } catch {
+      // Served as is: the caller's own write is in the log, the list shows it once the group catches up.
+    }
   }
 
   async stop(): Promise<void> {

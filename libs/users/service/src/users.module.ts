@@ -18,7 +18,7 @@ import { UsersService } from './users.service';
             eventStore: (environment: Environment) => infrastructure.scope(environment).eventStore,
             readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
             settle: (environment: Environment) =>
-              consumers.drain(environment, [`projection.${usersProjection.name}`], 2_000).catch(() => undefined),
+              consumers.settle(environment, [`projection.${usersProjection.name}`]),
           },
           clock,
         ),

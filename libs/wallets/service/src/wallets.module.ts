@@ -125,16 +125,11 @@ export class WalletsModule {
                 // A list read right after the user's activation must show the wallet the provisioning saga
                 // creates for it: the saga catches up first, then the read models with what it appended.
                 settle: (environment) =>
-                  consumers
-                    .drain(environment, [WALLET_PROVISIONING_GROUP], 2_000)
-                    .then(() =>
-                      consumers.drain(
-                        environment,
-                        [`projection.${walletsProjection.name}`, walletTransactionsReadModel.group],
-                        2_000,
-                      ),
-                    )
-                    .catch(() => undefined),
+                  consumers.settle(
+                    environment,
+                    [WALLET_PROVISIONING_GROUP],
+                    [`projection.${walletsProjection.name}`, walletTransactionsReadModel.group],
+                  ),
                 chain: (environment) => chains.get(environment) as WalletChain,
                 simulatedChain,
               },

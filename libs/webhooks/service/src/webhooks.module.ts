@@ -205,8 +205,7 @@ export class WebhooksModule {
             new WebhooksService({
               ports: {
                 ...portsOf(infrastructure),
-                settle: (environment) =>
-                  consumers.drain(environment, PREREQUISITE_GROUPS, 2_000).catch(() => undefined),
+                settle: (environment) => consumers.settle(environment, PREREQUISITE_GROUPS),
               },
               dispatcher,
               http,
