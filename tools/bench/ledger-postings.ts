@@ -6,11 +6,8 @@ import {
   SimulatedChain,
   SimulatedPayout,
 } from '@cip/wallets/chain';
-import {
-  recordWalletTransactions,
-  walletsProjection,
-} from '@cip/wallets/read-models';
-import { LedgerContext, walletTransactionsReadModel, WalletsService } from '@cip/wallets/service';
+import { walletsProjection } from '@cip/wallets/read-models';
+import { LedgerContext, walletTransactionsConsumer, WalletsService } from '@cip/wallets/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,15 +34,7 @@ export async function ledgerPostingsBench(): Promise<Figure[]> {
   const infrastructure = openEmbeddedInfrastructure({ dataDir });
   const consumers = new ConsumerHost();
   consumers.registerProjection(walletsProjection);
-  consumers.register({
-    group: walletTransactionsReadModel.group,
-    topics: walletTransactionsReadModel.topics,
-    handle: (ports, messages) =>
-      recordWalletTransactions(
-        ports.readStore,
-        messages.map((m) => m.event),
-      ),
-  });
+  consumers.register(walletTransactionsConsumer);
   await consumers.start(infrastructure);
   const simulatedChain = new SimulatedChain(systemClock);
   const chain = {

@@ -1,4 +1,4 @@
-import { RebuildableReadModel, replayLog } from '@cip/shared/infrastructure';
+import { ConsumerDefinition, RebuildableReadModel, replayLog } from '@cip/shared/infrastructure';
 import {
   recordWalletTransactions,
   TRANSACTIONS_COLLECTION,
@@ -14,5 +14,16 @@ export const walletTransactionsReadModel: RebuildableReadModel = {
   replay: (eventStore, readStore, target) =>
     replayLog(eventStore, walletTransactionsReadModel.topics, (events) =>
       recordWalletTransactions(readStore, events, target(TRANSACTIONS_COLLECTION)),
+    ),
+};
+
+/** The consumer group that keeps the transactions read model current. */
+export const walletTransactionsConsumer: ConsumerDefinition = {
+  group: walletTransactionsReadModel.group,
+  topics: walletTransactionsReadModel.topics,
+  handle: (ports, messages) =>
+    recordWalletTransactions(
+      ports.readStore,
+      messages.map((m) => m.event),
     ),
 };

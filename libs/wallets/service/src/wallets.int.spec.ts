@@ -13,16 +13,13 @@ import {
   SimulatedPayout,
 } from '@cip/wallets/chain';
 import { localChainKey, startLocalChain, startRpcProxy } from '@cip/wallets/chain/testing';
-import {
-  recordWalletTransactions,
-  WALLET_TRANSACTIONS_GROUP,
-  walletsProjection,
-} from '@cip/wallets/read-models';
+import { walletsProjection } from '@cip/wallets/read-models';
 import { until } from '@cip/shared/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
+import { walletTransactionsConsumer } from './wallet-transactions.read-model';
 import { LedgerContext } from './wallets.api';
 import { WalletChain, walletIdOf, WalletsService } from './wallets.service';
 
@@ -38,15 +35,7 @@ async function openWallets(
   const infrastructure: Infrastructure = openEmbeddedInfrastructure({ dataDir, pollIntervalMs: 20 });
   const consumers = new ConsumerHost();
   consumers.registerProjection(walletsProjection);
-  consumers.register({
-    group: WALLET_TRANSACTIONS_GROUP,
-    topics: ['wlt'],
-    handle: (ports, messages) =>
-      recordWalletTransactions(
-        ports.readStore,
-        messages.map((m) => m.event),
-      ),
-  });
+  consumers.register(walletTransactionsConsumer);
   await consumers.start(infrastructure);
   const clock = new ManualClock();
   const simulatedChain = new SimulatedChain(clock);

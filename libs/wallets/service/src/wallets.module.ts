@@ -15,8 +15,8 @@ import {
   SimulatedChain,
   WatcherCheckpoint,
 } from '@cip/wallets/chain';
-import { recordWalletTransactions, walletsProjection } from '@cip/wallets/read-models';
-import { walletTransactionsReadModel } from './wallet-transactions.read-model';
+import { walletsProjection } from '@cip/wallets/read-models';
+import { walletTransactionsConsumer, walletTransactionsReadModel } from './wallet-transactions.read-model';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import { WALLETS_API } from './wallets.api';
 import { WalletChain, WalletsService } from './wallets.service';
@@ -191,15 +191,7 @@ export class WalletsModule {
     @Inject(WithdrawalPayouts) payouts: WithdrawalPayouts,
   ) {
     consumers.registerProjection(walletsProjection);
-    consumers.register({
-      group: walletTransactionsReadModel.group,
-      topics: walletTransactionsReadModel.topics,
-      handle: (ports, messages) =>
-        recordWalletTransactions(
-          ports.readStore,
-          messages.map((m) => m.event),
-        ),
-    });
+    consumers.register(walletTransactionsConsumer);
     consumers.register({
       group: WALLET_PROVISIONING_GROUP,
       topics: ['usr'],
