@@ -84,7 +84,7 @@ async function depositToBalanceThroughPlatform(): Promise<Figure[]> {
       distributorId: platform.distributorId,
       environment: 'sandbox' as const,
       requestId: 'bench',
-      program: { allowedCountries: ['FR'], b2b: false },
+      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
     };
     const wallets: { id: string; depositAddress: string; expected: number }[] = [];
     for (let i = 0; i < 10; i++) {

@@ -7,7 +7,7 @@ import {
   SimulatedPayout,
 } from '@cip/wallets/chain';
 import { walletsProjection } from '@cip/wallets/read-models';
-import { LedgerContext, walletTransactionsConsumer, WalletsService } from '@cip/wallets/service';
+import { LedgerContext, walletTransactionsReadModel, WalletsService } from '@cip/wallets/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ export async function ledgerPostingsBench(): Promise<Figure[]> {
   const infrastructure = openEmbeddedInfrastructure({ dataDir });
   const consumers = new ConsumerHost();
   consumers.registerProjection(walletsProjection);
-  consumers.register(walletTransactionsConsumer);
+  consumers.registerReadModel(walletTransactionsReadModel);
   await consumers.start(infrastructure);
   const simulatedChain = new SimulatedChain(systemClock);
   const chain = {

@@ -202,7 +202,7 @@ describe('cli', () => {
       const caller = {
         distributorId: 'dst-test',
         environment: 'sandbox' as const,
-        program: { allowedCountries: ['FR'], b2b: false },
+        program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
         requestId: 'test',
       };
       const ids: string[] = [];

@@ -48,7 +48,7 @@ describe('cli: kyc rfi and review', () => {
         {
           distributorId,
           environment: 'sandbox',
-          program: { allowedCountries: ['FR'], b2b: false },
+          program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
           requestId: 't',
         },
         { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'FR' },

@@ -1,14 +1,15 @@
-import { DynamicModule, INestMicroservice, Module } from '@nestjs/common';
+import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DistributorsModule, DistributorsService } from '@cip/distributors/service';
-import { EventsModule } from '@cip/events/service';
-import { createHttpApp, GatewayHttpModule } from '@cip/gateway/http';
-import { Infrastructure, InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { DistributorsService } from '@cip/distributors/service';
+import { eventsContext } from '@cip/events/service';
+import { createHttpApp } from '@cip/gateway/http';
+import { Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { createLogger, PlatformMetrics } from '@cip/shared/runtime';
-import { userPublicEvents } from '@cip/users/read-models';
-import { UsersTransportModule } from '@cip/users/service';
+import { contextServiceModule } from '@cip/shared/transport';
+import { usersContext } from '@cip/users/service';
+import { GatewayModule } from './gateway.module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,59 +30,30 @@ const borrowed = (infrastructure: Infrastructure): Infrastructure => ({
   close: async () => undefined,
 });
 
-/** The users service as apps/users composes it, on the embedded driver instead of the servers. */
-@Module({})
-class UsersServiceUnderTest {
-  static forRoot(infrastructure: Infrastructure): DynamicModule {
-    return {
-      module: UsersServiceUnderTest,
-      imports: [
-        InfrastructureModule.forRoot({
-          open: () => borrowed(infrastructure),
-          runConsumers: true,
-          logger,
-          metrics: new PlatformMetrics(false),
-        }),
-        UsersTransportModule.forServer(),
-        EventsModule.forRoot({ mappers: [userPublicEvents] }),
-      ],
-    };
-  }
-}
+const infrastructureOf = (infrastructure: Infrastructure, runConsumers: boolean) => ({
+  open: () => borrowed(infrastructure),
+  runConsumers,
+  logger,
+  metrics: new PlatformMetrics(false),
+});
 
-/** The gateway as apps/gateway composes it: USERS_API is the TCP client, and it runs no consumers. */
-@Module({})
-class GatewayUnderTest {
-  static forRoot(infrastructure: Infrastructure, usersPort: number): DynamicModule {
-    const events = EventsModule.forRoot({ mappers: [] });
-    return {
-      module: GatewayUnderTest,
-      imports: [
-        InfrastructureModule.forRoot({
-          open: () => borrowed(infrastructure),
-          runConsumers: false,
-          logger,
-          metrics: new PlatformMetrics(false),
-        }),
-        GatewayHttpModule.forRoot({
-          imports: [
-            DistributorsModule,
-            UsersTransportModule.forClient({
-              host: '127.0.0.1',
-              port: usersPort,
-              resetTimeoutMs: RESET_TIMEOUT_MS,
-            }),
-            events,
-          ],
-        }),
-      ],
-    };
-  }
-}
+/** The users service as apps/users composes it, on the embedded driver instead of the servers. */
+const usersServiceModule = (infrastructure: Infrastructure) =>
+  contextServiceModule({
+    infrastructure: infrastructureOf(infrastructure, true),
+    contexts: [usersContext, eventsContext],
+  });
+
+/** The gateway as apps/gateway composes it: the users contracts are TCP clients, and it runs no consumers. */
+const gatewayModule = (infrastructure: Infrastructure, usersPort: number) =>
+  GatewayModule.forRoot({
+    infrastructure: infrastructureOf(infrastructure, false),
+    users: { host: '127.0.0.1', port: usersPort, resetTimeoutMs: RESET_TIMEOUT_MS },
+  });
 
 async function startUsersService(infrastructure: Infrastructure, port: number): Promise<INestMicroservice> {
   const service = await NestFactory.createMicroservice<MicroserviceOptions>(
-    UsersServiceUnderTest.forRoot(infrastructure),
+    usersServiceModule(infrastructure),
     { transport: Transport.TCP, options: { host: '127.0.0.1', port }, logger: false },
   );
   await service.listen();
@@ -109,7 +81,7 @@ describe('gateway -> users service over TCP, behind the circuit breaker', () => 
   beforeAll(async () => {
     usersService = await startUsersService(infrastructure, 0);
     usersPort = portOf(usersService);
-    gateway = await createHttpApp(GatewayUnderTest.forRoot(infrastructure, usersPort), {
+    gateway = await createHttpApp(gatewayModule(infrastructure, usersPort), {
       logger,
       rateLimit: { ratePerSecond: 100_000, burst: 100_000 },
     });

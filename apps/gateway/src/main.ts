@@ -2,7 +2,12 @@ import 'reflect-metadata';
 import { DistributorsService } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
 import { createLogger, PlatformMetrics, readPlatformConfig } from '@cip/shared/runtime';
-import { readDistributedConfig, readPort, runMain } from '@cip/shared/infrastructure/distributed';
+import {
+  openDistributedInfrastructure,
+  readDistributedConfig,
+  readPort,
+  runMain,
+} from '@cip/shared/infrastructure/distributed';
 import { GatewayModule } from './gateway.module';
 
 /**
@@ -13,12 +18,17 @@ import { GatewayModule } from './gateway.module';
 async function main(): Promise<void> {
   const config = readPlatformConfig();
   const logger = createLogger(config.logLevel, 'gateway');
+  const infrastructure = readDistributedConfig('cip-gateway');
   const app = await createHttpApp(
     GatewayModule.forRoot({
-      infrastructure: readDistributedConfig('cip-gateway'),
+      infrastructure: {
+        open: ({ logger: log, metrics }) =>
+          openDistributedInfrastructure({ ...infrastructure, logger: log, metrics }),
+        runConsumers: false,
+        logger,
+        metrics: new PlatformMetrics(),
+      },
       users: { host: process.env.USERS_HOST || 'localhost', port: readPort('USERS_TCP_PORT', 4010) },
-      logger,
-      metrics: new PlatformMetrics(),
     }),
     { logger, rateLimit: config.rateLimit },
   );

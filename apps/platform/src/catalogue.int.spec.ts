@@ -1,5 +1,5 @@
 import { PUBLIC_EVENTS_GROUP } from '@cip/events/service';
-import { READ_MODELS } from '@cip/platform/catalogue';
+import { READ_MODELS } from '@cip/platform/registry';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { Harness, startHarness } from './testing/platform-harness';
 

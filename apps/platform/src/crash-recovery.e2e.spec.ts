@@ -1,4 +1,4 @@
-import { READ_MODELS } from '@cip/platform/catalogue';
+import { READ_MODELS } from '@cip/platform/registry';
 import { openEmbeddedInfrastructure, verifyProjections } from '@cip/shared/infrastructure';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

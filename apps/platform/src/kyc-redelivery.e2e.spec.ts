@@ -27,7 +27,10 @@ describe('KYC effects on the user survive redelivery after support changed the u
     environment: 'sandbox' as const,
     requestId: 'op-1',
   });
-  const support = () => ({ ...scope(), program: { allowedCountries: ['FR'], b2b: false } });
+  const support = () => ({
+    ...scope(),
+    program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
+  });
   const simulate = async (kycId: string, outcome: string) =>
     expect(
       (

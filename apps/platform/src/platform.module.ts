@@ -1,19 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { DistributorDirectory, DistributorsModule } from '@cip/distributors/service';
-import { EventsModule } from '@cip/events/service';
+import { DistributorsModule } from '@cip/distributors/service';
 import {
   GatewayHttpModule,
   KYC_CONTROLLERS,
   WALLETS_CONTROLLERS,
   WEBHOOKS_CONTROLLERS,
 } from '@cip/gateway/http';
-import { PUBLIC_EVENT_MAPPERS, UsersForKyc } from '@cip/platform/catalogue';
-import { InfrastructureModule, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { KYC_OPTIONS, loadKycLinkKey } from '@cip/kyc/service';
+import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
+import {
+  ContextsModule,
+  controllersOf,
+  InfrastructureModule,
+  openEmbeddedInfrastructure,
+} from '@cip/shared/infrastructure';
 import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
-import { UsersModule, UsersService } from '@cip/users/service';
-import { KycModule, loadKycLinkKey } from '@cip/kyc/service';
-import { WalletsModule, WalletsModuleOptions } from '@cip/wallets/service';
-import { WebhooksModule, WebhooksModuleOptions } from '@cip/webhooks/service';
+import { WALLETS_OPTIONS, WalletsModuleOptions } from '@cip/wallets/service';
+import { WEBHOOKS_OPTIONS, WebhooksModuleOptions } from '@cip/webhooks/service';
 
 export interface PlatformModuleOptions {
   dataDir: string;
@@ -26,32 +29,16 @@ export interface PlatformModuleOptions {
   kycLinkSecret?: string;
   /** Chain adapters of the wallets context. */
   wallets: WalletsModuleOptions;
-  webhooks: Omit<WebhooksModuleOptions, 'dataDir' | 'eventTopics'>;
+  webhooks: Omit<WebhooksModuleOptions, 'dataDir'>;
 }
 
 /**
- * The embedded runtime: every context's service module in one process, on SQLite files under DATA_DIR,
- * with the in-process bus driving projections and recorders.
+ * The embedded runtime: every context of the registry in one process, on SQLite files under DATA_DIR, with
+ * the in-process bus driving projections, recorders and sagas, and the /v1 gateway in front.
  */
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformModuleOptions): DynamicModule {
-    const events = EventsModule.forRoot({ mappers: PUBLIC_EVENT_MAPPERS });
-    const kyc = KycModule.forRoot({
-      imports: [UsersModule, DistributorsModule],
-      userDirectory: {
-        inject: [UsersService, DistributorDirectory],
-        useFactory: (users: UsersService, directory: DistributorDirectory) =>
-          new UsersForKyc(users, directory),
-      },
-      linkKey: loadKycLinkKey({ dataDir: options.dataDir, fromEnv: options.kycLinkSecret }),
-    });
-    const wallets = WalletsModule.forRoot(options.wallets);
-    const webhooks = WebhooksModule.forRoot({
-      ...options.webhooks,
-      dataDir: options.dataDir,
-      eventTopics: PUBLIC_EVENT_MAPPERS.map((mapper) => mapper.topic),
-    });
     return {
       module: PlatformModule,
       imports: [
@@ -69,14 +56,27 @@ export class PlatformModule {
           clock: options.clock,
         }),
         DistributorsModule,
-        UsersModule,
-        wallets,
-        events,
-        kyc,
-        webhooks,
+        ContextsModule.forRoot({
+          contexts: PLATFORM_CONTEXTS,
+          // The adapters and secrets this runtime chose for the contexts.
+          providers: [
+            {
+              provide: KYC_OPTIONS,
+              useValue: {
+                linkKey: loadKycLinkKey({ dataDir: options.dataDir, fromEnv: options.kycLinkSecret }),
+              },
+            },
+            { provide: WALLETS_OPTIONS, useValue: options.wallets },
+            { provide: WEBHOOKS_OPTIONS, useValue: { ...options.webhooks, dataDir: options.dataDir } },
+          ],
+        }),
         GatewayHttpModule.forRoot({
-          imports: [DistributorsModule, UsersModule, events, kyc, wallets, webhooks],
-          controllers: [...KYC_CONTROLLERS, ...WALLETS_CONTROLLERS, ...WEBHOOKS_CONTROLLERS],
+          controllers: [
+            ...controllersOf(PLATFORM_CONTEXTS),
+            ...KYC_CONTROLLERS,
+            ...WALLETS_CONTROLLERS,
+            ...WEBHOOKS_CONTROLLERS,
+          ],
         }),
       ],
     };

@@ -344,7 +344,7 @@ describe('users over /v1, as a distributor uses them', () => {
       const caller = {
         distributorId: h.platform.distributorId,
         environment: 'sandbox' as const,
-        program: { allowedCountries: ['FR'], b2b: true },
+        program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
         requestId: 'operator-test',
       };
       await users.changeStatus(caller, created.body.id, 'active');

@@ -1,6 +1,6 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { UsersService } from '@cip/users/service';
-import { WALLET_PROVISIONING_GROUP, WalletsService, WithdrawalPayouts } from '@cip/wallets/service';
+import { walletProvisioningSaga, WalletsService, WithdrawalPayouts } from '@cip/wallets/service';
 import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 describe('wallets over /v1, as a distributor uses them', () => {
@@ -27,10 +27,10 @@ describe('wallets over /v1, as a distributor uses them', () => {
       distributorId,
       environment: 'sandbox' as const,
       requestId: 'test',
-      program: { allowedCountries: ['FR'], b2b: false },
+      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
     };
     await h.platform.app.get(UsersService).changeStatus(caller, created.body.id, 'active');
-    await h.platform.app.get(ConsumerHost).drain('sandbox', [WALLET_PROVISIONING_GROUP]);
+    await h.platform.app.get(ConsumerHost).drain('sandbox', [walletProvisioningSaga.group]);
     const listed = await h.http
       .get('/v1/wallets')
       .query({ userId: created.body.id })

@@ -1,6 +1,5 @@
 import { DECLINED_CODES, DeclinedCode, RFI_SUBTYPES, RfiSubtype } from '@cip/kyc/domain';
-import { KycService, loadKycLinkKey, SandboxIdentityProvider } from '@cip/kyc/service';
-import { UsersForKyc } from '@cip/platform/catalogue';
+import { KycService, loadKycLinkKey, SandboxIdentityProvider, UsersForKyc } from '@cip/kyc/service';
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
 import { newId, systemClock } from '@cip/shared/runtime';
 import { UsersService } from '@cip/users/service';
@@ -23,7 +22,7 @@ export async function openKyc(context: CommandContext): Promise<KycService> {
     systemClock,
   );
   const { directory } = await openControlPlane(context);
-  const lookup = new UsersForKyc(users, directory);
+  const lookup = new UsersForKyc(users, { programOf: (id) => directory.get(id)?.program ?? null });
   const provider = new SandboxIdentityProvider(
     loadKycLinkKey({ dataDir: context.dataDir, fromEnv: context.io.env.KYC_LINK_SECRET }),
   );

@@ -3,7 +3,7 @@ import { CollectionDifferences, rebuildProjections, verifyProjections } from '@c
 import { UsageError } from '../args';
 import { Command, CommandFailed, print, table } from '../command';
 import { runningPlatformPid } from '../platform-pid';
-import { READ_MODELS } from '@cip/platform/catalogue';
+import { READ_MODELS } from '@cip/platform/registry';
 
 const ENV_FLAG = { env: { kind: 'text', required: true, choices: ENVIRONMENTS } } as const;
 

@@ -1,16 +1,7 @@
-import type { Environment } from '@cip/shared/contracts';
+import type { Environment, ProgramRules } from '@cip/shared/contracts';
 
-/** A distributor's program configuration (spec part 1, facts 5 and 8; KYC import needs an addendum). */
-export interface ProgramConfig {
-  /** ISO 3166-1 alpha-2 codes of the countries users may reside in. Can change at short notice. */
-  allowedCountries: string[];
-  /** B2B distributors may send shipping details and change addresses. */
-  b2b: boolean;
-  /** Prepaid programs may withdraw funds on-chain. */
-  prepaid: boolean;
-  /** The contract addendum for imported (shared) KYC is signed. */
-  kycImportEnabled: boolean;
-}
+/** A distributor's program configuration: the platform-wide ProgramRules of the callers it issues keys to. */
+export type ProgramConfig = ProgramRules;
 
 export interface ApiKeyRecord {
   keyId: string;

@@ -1,10 +1,12 @@
-import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { PROGRAM_DIRECTORY, ProgramDirectory } from '@cip/distributors/contract';
 import { CLOCK, Clock } from '@cip/shared/runtime';
 import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { DistributorDirectory } from './distributor-directory';
 import { DistributorsService } from './distributors.service';
 
 /** The control plane: distributors, programs and API keys, in the control store. */
+@Global()
 @Module({
   providers: [
     {
@@ -19,8 +21,15 @@ import { DistributorsService } from './distributors.service';
       useFactory: (infrastructure: Infrastructure, directory: DistributorDirectory, clock: Clock) =>
         new DistributorsService(infrastructure.scope('control').eventStore, directory, clock),
     },
+    {
+      provide: PROGRAM_DIRECTORY,
+      inject: [DistributorDirectory],
+      useFactory: (directory: DistributorDirectory): ProgramDirectory => ({
+        programOf: (distributorId) => directory.get(distributorId)?.program ?? null,
+      }),
+    },
   ],
-  exports: [DistributorDirectory, DistributorsService],
+  exports: [DistributorDirectory, DistributorsService, PROGRAM_DIRECTORY],
 })
 export class DistributorsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(DistributorDirectory) private readonly directory: DistributorDirectory) {}

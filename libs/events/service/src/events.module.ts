@@ -1,47 +1,30 @@
-import { DynamicModule, Inject, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { EVENTS_API, PUBLIC_EVENT_LOG } from '@cip/events/contract';
 import { Environment } from '@cip/shared/contracts';
 import { ConsumerHost, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
-import type { PublicEventMapper } from '@cip/shared/read-store';
-import { PublicEventRecorder } from '@cip/events/read-models';
 import { EventsService, PUBLIC_EVENTS_GROUP } from './events.service';
 
-const MAPPERS = Symbol('PUBLIC_EVENT_MAPPERS');
-
 /**
- * Public Event records. The app passes the mappers of the contexts it hosts, so contexts stay unaware of
- * each other; the recorder runs as one consumer group over all their topics.
+ * Public Event records. The recorder (a read model of this context, registered from the registry) maps the
+ * domain events of every context the process hosts with their own mappers, so contexts stay unaware of each
+ * other; this module serves the records to distributors and to the webhook dispatcher.
  */
-@Module({})
-export class EventsModule {
-  static forRoot(options: { mappers: PublicEventMapper[] }): DynamicModule {
-    return {
-      module: EventsModule,
-      providers: [
-        { provide: MAPPERS, useValue: options.mappers },
-        {
-          provide: EventsService,
-          inject: [INFRASTRUCTURE, ConsumerHost],
-          useFactory: (infrastructure: Infrastructure, consumers: ConsumerHost) =>
-            new EventsService(
-              (environment: Environment) => infrastructure.scope(environment).readStore,
-              (environment: Environment) => consumers.settle(environment, [PUBLIC_EVENTS_GROUP]),
-            ),
-        },
-      ],
-      exports: [EventsService],
-    };
-  }
-
-  constructor(@Inject(ConsumerHost) consumers: ConsumerHost, @Inject(MAPPERS) mappers: PublicEventMapper[]) {
-    const recorder = new PublicEventRecorder(mappers);
-    consumers.register({
-      group: PUBLIC_EVENTS_GROUP,
-      topics: recorder.topics,
-      handle: (ports, messages) =>
-        recorder.record(
-          ports.readStore,
-          messages.map((m) => m.event),
-        ),
-    });
-  }
-}
+@Module({
+  providers: [
+    {
+      provide: EventsService,
+      inject: [INFRASTRUCTURE, ConsumerHost],
+      useFactory: (infrastructure: Infrastructure, consumers: ConsumerHost) =>
+        new EventsService({
+          readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
+          settle: (environment: Environment) => consumers.settle(environment, [PUBLIC_EVENTS_GROUP]),
+          drain: (environment: Environment, timeoutMs: number) =>
+            consumers.drain(environment, [PUBLIC_EVENTS_GROUP], timeoutMs),
+        }),
+    },
+    { provide: EVENTS_API, useExisting: EventsService },
+    { provide: PUBLIC_EVENT_LOG, useExisting: EventsService },
+  ],
+  exports: [EventsService, EVENTS_API, PUBLIC_EVENT_LOG],
+})
+export class EventsModule {}

@@ -1,3 +1,4 @@
 export * from './events.service';
 export * from './events.module';
+export * from './events.context';
 export * from './public-events-read-model';

@@ -1,23 +1,18 @@
 import { DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
-import { EventsController } from './events/events.controller';
-import { SystemController } from './system/system.controller';
-import { UsersController } from './users/users.controller';
+import { SystemController } from '@cip/shared/transport';
 
 /**
- * The /v1 HTTP surface. The app passes the modules that provide the context APIs (in-process services in
- * the embedded runtime, service clients in the distributed one).
+ * The /v1 HTTP surface: the system endpoints plus the controllers of the contexts the app exposes (from the
+ * context registry). The contexts' APIs are injected by their contract tokens: in-process services in the
+ * embedded runtime, transport clients in the gateway app.
  */
 @Module({})
 export class GatewayHttpModule {
-  /** `controllers`: those of contexts the app hosts beyond the core ones (e.g. WALLETS_CONTROLLERS). */
-  static forRoot(options: {
-    imports: ModuleMetadata['imports'];
-    controllers?: Type<unknown>[];
-  }): DynamicModule {
+  static forRoot(options: { imports?: ModuleMetadata['imports']; controllers: Type[] }): DynamicModule {
     return {
       module: GatewayHttpModule,
-      imports: options.imports,
-      controllers: [SystemController, UsersController, EventsController, ...(options.controllers ?? [])],
+      imports: options.imports ?? [],
+      controllers: [SystemController, ...options.controllers],
     };
   }
 }

@@ -2,7 +2,16 @@ export * from './create-http-app';
 export * from './gateway-http.module';
 export * from './pipeline/error-responses';
 export * from './pipeline/gateway-pipeline';
-export * from './system/system.controller';
+export * from './pipeline/validation';
+// What every context's controllers share: the caller, lists, error documentation, ids, sandbox-only routes.
+export * from './common/api-errors.decorator';
+export * from './common/caller.decorator';
+export * from './common/pagination';
+export * from './common/person-name.decorator';
+export * from './common/resource-id.pipe';
+export * from './common/sandbox-only.guard';
+export { SystemController } from '@cip/shared/transport';
 export { WALLETS_CONTROLLERS } from './wallets/wallets.controller';
 export { KYC_CONTROLLERS } from './kyc/kyc.controller';
 export { WEBHOOKS_CONTROLLERS } from './webhooks/webhooks.controller';
+export * from './common/shipping-address.dto';

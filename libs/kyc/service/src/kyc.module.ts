@@ -1,106 +1,99 @@
-import {
-  BeforeApplicationShutdown,
-  DynamicModule,
-  Inject,
-  InjectionToken,
-  Module,
-  ModuleMetadata,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { PROGRAM_DIRECTORY, ProgramDirectory } from '@cip/distributors/contract';
 import { kycLinkDeadlinesProjection, kycsProjection } from '@cip/kyc/read-models';
 import { Environment } from '@cip/shared/contracts';
 import { ConsumerHost, Infrastructure, INFRASTRUCTURE, LOGGER } from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger } from '@cip/shared/runtime';
+import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
 import { KYC_API } from './kyc.api';
 import { KycExpiryScheduler } from './kyc-expiry.scheduler';
 import { IDENTITY_PROVIDER, KYC_USER_DIRECTORY, KycUserDirectory } from './kyc.ports';
 import { KycService } from './kyc.service';
-import { rfiOutcomesSaga } from './kyc-rfi-outcomes.saga';
 import { SandboxIdentityProvider } from './sandbox-provider/sandbox-identity-provider';
+import { UsersForKyc } from './users/users-for-kyc';
 
-export interface KycModuleOptions {
-  /** Modules providing what the user directory needs. */
-  imports?: ModuleMetadata['imports'];
-  /** The users context as KYC needs it; bound by the app, since contexts never import each other. */
-  userDirectory: { inject: InjectionToken[]; useFactory: (...deps: never[]) => KycUserDirectory };
-  /** Key of the sandbox provider's link signatures (a platform secret). */
+/** What the app decides for the KYC context (provided under KYC_OPTIONS). */
+export interface KycOptions {
+  /** Key of the sandbox provider's link signatures (a platform secret; see `loadKycLinkKey`). */
   linkKey: string;
 }
 
+export const KYC_OPTIONS = Symbol('KYC_OPTIONS');
+
 const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) => `projection.${p.name}`);
 
-/** The KYC context: command handlers, the sandbox provider, the expiry sweep, the RFI saga, read models. */
-@Module({})
+/**
+ * The KYC context: command handlers, the sandbox provider, the expiry sweep. It reaches the users context
+ * through the users contract (USER_LIFECYCLE_API), whoever provides it.
+ */
+@Module({
+  providers: [
+    {
+      provide: KYC_USER_DIRECTORY,
+      inject: [USER_LIFECYCLE_API, PROGRAM_DIRECTORY],
+      useFactory: (users: UserLifecycleApi, programs: ProgramDirectory) => new UsersForKyc(users, programs),
+    },
+    {
+      provide: SandboxIdentityProvider,
+      inject: [KYC_OPTIONS],
+      useFactory: (options: KycOptions) => new SandboxIdentityProvider(options.linkKey),
+    },
+    { provide: IDENTITY_PROVIDER, useExisting: SandboxIdentityProvider },
+    {
+      provide: KycService,
+      inject: [INFRASTRUCTURE, ConsumerHost, CLOCK, KYC_USER_DIRECTORY, SandboxIdentityProvider],
+      useFactory: (
+        infrastructure: Infrastructure,
+        consumers: ConsumerHost,
+        clock: Clock,
+        users: KycUserDirectory,
+        provider: SandboxIdentityProvider,
+      ) =>
+        new KycService(
+          {
+            eventStore: (environment: Environment) => infrastructure.scope(environment).eventStore,
+            readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
+            settle: (environment: Environment) => consumers.settle(environment, PROJECTION_GROUPS),
+            users,
+            provider,
+            hostedFlow: provider,
+          },
+          clock,
+        ),
+    },
+    { provide: KYC_API, useExisting: KycService },
+    {
+      provide: KycExpiryScheduler,
+      inject: [KycService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
+      useFactory: (
+        kyc: KycService,
+        infrastructure: Infrastructure,
+        consumers: ConsumerHost,
+        clock: Clock,
+        logger: Logger,
+      ) =>
+        new KycExpiryScheduler(
+          kyc,
+          {
+            readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
+            settle: (environment: Environment) => consumers.settle(environment, PROJECTION_GROUPS),
+          },
+          clock,
+          logger,
+        ),
+    },
+  ],
+  exports: [
+    KycService,
+    KYC_API,
+    KYC_USER_DIRECTORY,
+    KycExpiryScheduler,
+    SandboxIdentityProvider,
+    IDENTITY_PROVIDER,
+  ],
+})
 export class KycModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  static forRoot(options: KycModuleOptions): DynamicModule {
-    return {
-      module: KycModule,
-      imports: options.imports ?? [],
-      providers: [
-        {
-          provide: KYC_USER_DIRECTORY,
-          inject: options.userDirectory.inject,
-          useFactory: options.userDirectory.useFactory,
-        },
-        { provide: SandboxIdentityProvider, useValue: new SandboxIdentityProvider(options.linkKey) },
-        { provide: IDENTITY_PROVIDER, useExisting: SandboxIdentityProvider },
-        {
-          provide: KycService,
-          inject: [INFRASTRUCTURE, ConsumerHost, CLOCK, KYC_USER_DIRECTORY, SandboxIdentityProvider],
-          useFactory: (
-            infrastructure: Infrastructure,
-            consumers: ConsumerHost,
-            clock: Clock,
-            users: KycUserDirectory,
-            provider: SandboxIdentityProvider,
-          ) =>
-            new KycService(
-              {
-                eventStore: (environment: Environment) => infrastructure.scope(environment).eventStore,
-                readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
-                settle: (environment: Environment) => consumers.settle(environment, PROJECTION_GROUPS),
-                users,
-                provider,
-                hostedFlow: provider,
-              },
-              clock,
-            ),
-        },
-        { provide: KYC_API, useExisting: KycService },
-        {
-          provide: KycExpiryScheduler,
-          inject: [KycService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
-          useFactory: (
-            kyc: KycService,
-            infrastructure: Infrastructure,
-            consumers: ConsumerHost,
-            clock: Clock,
-            logger: Logger,
-          ) =>
-            new KycExpiryScheduler(
-              kyc,
-              {
-                readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
-                settle: (environment: Environment) => consumers.settle(environment, PROJECTION_GROUPS),
-              },
-              clock,
-              logger,
-            ),
-        },
-      ],
-      exports: [KycService, KYC_API, KycExpiryScheduler, SandboxIdentityProvider, IDENTITY_PROVIDER],
-    };
-  }
-
-  constructor(
-    @Inject(ConsumerHost) consumers: ConsumerHost,
-    @Inject(KYC_USER_DIRECTORY) users: KycUserDirectory,
-    @Inject(KycExpiryScheduler) private readonly expiry: KycExpiryScheduler,
-  ) {
-    consumers.registerProjection(kycsProjection);
-    consumers.registerProjection(kycLinkDeadlinesProjection);
-    consumers.register(rfiOutcomesSaga(users));
-  }
+  constructor(@Inject(KycExpiryScheduler) private readonly expiry: KycExpiryScheduler) {}
 
   onApplicationBootstrap(): void {
     this.expiry.start();

@@ -2,7 +2,7 @@ import type { BusConsumer, BusMessage } from '@cip/shared/eventing';
 import type { Projection } from '@cip/shared/read-store';
 import { ENVIRONMENTS } from '@cip/shared/contracts';
 import type { Infrastructure, ScopePorts, StoreScope } from './infrastructure';
-import { applyToProjection } from './projections/apply-projection';
+import { projectionReadModel, RebuildableReadModel } from './projections/verify-projections';
 
 /**
  * A consumer of the log (projection, public-event recorder, saga, dispatcher). Each keeps its own
@@ -17,12 +17,12 @@ export interface ConsumerDefinition {
   handle(ports: ScopePorts, messages: BusMessage[]): Promise<void>;
 }
 
-export const projectionConsumer = (projection: Projection): ConsumerDefinition => ({
-  group: `projection.${projection.name}`,
-  topics: projection.topics,
+/** The consumer group that keeps a read model's live collections current. */
+export const readModelConsumer = (model: RebuildableReadModel): ConsumerDefinition => ({
+  group: model.group,
+  topics: model.topics,
   handle: (ports, messages) =>
-    applyToProjection(
-      projection,
+    model.apply(
       ports.readStore,
       messages.map((m) => m.event),
     ),
@@ -37,7 +37,6 @@ const SETTLE_TIMEOUT_MS = 2_000;
 
 export class ConsumerHost {
   private readonly definitions: ConsumerDefinition[] = [];
-  private readonly projections: Projection[] = [];
   private running: { scope: StoreScope; group: string; consumer: BusConsumer }[] = [];
 
   register(definition: ConsumerDefinition): void {
@@ -47,14 +46,12 @@ export class ConsumerHost {
     this.definitions.push(definition);
   }
 
-  registerProjection(projection: Projection): void {
-    this.projections.push(projection);
-    this.register(projectionConsumer(projection));
+  registerReadModel(model: RebuildableReadModel): void {
+    this.register(readModelConsumer(model));
   }
 
-  /** The registered projections (for rebuild and verification tools). */
-  listProjections(): Projection[] {
-    return [...this.projections];
+  registerProjection(projection: Projection): void {
+    this.registerReadModel(projectionReadModel(projection));
   }
 
   listDefinitions(): ConsumerDefinition[] {

@@ -4,3 +4,4 @@ export * from './consumers';
 export * from './projections/apply-projection';
 export * from './infrastructure.module';
 export * from './projections/verify-projections';
+export * from './contexts';

@@ -1,3 +1,4 @@
+import type { FindPage, FindResult, SortField } from '@cip/shared/contracts';
 /**
  * The read-model store port: JSON documents per collection, each stored with the version of the last
  * event applied to it (a stream revision or a global position). A write carrying a version not above the
@@ -13,21 +14,11 @@ export interface ReadDocument {
 
 export type FilterValue = string | number | boolean | null;
 
-export type SortField = 'createdAt' | 'updatedAt';
+export type { FindPage, FindResult, SortField };
 
-export interface FindQuery {
+export interface FindQuery extends FindPage {
   /** Equality filters on top-level fields; every one must match. */
   filter: Record<string, FilterValue>;
-  sort: { field: SortField; direction: 'asc' | 'desc' };
-  /** 0-based page index. */
-  page: number;
-  /** Page size, 1..100 at the API. */
-  limit: number;
-}
-
-export interface FindResult<T> {
-  items: T[];
-  hasMore: boolean;
 }
 
 export interface VersionedWrite<T extends ReadDocument = ReadDocument> {

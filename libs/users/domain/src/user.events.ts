@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@cip/shared/contracts';
+import type { TargetStatus as PublishedTargetStatus, UserStatusChangedEvent } from '@cip/users/contract';
 import type { Phone, ShippingAddress, UserStatus } from './user.types';
 
 // ---------------------------------------------------------------------------------------------------
@@ -57,9 +58,17 @@ export const STATUS_EVENT_TYPES = {
   disabled: 'UserDisabled',
   revoked: 'UserRevoked',
   deleted: 'UserDeleted',
-} as const satisfies Record<string, UserStatusChanged['type']>;
+} as const satisfies Record<PublishedTargetStatus, UserStatusChanged['type']>;
 
 export type TargetStatus = keyof typeof STATUS_EVENT_TYPES;
+
+/**
+ * The users contract publishes status changes as integration events (`userActivated`, ...): their data must
+ * stay what the domain writes, or the build fails here rather than in a saga of another context.
+ */
+export const STATUS_CHANGES_MATCH_THE_CONTRACT: UserStatusChanged['data'] extends UserStatusChangedEvent['data']
+  ? true
+  : never = true;
 
 export const STATUS_OF_EVENT: Record<UserStatusChanged['type'], TargetStatus> = {
   UserActivated: 'active',

@@ -1,20 +1,8 @@
-import type { Phone, ShippingAddress, UserRecord, UserStatus } from '@cip/users/domain';
+import type { UserView } from '@cip/users/contract';
+import type { UserRecord } from '@cip/users/domain';
 
-/** A user as the API returns it, plus the owning distributor (kept for tenant filtering, never rendered). */
-export interface UserView {
-  id: string;
-  distributorId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  countryOfResidence: string;
-  phone: Phone | null;
-  shippingAddress: ShippingAddress | null;
-  status: UserStatus;
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
-}
+export type { UserView };
+export { renderUser } from '@cip/users/contract';
 
 export function toUserView(user: UserRecord): UserView {
   return {
@@ -30,10 +18,4 @@ export function toUserView(user: UserRecord): UserView {
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
   };
-}
-
-/** The user record of the API (without internal fields). */
-export function renderUser(view: UserView): Omit<UserView, 'distributorId'> {
-  const { distributorId: _distributorId, ...rendered } = view;
-  return rendered;
 }

@@ -1,4 +1,3 @@
-export * from './users.api';
 export * from './users.service';
 export * from './users.module';
-export * from './transport/users.transport';
+export * from './users.context';

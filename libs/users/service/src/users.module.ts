@@ -1,12 +1,12 @@
-import { Inject, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { Environment } from '@cip/shared/contracts';
 import { ConsumerHost, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock } from '@cip/shared/runtime';
+import { USER_LIFECYCLE_API, USERS_API } from '@cip/users/contract';
 import { usersProjection } from '@cip/users/read-models';
-import { USERS_API } from './users.api';
 import { UsersService } from './users.service';
 
-/** The users context: command handlers, the `users` read model. */
+/** The users context: command handlers behind its two contracts (distributor API, user lifecycle). */
 @Module({
   providers: [
     {
@@ -24,11 +24,8 @@ import { UsersService } from './users.service';
         ),
     },
     { provide: USERS_API, useExisting: UsersService },
+    { provide: USER_LIFECYCLE_API, useExisting: UsersService },
   ],
-  exports: [UsersService, USERS_API],
+  exports: [UsersService, USERS_API, USER_LIFECYCLE_API],
 })
-export class UsersModule {
-  constructor(@Inject(ConsumerHost) consumers: ConsumerHost) {
-    consumers.registerProjection(usersProjection);
-  }
-}
+export class UsersModule {}

@@ -1,6 +1,6 @@
-import { Environment, notFound } from '@cip/shared/contracts';
+import { Caller, Environment, FindPage, FindResult, notFound } from '@cip/shared/contracts';
 import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
-import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
+import type { ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
 import {
   decideUser,
@@ -18,7 +18,7 @@ import {
 } from '@cip/users/domain';
 import { toUserView, UserView, usersProjection } from '@cip/users/read-models';
 import { createHash } from 'node:crypto';
-import type { CreateUserInput, UserListFilter, UsersApi, UsersCaller } from './users.api';
+import type { CreateUserInput, UserLifecycleApi, UserListFilter, UsersApi } from '@cip/users/contract';
 
 /** A reservation older than this whose owner never came to exist was left by a creation that died. */
 const ABANDONED_RESERVATION_MS = 30_000;
@@ -40,17 +40,17 @@ const phoneValue = (phone: Phone) => `${phone.country}${phone.number}`;
  * enforced with reservation streams appended before the user's own events, so that of two concurrent
  * creations with the same email exactly one succeeds.
  */
-export class UsersService implements UsersApi {
+export class UsersService implements UsersApi, UserLifecycleApi {
   constructor(
     private readonly ports: UsersPorts,
     private readonly clock: Clock,
   ) {}
 
-  private context(caller: UsersCaller): CommandContext {
+  private context(caller: Caller): CommandContext {
     return callerContext(this.clock.now(), caller);
   }
 
-  async createUser(caller: UsersCaller, input: CreateUserInput): Promise<UserView> {
+  async createUser(caller: Caller, input: CreateUserInput): Promise<UserView> {
     const userId = newId('usr');
     const context = this.context(caller);
     const command = {
@@ -77,16 +77,17 @@ export class UsersService implements UsersApi {
     }
   }
 
-  async getUser(caller: UsersCaller, userId: string): Promise<UserView> {
+  async getUser(caller: Caller, userId: string): Promise<UserView> {
     const { state } = await loadState(this.ports.eventStore(caller.environment), userDecider, userId);
     return toUserView(this.owned(caller, userId, state));
   }
 
-  async listUsers(
-    caller: UsersCaller,
-    filter: UserListFilter,
-    page: Omit<FindQuery, 'filter'>,
-  ): Promise<FindResult<UserView>> {
+  async findUser(caller: Caller, userId: string): Promise<UserView | null> {
+    const { state } = await loadState(this.ports.eventStore(caller.environment), userDecider, userId);
+    return isUser(state) && state.distributorId === caller.distributorId ? toUserView(state) : null;
+  }
+
+  async listUsers(caller: Caller, filter: UserListFilter, page: FindPage): Promise<FindResult<UserView>> {
     await this.ports.settle(caller.environment);
     const equality: Record<string, string> = { distributorId: caller.distributorId };
     if (filter.status) equality.status = filter.status;
@@ -96,7 +97,7 @@ export class UsersService implements UsersApi {
       .find<UserView>(usersProjection.collection, { ...page, filter: equality });
   }
 
-  async setPhone(caller: UsersCaller, userId: string, phone: Phone): Promise<UserView> {
+  async setPhone(caller: Caller, userId: string, phone: Phone): Promise<UserView> {
     const store = this.ports.eventStore(caller.environment);
     const context = this.context(caller);
     const current = this.owned(caller, userId, (await loadState(store, userDecider, userId)).state);
@@ -132,15 +133,21 @@ export class UsersService implements UsersApi {
     }
   }
 
-  /**
-   * `api`: the distributor's own call (B2B only); `kyc`: the address a verified shipping KYC captured,
-   * allowed for every program (called by the KYC context through the app, never from the API).
-   */
-  async updateShippingAddress(
-    caller: UsersCaller,
+  /** The distributor's own call (B2B only). */
+  updateShippingAddress(caller: Caller, userId: string, address: ShippingAddress): Promise<UserView> {
+    return this.shippingAddress(caller, userId, address, 'api');
+  }
+
+  /** The address a verified shipping KYC captured, allowed for every program (the KYC context's call). */
+  setVerifiedShippingAddress(caller: Caller, userId: string, address: ShippingAddress): Promise<UserView> {
+    return this.shippingAddress(caller, userId, address, 'kyc');
+  }
+
+  private shippingAddress(
+    caller: Caller,
     userId: string,
     address: ShippingAddress,
-    source: 'api' | 'kyc' = 'api',
+    source: 'api' | 'kyc',
   ): Promise<UserView> {
     return this.command(caller, userId, (now) => ({
       type: 'UpdateShippingAddress',
@@ -149,7 +156,7 @@ export class UsersService implements UsersApi {
   }
 
   async changeStatus(
-    caller: UsersCaller,
+    caller: Caller,
     userId: string,
     to: TargetStatus,
     reason?: string,
@@ -162,7 +169,7 @@ export class UsersService implements UsersApi {
   }
 
   private async command(
-    caller: UsersCaller,
+    caller: Caller,
     userId: string,
     build: (now: string) => Parameters<typeof decideUser>[0],
   ): Promise<UserView> {
@@ -181,7 +188,7 @@ export class UsersService implements UsersApi {
   }
 
   /** The user, if it exists and belongs to the caller; another tenant's user is simply not found. */
-  private owned(caller: UsersCaller, userId: string, state: UserState): UserRecord {
+  private owned(caller: Caller, userId: string, state: UserState): UserRecord {
     if (!isUser(state) || state.distributorId !== caller.distributorId) throw notFound('User', userId);
     return state;
   }

@@ -1,4 +1,4 @@
-import { ConsumerDefinition, RebuildableReadModel, replayLog } from '@cip/shared/infrastructure';
+import { RebuildableReadModel, replayLog } from '@cip/shared/infrastructure';
 import {
   recordWalletTransactions,
   TRANSACTIONS_COLLECTION,
@@ -11,19 +11,9 @@ export const walletTransactionsReadModel: RebuildableReadModel = {
   group: WALLET_TRANSACTIONS_GROUP,
   topics: ['wlt'],
   collections: [TRANSACTIONS_COLLECTION],
+  apply: (readStore, events) => recordWalletTransactions(readStore, events),
   replay: (eventStore, readStore, target) =>
     replayLog(eventStore, walletTransactionsReadModel.topics, (events) =>
       recordWalletTransactions(readStore, events, target(TRANSACTIONS_COLLECTION)),
-    ),
-};
-
-/** The consumer group that keeps the transactions read model current. */
-export const walletTransactionsConsumer: ConsumerDefinition = {
-  group: walletTransactionsReadModel.group,
-  topics: walletTransactionsReadModel.topics,
-  handle: (ports, messages) =>
-    recordWalletTransactions(
-      ports.readStore,
-      messages.map((m) => m.event),
     ),
 };

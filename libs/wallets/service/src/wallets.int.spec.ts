@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
-import { walletTransactionsConsumer } from './wallet-transactions.read-model';
+import { walletTransactionsReadModel } from './wallet-transactions.read-model';
 import { LedgerContext } from './wallets.api';
 import { WalletChain, walletIdOf, WalletsService } from './wallets.service';
 
@@ -35,7 +35,7 @@ async function openWallets(
   const infrastructure: Infrastructure = openEmbeddedInfrastructure({ dataDir, pollIntervalMs: 20 });
   const consumers = new ConsumerHost();
   consumers.registerProjection(walletsProjection);
-  consumers.register(walletTransactionsConsumer);
+  consumers.registerReadModel(walletTransactionsReadModel);
   await consumers.start(infrastructure);
   const clock = new ManualClock();
   const simulatedChain = new SimulatedChain(clock);

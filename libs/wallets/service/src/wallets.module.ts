@@ -1,10 +1,4 @@
-import {
-  BeforeApplicationShutdown,
-  DynamicModule,
-  Inject,
-  Module,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
 import { ConsumerHost, Infrastructure, INFRASTRUCTURE, LOGGER } from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
@@ -16,15 +10,13 @@ import {
   WatcherCheckpoint,
 } from '@cip/wallets/chain';
 import { walletsProjection } from '@cip/wallets/read-models';
-import { walletTransactionsConsumer, walletTransactionsReadModel } from './wallet-transactions.read-model';
+import { walletTransactionsReadModel } from './wallet-transactions.read-model';
+import { walletProvisioningSaga } from './sagas/wallet-provisioning.saga';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import { WALLETS_API } from './wallets.api';
 import { WalletChain, WalletsService } from './wallets.service';
 import { PayoutMetrics, WithdrawalPayouts } from './withdrawal-payouts';
 
-/** Domain event of the users context that starts provisioning (matched by name: contexts share no code). */
-const USER_ACTIVATED = 'UserActivated';
-export const WALLET_PROVISIONING_GROUP = 'wallets.provisioning';
 export const WITHDRAWAL_PAYOUT_GROUP = 'wallets.withdrawals';
 
 export interface WalletsModuleOptions {
@@ -40,7 +32,8 @@ export interface WalletsModuleOptions {
   watcher?(environment: Environment, sink: DepositSink, checkpoint: WatcherCheckpoint): DepositWatcher | null;
 }
 
-const OPTIONS = Symbol('WALLETS_MODULE_OPTIONS');
+/** Where the app provides the wallets context's chain adapters (only apps choose adapters). */
+export const WALLETS_OPTIONS = Symbol('WALLETS_OPTIONS');
 /** How often payout retries that came due on the clock are looked for (real time). */
 const PAYOUT_RETRY_TICK_MS = 250;
 /** How long resuming waits at a time for the transactions read model to catch up with the log. */
@@ -104,109 +97,90 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
  * saga (user activated -> wallet) and the withdrawal saga (requested -> payout runner -> confirmed or
  * rejected).
  */
-@Module({})
-export class WalletsModule {
-  static forRoot(options: WalletsModuleOptions): DynamicModule {
-    return {
-      module: WalletsModule,
-      providers: [
-        { provide: OPTIONS, useValue: options },
-        {
-          provide: WalletsService,
-          inject: [INFRASTRUCTURE, ConsumerHost, CLOCK],
-          useFactory: (infrastructure: Infrastructure, consumers: ConsumerHost, clock: Clock) => {
-            const simulatedChain = new SimulatedChain(clock);
-            // Built once the service exists: the payout journal of each environment is kept by it.
-            const chains = new Map<Environment, WalletChain>();
-            const wallets = new WalletsService(
-              {
-                eventStore: (environment) => infrastructure.scope(environment).eventStore,
-                readStore: (environment) => infrastructure.scope(environment).readStore,
-                // A list read right after the user's activation must show the wallet the provisioning saga
-                // creates for it: the saga catches up first, then the read models with what it appended.
-                settle: (environment) =>
-                  consumers.settle(
-                    environment,
-                    [WALLET_PROVISIONING_GROUP],
-                    [`projection.${walletsProjection.name}`, walletTransactionsReadModel.group],
-                  ),
-                chain: (environment) => chains.get(environment) as WalletChain,
-                simulatedChain,
-              },
-              clock,
-            );
-            for (const environment of ENVIRONMENTS)
-              chains.set(
+@Module({
+  providers: [
+    {
+      provide: WalletsService,
+      inject: [INFRASTRUCTURE, ConsumerHost, CLOCK, WALLETS_OPTIONS],
+      useFactory: (
+        infrastructure: Infrastructure,
+        consumers: ConsumerHost,
+        clock: Clock,
+        options: WalletsModuleOptions,
+      ) => {
+        const simulatedChain = new SimulatedChain(clock);
+        // Built once the service exists: the payout journal of each environment is kept by it.
+        const chains = new Map<Environment, WalletChain>();
+        const wallets = new WalletsService(
+          {
+            eventStore: (environment) => infrastructure.scope(environment).eventStore,
+            readStore: (environment) => infrastructure.scope(environment).readStore,
+            // A list read right after the user's activation must show the wallet the provisioning saga
+            // creates for it: the saga catches up first, then the read models with what it appended.
+            settle: (environment) =>
+              consumers.settle(
                 environment,
-                options.chain(environment, {
-                  simulated: simulatedChain,
-                  payoutJournal: walletPayoutJournal(wallets, environment),
-                }),
-              );
-            return wallets;
+                [walletProvisioningSaga.group],
+                [`projection.${walletsProjection.name}`, walletTransactionsReadModel.group],
+              ),
+            chain: (environment) => chains.get(environment) as WalletChain,
+            simulatedChain,
           },
-        },
-        { provide: WALLETS_API, useExisting: WalletsService },
-        {
-          provide: WithdrawalPayouts,
-          inject: [WalletsService, ConsumerHost, CLOCK, LOGGER, METRICS],
-          useFactory: (
-            wallets: WalletsService,
-            consumers: ConsumerHost,
-            clock: Clock,
-            logger: Logger,
-            metrics: PlatformMetrics,
-          ) =>
-            new WithdrawalPayouts({
-              execute: (environment, requested) => wallets.executeWithdrawal(environment, requested),
-              // A withdrawal the saga has moved past may not be in the read model yet after a crash.
-              pending: async (environment) => {
-                await consumers.drain(environment, [walletTransactionsReadModel.group], RESUME_CATCH_UP_MS);
-                return wallets.pendingWithdrawalRequests(environment);
-              },
-              clock,
-              logger,
-              metrics: new PayoutMetrics(metrics.registry),
+          clock,
+        );
+        for (const environment of ENVIRONMENTS)
+          chains.set(
+            environment,
+            options.chain(environment, {
+              simulated: simulatedChain,
+              payoutJournal: walletPayoutJournal(wallets, environment),
             }),
-        },
-        {
-          provide: PayoutRunnerLifecycle,
-          inject: [WithdrawalPayouts],
-          useFactory: (payouts: WithdrawalPayouts) => new PayoutRunnerLifecycle(payouts),
-        },
-        {
-          provide: DepositWatchers,
-          inject: [WalletsService, INFRASTRUCTURE],
-          useFactory: (wallets: WalletsService, infrastructure: Infrastructure) =>
-            new DepositWatchers(options, wallets, infrastructure),
-        },
-      ],
-      exports: [WalletsService, WALLETS_API, DepositWatchers, WithdrawalPayouts],
-    };
-  }
-
+          );
+        return wallets;
+      },
+    },
+    { provide: WALLETS_API, useExisting: WalletsService },
+    {
+      provide: WithdrawalPayouts,
+      inject: [WalletsService, ConsumerHost, CLOCK, LOGGER, METRICS],
+      useFactory: (
+        wallets: WalletsService,
+        consumers: ConsumerHost,
+        clock: Clock,
+        logger: Logger,
+        metrics: PlatformMetrics,
+      ) =>
+        new WithdrawalPayouts({
+          execute: (environment, requested) => wallets.executeWithdrawal(environment, requested),
+          // A withdrawal the saga has moved past may not be in the read model yet after a crash.
+          pending: async (environment) => {
+            await consumers.drain(environment, [walletTransactionsReadModel.group], RESUME_CATCH_UP_MS);
+            return wallets.pendingWithdrawalRequests(environment);
+          },
+          clock,
+          logger,
+          metrics: new PayoutMetrics(metrics.registry),
+        }),
+    },
+    {
+      provide: PayoutRunnerLifecycle,
+      inject: [WithdrawalPayouts],
+      useFactory: (payouts: WithdrawalPayouts) => new PayoutRunnerLifecycle(payouts),
+    },
+    {
+      provide: DepositWatchers,
+      inject: [WALLETS_OPTIONS, WalletsService, INFRASTRUCTURE],
+      useFactory: (options: WalletsModuleOptions, wallets: WalletsService, infrastructure: Infrastructure) =>
+        new DepositWatchers(options, wallets, infrastructure),
+    },
+  ],
+  exports: [WalletsService, WALLETS_API, DepositWatchers, WithdrawalPayouts],
+})
+export class WalletsModule {
   constructor(
     @Inject(ConsumerHost) consumers: ConsumerHost,
-    @Inject(WalletsService) wallets: WalletsService,
     @Inject(WithdrawalPayouts) payouts: WithdrawalPayouts,
   ) {
-    consumers.registerProjection(walletsProjection);
-    consumers.register(walletTransactionsConsumer);
-    consumers.register({
-      group: WALLET_PROVISIONING_GROUP,
-      topics: ['usr'],
-      async handle(ports, messages) {
-        for (const { event } of messages) {
-          if (event.type !== USER_ACTIVATED) continue;
-          const { userId } = event.data as { userId: string };
-          await wallets.provisionWallet(ports.scope as Environment, {
-            userId,
-            distributorId: event.metadata.distributorId ?? '',
-            causationId: event.metadata.eventId,
-          });
-        }
-      },
-    });
     consumers.register({
       group: WITHDRAWAL_PAYOUT_GROUP,
       topics: ['wlt'],

@@ -2,6 +2,7 @@ import {
   ConsumerHost,
   Infrastructure,
   INFRASTRUCTURE,
+  ContextsModule,
   InfrastructureModule,
   openEmbeddedInfrastructure,
 } from '@cip/shared/infrastructure';
@@ -11,7 +12,8 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WITHDRAWAL_PAYOUT_GROUP, WalletsModule } from './wallets.module';
+import { WALLETS_OPTIONS, WITHDRAWAL_PAYOUT_GROUP } from './wallets.module';
+import { walletsContext } from './wallets.context';
 import { WalletsService } from './wallets.service';
 import { WithdrawalPayouts } from './withdrawal-payouts';
 
@@ -56,8 +58,19 @@ async function startWallets(dataDir: string, payout: PayoutPort, clock: ManualCl
         metrics: new PlatformMetrics(false),
         logger: createLogger('silent'),
       }),
-      WalletsModule.forRoot({
-        chain: () => ({ deriver: new HdDepositAddressDeriver(generateDepositSeed(), 'simulated'), payout }),
+      ContextsModule.forRoot({
+        contexts: [walletsContext],
+        providers: [
+          {
+            provide: WALLETS_OPTIONS,
+            useValue: {
+              chain: () => ({
+                deriver: new HdDepositAddressDeriver(generateDepositSeed(), 'simulated'),
+                payout,
+              }),
+            },
+          },
+        ],
       }),
     ],
   }).compile();

@@ -1,13 +1,14 @@
-import {
-  BeforeApplicationShutdown,
-  DynamicModule,
-  Inject,
-  Module,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { ENVIRONMENTS, Environment } from '@cip/shared/contracts';
-import { PUBLIC_EVENTS_GROUP } from '@cip/events/service';
-import { ConsumerHost, Infrastructure, INFRASTRUCTURE, LOGGER } from '@cip/shared/infrastructure';
+import { PUBLIC_EVENT_LOG, PublicEventLog } from '@cip/events/contract';
+import {
+  ConsumerHost,
+  Infrastructure,
+  INFRASTRUCTURE,
+  LOGGER,
+  PUBLIC_EVENT_MAPPERS,
+} from '@cip/shared/infrastructure';
+import type { PublicEventMapper } from '@cip/shared/read-store';
 import { CLOCK, Clock, loadOrCreateSecret, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
 import { webhookSubscriptionsProjection } from '@cip/webhooks/read-models';
 import { randomBytes } from 'node:crypto';
@@ -22,10 +23,9 @@ import { SecretBox } from './signing/webhook-signature';
 import { WEBHOOKS_API } from './webhooks.api';
 import { WebhooksService } from './webhooks.service';
 
+/** What the app decides for the webhooks context (provided under WEBHOOKS_OPTIONS). */
 export interface WebhooksModuleOptions {
   dataDir: string;
-  /** Stream categories of every public Event mapper the app records (the dispatcher reads them all). */
-  eventTopics: string[];
   /** WEBHOOK_ALLOW_PRIVATE_URLS: loopback and private addresses allowed (local development, tests). */
   allowPrivateUrls: boolean;
   /** Ed25519 keys passed by the deployment (base64 PKCS#8); generated under DATA_DIR otherwise. */
@@ -38,9 +38,12 @@ export interface WebhooksModuleOptions {
   resolver?: Resolver;
 }
 
-const OPTIONS = Symbol('WEBHOOKS_OPTIONS');
-/** Consumer groups that must have read the log before the dispatcher (and the API's lists) use it. */
-const PREREQUISITE_GROUPS = [PUBLIC_EVENTS_GROUP, `projection.${webhookSubscriptionsProjection.name}`];
+export const WEBHOOKS_OPTIONS = Symbol('WEBHOOKS_OPTIONS');
+/** The read model that must have read the log before the dispatcher (and the API's lists) use it. */
+const SUBSCRIPTIONS_GROUP = `projection.${webhookSubscriptionsProjection.name}`;
+/** How long the dispatcher waits for the Event recorder and the subscriptions to catch up, at most. */
+const PREREQUISITES_TIMEOUT_MS = 5_000;
+const SETTLE_TIMEOUT_MS = 2_000;
 /** How often retries that came due on the clock are looked for. */
 const RETRY_TICK_MS = 250;
 
@@ -70,172 +73,187 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
  * The webhooks context: subscriptions (handshake, url vetting), the signing keys, and the dispatcher
  * (a consumer group of the log) with its delivery engine.
  */
-@Module({})
-export class WebhooksModule {
-  static forRoot(options: WebhooksModuleOptions): DynamicModule {
-    return {
-      module: WebhooksModule,
-      providers: [
-        { provide: OPTIONS, useValue: options },
-        {
-          provide: WebhookHttpClient,
-          useFactory: () =>
-            new WebhookHttpClient({
-              ...addressPolicy(options),
-              timeoutMs: 10_000,
-              maxResponseBytes: 64 * 1024,
-              maxSocketsPerOrigin: 64,
+@Module({
+  providers: [
+    {
+      provide: WebhookHttpClient,
+      inject: [WEBHOOKS_OPTIONS],
+      useFactory: (options: WebhooksModuleOptions) =>
+        new WebhookHttpClient({
+          ...addressPolicy(options),
+          timeoutMs: 10_000,
+          maxResponseBytes: 64 * 1024,
+          maxSocketsPerOrigin: 64,
+        }),
+    },
+    {
+      provide: SecretBox,
+      inject: [WEBHOOKS_OPTIONS],
+      useFactory: (options: WebhooksModuleOptions) =>
+        new SecretBox(
+          Buffer.from(
+            loadOrCreateSecret({
+              dataDir: options.dataDir,
+              name: 'webhook-secrets-key',
+              fromEnv: options.secretsKey,
+              generate: () => randomBytes(32).toString('base64'),
             }),
-        },
-        {
-          provide: SecretBox,
-          useFactory: () =>
-            new SecretBox(
-              Buffer.from(
-                loadOrCreateSecret({
-                  dataDir: options.dataDir,
-                  name: 'webhook-secrets-key',
-                  fromEnv: options.secretsKey,
-                  generate: () => randomBytes(32).toString('base64'),
-                }),
-                'base64',
-              ),
-            ),
-        },
-        {
-          provide: SigningKeyRing,
-          inject: [CLOCK],
-          useFactory: (clock: Clock) => {
-            const ring = (environment: Environment) =>
-              new SigningKeyRing(
-                { dataDir: options.dataDir, environment, fromEnv: options.signingKeys?.[environment] },
-                clock,
-              );
-            const rings: Record<Environment, SigningKeyRing> = {
-              sandbox: ring('sandbox'),
-              production: ring('production'),
-            };
-            return (environment: Environment) => rings[environment];
-          },
-        },
-        {
-          provide: SubscriptionDirectory,
-          inject: [INFRASTRUCTURE, SecretBox],
-          useFactory: (infrastructure: Infrastructure, secrets: SecretBox) =>
-            new SubscriptionDirectory(portsOf(infrastructure), secrets),
-        },
-        {
-          provide: WebhookDispatcher,
-          inject: [
-            INFRASTRUCTURE,
-            ConsumerHost,
-            SubscriptionDirectory,
-            WebhookHttpClient,
-            SigningKeyRing,
-            CLOCK,
-            METRICS,
-            LOGGER,
-          ],
-          useFactory: (
-            infrastructure: Infrastructure,
-            consumers: ConsumerHost,
-            directory: SubscriptionDirectory,
-            http: WebhookHttpClient,
-            keys: (environment: Environment) => SigningKeyRing,
-            clock: Clock,
-            metrics: PlatformMetrics,
-            logger: Logger,
-          ) =>
-            new WebhookDispatcher(
-              {
-                ...portsOf(infrastructure),
-                awaitPrerequisites: (environment) => consumers.drain(environment, PREREQUISITE_GROUPS, 5_000),
-              },
-              directory,
-              (reportOutcome) =>
-                new DeliveryEngine(
-                  {
-                    directory,
-                    http,
-                    keys,
-                    readStore: portsOf(infrastructure).readStore,
-                    reportOutcome,
-                    clock,
-                    metrics: new WebhookMetrics(metrics.registry),
-                    logger,
-                  },
-                  {
-                    concurrency: { express: 32, standard: 128 },
-                    breaker: {
-                      resetTimeoutMs: options.breakerResetTimeoutMs ?? 30_000,
-                      volumeThreshold: 10,
-                      errorThresholdPercentage: 50,
-                    },
-                  },
-                ),
-              clock,
-              logger,
-            ),
-        },
-        {
-          provide: DeliveryEngine,
-          inject: [WebhookDispatcher],
-          useFactory: (dispatcher: WebhookDispatcher) => dispatcher.engine,
-        },
-        {
-          provide: WebhooksService,
-          inject: [
-            INFRASTRUCTURE,
-            ConsumerHost,
-            WebhookDispatcher,
-            WebhookHttpClient,
-            SecretBox,
-            SigningKeyRing,
-            CLOCK,
-          ],
-          useFactory: (
-            infrastructure: Infrastructure,
-            consumers: ConsumerHost,
-            dispatcher: WebhookDispatcher,
-            http: WebhookHttpClient,
-            secrets: SecretBox,
-            keys: (environment: Environment) => SigningKeyRing,
-            clock: Clock,
-          ) =>
-            new WebhooksService({
-              ports: {
-                ...portsOf(infrastructure),
-                settle: (environment) => consumers.settle(environment, PREREQUISITE_GROUPS),
-              },
-              dispatcher,
-              http,
-              secrets,
-              keys,
-              addressPolicy: addressPolicy(options),
-              clock,
-            }),
-        },
-        { provide: WEBHOOKS_API, useExisting: WebhooksService },
-        {
-          provide: DispatcherLifecycle,
-          inject: [WebhookDispatcher, WebhookHttpClient],
-          useFactory: (dispatcher: WebhookDispatcher, http: WebhookHttpClient) =>
-            new DispatcherLifecycle(dispatcher, http),
-        },
+            'base64',
+          ),
+        ),
+    },
+    {
+      provide: SigningKeyRing,
+      inject: [CLOCK, WEBHOOKS_OPTIONS],
+      useFactory: (clock: Clock, options: WebhooksModuleOptions) => {
+        const ring = (environment: Environment) =>
+          new SigningKeyRing(
+            { dataDir: options.dataDir, environment, fromEnv: options.signingKeys?.[environment] },
+            clock,
+          );
+        const rings: Record<Environment, SigningKeyRing> = {
+          sandbox: ring('sandbox'),
+          production: ring('production'),
+        };
+        return (environment: Environment) => rings[environment];
+      },
+    },
+    {
+      provide: SubscriptionDirectory,
+      inject: [INFRASTRUCTURE, SecretBox],
+      useFactory: (infrastructure: Infrastructure, secrets: SecretBox) =>
+        new SubscriptionDirectory(portsOf(infrastructure), secrets),
+    },
+    {
+      provide: WebhookDispatcher,
+      inject: [
+        INFRASTRUCTURE,
+        ConsumerHost,
+        PUBLIC_EVENT_LOG,
+        WEBHOOKS_OPTIONS,
+        SubscriptionDirectory,
+        WebhookHttpClient,
+        SigningKeyRing,
+        CLOCK,
+        METRICS,
+        LOGGER,
       ],
-      exports: [WebhooksService, WEBHOOKS_API, WebhookDispatcher, DeliveryEngine],
-    };
-  }
-
+      useFactory: (
+        infrastructure: Infrastructure,
+        consumers: ConsumerHost,
+        events: PublicEventLog,
+        options: WebhooksModuleOptions,
+        directory: SubscriptionDirectory,
+        http: WebhookHttpClient,
+        keys: (environment: Environment) => SigningKeyRing,
+        clock: Clock,
+        metrics: PlatformMetrics,
+        logger: Logger,
+      ) =>
+        new WebhookDispatcher(
+          {
+            ...portsOf(infrastructure),
+            events,
+            awaitPrerequisites: async (environment) => {
+              await Promise.all([
+                events.caughtUp(environment, PREREQUISITES_TIMEOUT_MS),
+                consumers.drain(environment, [SUBSCRIPTIONS_GROUP], PREREQUISITES_TIMEOUT_MS),
+              ]);
+            },
+          },
+          directory,
+          (reportOutcome) =>
+            new DeliveryEngine(
+              {
+                directory,
+                http,
+                keys,
+                readStore: portsOf(infrastructure).readStore,
+                reportOutcome,
+                clock,
+                metrics: new WebhookMetrics(metrics.registry),
+                logger,
+              },
+              {
+                concurrency: { express: 32, standard: 128 },
+                breaker: {
+                  resetTimeoutMs: options.breakerResetTimeoutMs ?? 30_000,
+                  volumeThreshold: 10,
+                  errorThresholdPercentage: 50,
+                },
+              },
+            ),
+          clock,
+          logger,
+        ),
+    },
+    {
+      provide: DeliveryEngine,
+      inject: [WebhookDispatcher],
+      useFactory: (dispatcher: WebhookDispatcher) => dispatcher.engine,
+    },
+    {
+      provide: WebhooksService,
+      inject: [
+        INFRASTRUCTURE,
+        ConsumerHost,
+        PUBLIC_EVENT_LOG,
+        WEBHOOKS_OPTIONS,
+        WebhookDispatcher,
+        WebhookHttpClient,
+        SecretBox,
+        SigningKeyRing,
+        CLOCK,
+      ],
+      useFactory: (
+        infrastructure: Infrastructure,
+        consumers: ConsumerHost,
+        events: PublicEventLog,
+        options: WebhooksModuleOptions,
+        dispatcher: WebhookDispatcher,
+        http: WebhookHttpClient,
+        secrets: SecretBox,
+        keys: (environment: Environment) => SigningKeyRing,
+        clock: Clock,
+      ) =>
+        new WebhooksService({
+          ports: {
+            ...portsOf(infrastructure),
+            // Read-your-writes, never failing: a late read model still answers, a little behind.
+            settle: async (environment) => {
+              await events.caughtUp(environment, SETTLE_TIMEOUT_MS).catch(() => undefined);
+              await consumers.settle(environment, [SUBSCRIPTIONS_GROUP]);
+            },
+          },
+          events,
+          dispatcher,
+          http,
+          secrets,
+          keys,
+          addressPolicy: addressPolicy(options),
+          clock,
+        }),
+    },
+    { provide: WEBHOOKS_API, useExisting: WebhooksService },
+    {
+      provide: DispatcherLifecycle,
+      inject: [WebhookDispatcher, WebhookHttpClient],
+      useFactory: (dispatcher: WebhookDispatcher, http: WebhookHttpClient) =>
+        new DispatcherLifecycle(dispatcher, http),
+    },
+  ],
+  exports: [WebhooksService, WEBHOOKS_API, WebhookDispatcher, DeliveryEngine],
+})
+export class WebhooksModule {
   constructor(
     @Inject(ConsumerHost) consumers: ConsumerHost,
-    @Inject(OPTIONS) options: WebhooksModuleOptions,
+    @Inject(PUBLIC_EVENT_MAPPERS) mappers: PublicEventMapper[],
     @Inject(WebhookDispatcher) dispatcher: WebhookDispatcher,
   ) {
-    consumers.registerProjection(webhookSubscriptionsProjection);
+    // The dispatcher reads the topics of every context whose Events the process records.
     consumers.register({
       group: DISPATCHER_GROUP,
-      topics: [...new Set(options.eventTopics)],
+      topics: [...new Set(mappers.map((mapper) => mapper.topic))],
       scopes: [...ENVIRONMENTS],
       handle: (ports, messages) => dispatcher.handle(ports.scope as Environment, messages),
     });

@@ -1,5 +1,5 @@
 import { DomainError, Environment, notFound } from '@cip/shared/contracts';
-import { EVENT_RECORDS, EventRecord } from '@cip/events/read-models';
+import type { PublicEventLog } from '@cip/events/contract';
 import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
 import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
@@ -40,6 +40,8 @@ export interface WebhooksPorts {
 
 export interface WebhooksServiceDependencies {
   ports: WebhooksPorts;
+  /** The public Events (the events contract): what redelivery sends again. */
+  events: PublicEventLog;
   dispatcher: WebhookDispatcher;
   http: WebhookHttpClient;
   secrets: SecretBox;
@@ -159,9 +161,7 @@ export class WebhooksService implements WebhooksApi {
 
   async redeliver(caller: WebhooksCaller, eventId: string): Promise<WebhookDelivery[]> {
     await this.deps.ports.settle(caller.environment);
-    const record = await this.deps.ports
-      .readStore(caller.environment)
-      .get<EventRecord>(EVENT_RECORDS, eventId);
+    const record = await this.deps.events.findEvent(caller.environment, eventId);
     if (!record || record.distributorId !== caller.distributorId) throw notFound('Event', eventId);
     const deliveries = await this.deps.dispatcher.redeliver(caller.environment, record);
     if (deliveries.length === 0) {

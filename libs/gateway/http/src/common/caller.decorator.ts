@@ -1,9 +1,11 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Principal } from '@cip/distributors/service';
+import type { Caller as CallerOfContexts } from '@cip/shared/contracts';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../pipeline/error-responses';
 
-export interface Caller extends Principal {
+/** The platform's Caller, as the gateway resolves it from the API key (which it also remembers). */
+export interface Caller extends CallerOfContexts, Principal {
   requestId: string;
 }
 

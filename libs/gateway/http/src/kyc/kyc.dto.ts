@@ -11,7 +11,7 @@ import {
   USER_NOT_ACTIVATED_REASONS,
 } from '@cip/kyc/domain';
 import { ListQueryDto } from '../common/pagination';
-import { ShippingAddressDto } from '../users/users.dto';
+import { ShippingAddressDto } from '../common/shipping-address.dto';
 
 const USER_ID = /^usr-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

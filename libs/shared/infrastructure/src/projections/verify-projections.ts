@@ -1,6 +1,6 @@
 import { categoryOf, EmbeddedMessageBus, EventStore, MessageBus, RecordedEvent } from '@cip/shared/eventing';
 import type { Projection, ReadDocument, ReadStore } from '@cip/shared/read-store';
-import { replayProjection } from './apply-projection';
+import { applyToProjection, replayProjection } from './apply-projection';
 
 /**
  * A read model that can be rebuilt from the log: a projection, or any consumer that writes documents
@@ -14,6 +14,8 @@ export interface RebuildableReadModel {
   topics: string[];
   /** The live collections it writes. */
   collections: string[];
+  /** Applies a batch of the log's events of `topics` to the live collections (the consumer group's work). */
+  apply(readStore: ReadStore, events: RecordedEvent[]): Promise<void>;
   /** Replays the whole log into `target(collection)` for each collection; returns the position reached. */
   replay(
     eventStore: EventStore,
@@ -56,6 +58,7 @@ export const projectionReadModel = (projection: Projection): RebuildableReadMode
   group: `projection.${projection.name}`,
   topics: projection.topics,
   collections: [projection.collection],
+  apply: (readStore, events) => applyToProjection(projection, readStore, events),
   replay: (eventStore, readStore, target) =>
     replayProjection(projection, eventStore, readStore, target(projection.collection)),
 });

@@ -1,5 +1,5 @@
 import type { Environment } from '@cip/shared/contracts';
-import { EventRecord, findRecordedEvents } from '@cip/events/read-models';
+import type { EventRecord, PublicEventLog } from '@cip/events/contract';
 import { BusMessage, categoryOf, EventStore, handleCommand } from '@cip/shared/eventing';
 import type { ReadStore } from '@cip/shared/read-store';
 import { Clock, deterministicUuid, Logger, newId } from '@cip/shared/runtime';
@@ -18,6 +18,8 @@ export const DISPATCHER_GROUP = 'webhooks.dispatcher';
 export interface DispatcherPorts {
   eventStore(environment: Environment): EventStore;
   readStore(environment: Environment): ReadStore;
+  /** The public Events recorded from the log (the events contract): the dispatcher's outbox. */
+  events: PublicEventLog;
   /**
    * Waits until the public Event recorder and the subscriptions read model have read the log at least as
    * far as the dispatcher (they run beside it as their own consumer groups).
@@ -114,7 +116,7 @@ export class WebhookDispatcher {
         await this.ports.awaitPrerequisites(environment);
         recorderCaughtUp = true;
       }
-      const records = await findRecordedEvents(readStore, event.metadata.eventId);
+      const records = await this.ports.events.recordedFrom(environment, event.metadata.eventId);
       if (!records)
         throw new Error(`Event ${event.metadata.eventId} is not recorded yet; the batch is retried`);
       records.forEach((record, index) => {

@@ -1,0 +1,3 @@
+export * from './context-definition';
+export * from './contexts.module';
+export * from './saga';

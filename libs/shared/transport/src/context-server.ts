@@ -1,0 +1,69 @@
+import { ArgumentsHost, Catch, Controller, Inject, Type, UseFilters } from '@nestjs/common';
+import { BaseRpcExceptionFilter, MessagePattern, Payload, RpcException } from '@nestjs/microservices';
+import { DomainError } from '@cip/shared/contracts';
+import { LOGGER } from '@cip/shared/infrastructure';
+import type { Logger } from '@cip/shared/runtime';
+import type { Observable } from 'rxjs';
+import { ContextApi, ContextContract, contractMethods, messagePattern } from '@cip/shared/contracts';
+import { toWireError, WireError } from './wire-errors';
+
+/**
+ * Sends a DomainError back with its code, message and details, so that the gateway answers exactly as the
+ * embedded runtime does. Anything else is a fault of this service: logged here, `internal_error` on the wire.
+ */
+@Catch()
+export class DomainRpcExceptionFilter extends BaseRpcExceptionFilter<unknown, WireError> {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {
+    super();
+  }
+
+  override catch(exception: unknown, host: ArgumentsHost): Observable<WireError> {
+    if (exception instanceof DomainError) return super.catch(new RpcException(toWireError(exception)), host);
+    const pattern = host.switchToRpc().getContext<{ getPattern?: () => string }>()?.getPattern?.();
+    this.logger.error({ err: exception, pattern }, 'command failed');
+    const error: WireError = { code: 'internal_error', message: 'The service failed to handle the request' };
+    return super.catch(new RpcException(error), host);
+  }
+}
+
+type Handler = (message: Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * The message handlers of one context API: one pattern per method of its contract, each calling the API
+ * provided under the contract's token with the payload's named fields as arguments. Callers are trusted: the
+ * gateway has authenticated the API key and resolved the caller's tenant and program, and these ports are
+ * only reachable inside the cluster.
+ */
+export function contextMessageController<Api extends ContextApi<Api>>(contract: ContextContract<Api>): Type {
+  class ContextMessageController {
+    constructor(readonly api: Api) {}
+  }
+  Inject(contract.token)(ContextMessageController, undefined, 0);
+  for (const method of contractMethods(contract)) {
+    const names = contract.methods[method] as readonly string[];
+    const handler: Handler = function (this: ContextMessageController, message) {
+      const call = this.api[method] as unknown as (...args: unknown[]) => Promise<unknown>;
+      return call.apply(
+        this.api,
+        names.map((name) => message[name]),
+      );
+    };
+    Object.defineProperty(ContextMessageController.prototype, method, {
+      value: handler,
+      writable: true,
+      configurable: true,
+    });
+    const descriptor = Object.getOwnPropertyDescriptor(ContextMessageController.prototype, method);
+    MessagePattern(messagePattern(contract, method))(
+      ContextMessageController.prototype,
+      method,
+      descriptor as PropertyDescriptor,
+    );
+    Payload()(ContextMessageController.prototype, method, 0);
+  }
+  UseFilters(DomainRpcExceptionFilter)(ContextMessageController);
+  Controller()(ContextMessageController);
+  const className = `${contract.name.replace(/(^|[-.])(\w)/g, (_, _sep, c: string) => c.toUpperCase())}MessageController`;
+  Object.defineProperty(ContextMessageController, 'name', { value: className });
+  return ContextMessageController;
+}
