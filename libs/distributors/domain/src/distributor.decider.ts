@@ -1,5 +1,5 @@
 import { Decider, DomainError, Environment } from '@cip/shared/contracts';
-import type { DistributorEvent } from './distributor.events';
+import { distributorEvents, type DistributorEvent } from './distributor.events';
 import type { ApiKeyRecord, ProgramConfig } from './distributor.types';
 
 // ---------------------------------------------------------------------------------------------------
@@ -170,4 +170,5 @@ export const distributorDecider: Decider<DistributorCommand, DistributorEvent, D
   decide: decideDistributor,
   evolve: evolveDistributor,
   initialState: () => ({ status: 'absent' }),
+  events: distributorEvents,
 };

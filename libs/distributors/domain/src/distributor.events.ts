@@ -1,4 +1,4 @@
-import type { DomainEvent, Environment } from '@cip/shared/contracts';
+import { domainEventReader, type DomainEvent, type Environment } from '@cip/shared/contracts';
 import type { ProgramConfig } from './distributor.types';
 
 // ---------------------------------------------------------------------------------------------------
@@ -35,3 +35,6 @@ export type ApiKeyRevoked = DomainEvent<
 
 export type DistributorEvent =
   DistributorCreated | DistributorProgramConfigured | ApiKeyIssued | ApiKeyRevoked;
+
+/** How distributor streams are read (no upcaster yet: every event is still in its first shape). */
+export const distributorEvents = domainEventReader<DistributorEvent>();

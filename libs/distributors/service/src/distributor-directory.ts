@@ -1,7 +1,7 @@
 import { Environment } from '@cip/shared/contracts';
 import { EventStore, RecordedEvent, StoreSubscription } from '@cip/shared/eventing';
 import {
-  DistributorEvent,
+  distributorEvents,
   DistributorRecord,
   DistributorState,
   evolveDistributor,
@@ -67,7 +67,7 @@ export class DistributorDirectory {
       if (recorded.position <= this.position) continue;
       this.position = recorded.position;
       if (!recorded.streamId.startsWith('dst-')) continue;
-      const event = recorded as unknown as DistributorEvent;
+      const event = distributorEvents.read(recorded);
       const next = evolveDistributor(this.distributors.get(recorded.streamId) ?? { status: 'absent' }, event);
       this.distributors.set(recorded.streamId, next);
       if (event.type === 'ApiKeyIssued') {

@@ -1,7 +1,7 @@
 import type { EventListFilter, EventRecord, EventsApi, PublicEventLog } from '@cip/events/contract';
 import { EVENT_RECORDS, findRecordedEvents, renderEvent } from '@cip/events/read-models';
-import { Caller, Environment, FindPage, FindResult, notFound, PublicEvent } from '@cip/shared/contracts';
-import type { ReadStore } from '@cip/shared/read-store';
+import { Caller, Environment, FindPage, FindResult, PublicEvent } from '@cip/shared/contracts';
+import { forTenant, ReadStore } from '@cip/shared/read-store';
 
 export const PUBLIC_EVENTS_GROUP = 'public-events';
 
@@ -23,20 +23,19 @@ export class EventsService implements EventsApi, PublicEventLog {
     page: FindPage,
   ): Promise<FindResult<PublicEvent>> {
     await this.ports.settle(caller.environment);
-    const equality: Record<string, string> = { distributorId: caller.distributorId };
-    if (filter.eventName) equality.eventName = filter.eventName;
-    if (filter.userId) equality.userId = filter.userId;
-    const result = await this.ports
-      .readStore(caller.environment)
-      .find<EventRecord>(EVENT_RECORDS, { ...page, filter: equality });
+    const result = await forTenant(this.ports.readStore, caller).find<EventRecord>(
+      EVENT_RECORDS,
+      { eventName: filter.eventName || undefined, userId: filter.userId || undefined },
+      page,
+    );
     return { items: result.items.map(renderEvent), hasMore: result.hasMore };
   }
 
   async getEvent(caller: Caller, eventId: string): Promise<PublicEvent> {
     await this.ports.settle(caller.environment);
-    const record = await this.findEvent(caller.environment, eventId);
-    if (!record || record.distributorId !== caller.distributorId) throw notFound('Event', eventId);
-    return renderEvent(record);
+    return renderEvent(
+      await forTenant(this.ports.readStore, caller).getOwned<EventRecord>(EVENT_RECORDS, eventId, 'Event'),
+    );
   }
 
   recordedFrom(environment: Environment, domainEventId: string): Promise<EventRecord[] | null> {

@@ -1,4 +1,4 @@
-import { Decider, DomainError } from '@cip/shared/contracts';
+import { Decider, DomainError, domainEventReader } from '@cip/shared/contracts';
 import type {
   ApproveKyc,
   DeclineKyc,
@@ -322,4 +322,5 @@ export const kycDecider: Decider<KycCommand, KycEvent, KycState> = {
   decide: decideKyc,
   evolve: evolveKyc,
   initialState: () => ({ status: 'absent' }),
+  events: domainEventReader<KycEvent>(),
 };

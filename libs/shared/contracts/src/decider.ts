@@ -1,3 +1,5 @@
+import type { DomainEventReader } from './upcasting';
+
 /**
  * The shape of every context's domain (HOUSE-STYLE.md): pure functions, no IO, no clock, no id generation.
  * `decide` turns a command and the current state into new events (or throws a DomainError);
@@ -12,6 +14,8 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   decide(command: Command, state: State): Event[];
   evolve(state: State, event: Event): State;
   initialState(): State;
+  /** How the context's stored events are read (the upcasters of its event types). */
+  events: DomainEventReader<Event>;
 }
 
 /** Folds events into a state with a decider's evolve. */

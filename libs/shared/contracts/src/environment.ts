@@ -1,3 +1,5 @@
+import { DomainError } from './api-errors';
+
 /** The two fully isolated environments (spec part 1, fact 1). */
 export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -6,4 +8,19 @@ export type Environment = (typeof ENVIRONMENTS)[number];
 export interface Tenant {
   distributorId: string;
   environment: Environment;
+}
+
+/**
+ * The entity when it belongs to the tenant; otherwise `404 not_found`, exactly as if it did not exist (for
+ * entities folded from their stream; read models go through `forTenant`).
+ */
+export function ownedBy<T extends { distributorId: string }>(
+  tenant: Tenant,
+  entity: T | null | undefined,
+  what: string,
+  id: string,
+): T {
+  if (!entity || entity.distributorId !== tenant.distributorId)
+    throw new DomainError('not_found', `${what} ${id} was not found`);
+  return entity;
 }

@@ -6,3 +6,4 @@ export * from './integration-event';
 export * from './public-events';
 export * from './context-contract';
 export * from './pages';
+export * from './upcasting';

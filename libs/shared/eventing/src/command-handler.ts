@@ -129,7 +129,7 @@ export async function handleCommand<Command, Event extends DomainEvent, State>(
  */
 export async function loadState<Event extends DomainEvent, State>(
   store: EventStore,
-  decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
+  decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState' | 'events'>,
   streamId: string,
   from?: { state: State; revision: number },
 ): Promise<{ state: State; revision: number }> {
@@ -139,6 +139,6 @@ export async function loadState<Event extends DomainEvent, State>(
     revision >= 0 ? { fromRevision: revision + 1 } : undefined,
   );
   let state = from?.state ?? decider.initialState();
-  for (const event of recorded) state = decider.evolve(state, event as unknown as Event);
+  for (const event of recorded) state = decider.evolve(state, decider.events.read(event));
   return { state, revision: revision + recorded.length };
 }

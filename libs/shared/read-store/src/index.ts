@@ -4,3 +4,4 @@ export * from './sqlite/sqlite-read-store';
 export * from './sqlite/sqlite-idempotency-store';
 export * from './projection';
 export * from './public-event-mapper';
+export * from './tenant-read-store';

@@ -1,4 +1,4 @@
-import { Decider, DomainError, DomainEvent } from '@cip/shared/contracts';
+import { Decider, DomainError, DomainEvent, domainEventReader } from '@cip/shared/contracts';
 
 // ---------------------------------------------------------------------------------------------------
 // Reservation of a value that must be unique within a distributor (a user's email or phone). One stream
@@ -91,4 +91,5 @@ export const uniqueValueDecider: Decider<UniqueValueCommand, UniqueValueEvent, U
   decide: decideUniqueValue,
   evolve: evolveUniqueValue,
   initialState: () => ({ ownerId: null, reservedAt: null }),
+  events: domainEventReader<UniqueValueEvent>(),
 };

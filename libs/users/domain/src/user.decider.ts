@@ -6,7 +6,7 @@ import type {
   UpdateShippingAddress,
   UserCommand,
 } from './user.commands';
-import { STATUS_EVENT_TYPES, STATUS_OF_EVENT, TargetStatus, UserEvent } from './user.events';
+import { STATUS_EVENT_TYPES, STATUS_OF_EVENT, TargetStatus, UserEvent, userEvents } from './user.events';
 import { normaliseEmail, Phone, ShippingAddress, UserStatus } from './user.types';
 
 // ---------------------------------------------------------------------------------------------------
@@ -213,4 +213,5 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   decide: decideUser,
   evolve: evolveUser,
   initialState: () => ({ status: 'absent' }),
+  events: userEvents,
 };

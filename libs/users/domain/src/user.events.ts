@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@cip/shared/contracts';
+import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
 import type { TargetStatus as PublishedTargetStatus, UserStatusChangedEvent } from '@cip/users/contract';
 import type { Phone, ShippingAddress, UserStatus } from './user.types';
 
@@ -78,3 +78,6 @@ export const STATUS_OF_EVENT: Record<UserStatusChanged['type'], TargetStatus> = 
   UserRevoked: 'revoked',
   UserDeleted: 'deleted',
 };
+
+/** How user streams are read (no upcaster yet: every user event is still in its first shape). */
+export const userEvents = domainEventReader<UserEvent>();

@@ -1,5 +1,5 @@
 import type { PublicEventDraft, PublicEventMapper } from '@cip/shared/read-store';
-import type { UserEvent } from '@cip/users/domain';
+import { userEvents } from '@cip/users/domain';
 import type { UserView } from './user-view';
 import { usersProjection } from './users.projection';
 
@@ -17,7 +17,7 @@ export const userPublicEvents: PublicEventMapper<UserView> = {
   topic: 'usr',
   snapshot: usersProjection,
   toPublicEvents(recorded, snapshot): PublicEventDraft[] {
-    const event = recorded as unknown as UserEvent;
+    const event = userEvents.read(recorded);
     const userId = event.data.userId;
     const base = { eventTargetId: userId, userId };
     switch (event.type) {

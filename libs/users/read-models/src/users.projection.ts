@@ -1,5 +1,5 @@
 import type { ProjectedEvent, Projection } from '@cip/shared/read-store';
-import { evolveUser, isUser, UserEvent, UserState } from '@cip/users/domain';
+import { evolveUser, isUser, userEvents, UserState } from '@cip/users/domain';
 import { toUserView, UserView } from './user-view';
 
 /**
@@ -18,7 +18,7 @@ export const usersProjection: Projection<UserView> = {
   collection: 'users',
   topics: ['usr'],
   evolve(doc: UserView | null, event: ProjectedEvent): UserView | null {
-    const state = evolveUser(toState(doc), event as unknown as UserEvent);
+    const state = evolveUser(toState(doc), userEvents.read(event));
     return isUser(state) ? toUserView(state) : null;
   },
 };

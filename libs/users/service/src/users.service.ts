@@ -1,6 +1,6 @@
-import { Caller, Environment, FindPage, FindResult, notFound } from '@cip/shared/contracts';
+import { Caller, Environment, FindPage, FindResult, ownedBy } from '@cip/shared/contracts';
 import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
-import type { ReadStore } from '@cip/shared/read-store';
+import { forTenant, ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
 import {
   decideUser,
@@ -89,12 +89,11 @@ export class UsersService implements UsersApi, UserLifecycleApi {
 
   async listUsers(caller: Caller, filter: UserListFilter, page: FindPage): Promise<FindResult<UserView>> {
     await this.ports.settle(caller.environment);
-    const equality: Record<string, string> = { distributorId: caller.distributorId };
-    if (filter.status) equality.status = filter.status;
-    if (filter.email) equality.email = normaliseEmail(filter.email);
-    return this.ports
-      .readStore(caller.environment)
-      .find<UserView>(usersProjection.collection, { ...page, filter: equality });
+    return forTenant(this.ports.readStore, caller).find<UserView>(
+      usersProjection.collection,
+      { status: filter.status || undefined, email: filter.email ? normaliseEmail(filter.email) : undefined },
+      page,
+    );
   }
 
   async setPhone(caller: Caller, userId: string, phone: Phone): Promise<UserView> {
@@ -189,8 +188,7 @@ export class UsersService implements UsersApi, UserLifecycleApi {
 
   /** The user, if it exists and belongs to the caller; another tenant's user is simply not found. */
   private owned(caller: Caller, userId: string, state: UserState): UserRecord {
-    if (!isUser(state) || state.distributorId !== caller.distributorId) throw notFound('User', userId);
-    return state;
+    return ownedBy(caller, isUser(state) ? state : null, 'User', userId);
   }
 
   private async reserve(

@@ -1,4 +1,4 @@
-import type { Decider, DomainEvent } from '@cip/shared/contracts';
+import { domainEventReader, type Decider, type DomainEvent } from '@cip/shared/contracts';
 
 // ---------------------------------------------------------------------------------------------------
 // Allocation of HD derivation indexes to wallets, one allocator stream per environment. Every index is
@@ -37,4 +37,5 @@ export const addressAllocatorDecider: Decider<
   ],
   evolve: (_state, event) => ({ next: event.data.index + 1 }),
   initialState: () => ({ next: 0 }),
+  events: domainEventReader<DepositAddressIndexAllocated>(),
 };

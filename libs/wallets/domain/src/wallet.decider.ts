@@ -1,4 +1,4 @@
-import { Decider, DomainError } from '@cip/shared/contracts';
+import { Decider, DomainError, domainEventReader } from '@cip/shared/contracts';
 import { fromMinorUnits } from './money';
 import type {
   ChargeFee,
@@ -569,4 +569,5 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
   decide: decideWallet,
   evolve: evolveWallet,
   initialState: () => ({ status: 'absent' }),
+  events: domainEventReader<WalletEvent>(),
 };

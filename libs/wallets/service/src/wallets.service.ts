@@ -1,4 +1,4 @@
-import { DomainError, Environment, notFound } from '@cip/shared/contracts';
+import { DomainError, domainEventReader, Environment, notFound } from '@cip/shared/contracts';
 import {
   CommandContext,
   EventStore,
@@ -556,6 +556,7 @@ export class WalletsService implements WalletsApi, WalletLedger {
       {
         initialState: () => null,
         evolve: (doc: WalletView | null, event: RecordedEvent) => walletsProjection.evolve(doc, event),
+        events: domainEventReader<RecordedEvent>(),
       },
       walletId,
       cache.get(walletId),

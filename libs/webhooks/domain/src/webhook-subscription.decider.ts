@@ -1,4 +1,4 @@
-import { Decider, DomainError } from '@cip/shared/contracts';
+import { Decider, DomainError, domainEventReader } from '@cip/shared/contracts';
 import type {
   ChangeWebhookUrl,
   CreateWebhookSubscription,
@@ -253,4 +253,5 @@ export const webhookSubscriptionDecider: Decider<
   decide: decideWebhookSubscription,
   evolve: evolveWebhookSubscription,
   initialState: () => ({ status: 'absent' }),
+  events: domainEventReader<WebhookSubscriptionEvent>(),
 };

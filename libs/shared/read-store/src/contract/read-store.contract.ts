@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ReadDocument, ReadStore } from '../read-store.port';
+import { forTenant } from '../tenant-read-store';
 
 /** The read-model store contract, run against SQLite and MongoDB. Collections are unique per test. */
 export interface ReadStoreContractTarget {
@@ -151,6 +152,39 @@ export function readStoreContract(target: ReadStoreContractTarget): void {
       limit: 10,
     });
     expect(otherTenant.items.map((t) => t.n)).toEqual([900]);
+  });
+
+  it("shows a tenant its own documents only: another distributor's are invisible, as if missing", async () => {
+    await store.upsertMany(collection, [
+      { id: 'thg-001', doc: thing(1), version: 0 },
+      { id: 'thg-002', doc: thing(2), version: 0 },
+      { id: 'thg-900', doc: thing(900, { distributorId: 'dst-b', status: 'active' }), version: 0 },
+    ]);
+    const page = { sort: { field: 'createdAt' as const, direction: 'asc' as const }, page: 0, limit: 10 };
+    const tenantA = forTenant(store, { distributorId: 'dst-a', environment: 'sandbox' });
+    const tenantB = forTenant(() => store, { distributorId: 'dst-b', environment: 'sandbox' });
+
+    expect((await tenantA.find<Thing>(collection, {}, page)).items.map((t) => t.id)).toEqual([
+      'thg-001',
+      'thg-002',
+    ]);
+    // A filter on the distributor cannot widen the view to another tenant.
+    const widened = await tenantA.find<Thing>(collection, { distributorId: 'dst-b', status: 'active' }, page);
+    expect(widened.items.map((t) => t.id)).toEqual(['thg-001']);
+    expect(
+      (await tenantB.find<Thing>(collection, { status: undefined }, page)).items.map((t) => t.id),
+    ).toEqual(['thg-900']);
+
+    expect(await tenantA.get(collection, 'thg-900')).toBeNull();
+    expect((await tenantB.get<Thing>(collection, 'thg-900'))?.n).toBe(900);
+    await expect(tenantA.getOwned(collection, 'thg-900', 'Thing')).rejects.toMatchObject({
+      code: 'not_found',
+      message: 'Thing thg-900 was not found',
+    });
+    await expect(tenantA.getOwned(collection, 'thg-404', 'Thing')).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect((await tenantA.getOwned<Thing>(collection, 'thg-002', 'Thing')).n).toBe(2);
   });
 
   it('keeps collections apart and clears one without touching another', async () => {
