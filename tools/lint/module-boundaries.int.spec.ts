@@ -1,0 +1,59 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+// The module boundaries of docs/ARCHITECTURE.md are enforced by lint; this proves the rule bites by planting
+// imports in files of the tree (given to ESLint on stdin, never written) and reading what it reports.
+const root = join(__dirname, '..', '..');
+
+interface LintMessage {
+  ruleId: string | null;
+  message: string;
+}
+
+function lint(file: string, source: string): LintMessage[] {
+  const result = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules/eslint/bin/eslint.js'),
+      '--stdin',
+      '--stdin-filename',
+      file,
+      '--format',
+      'json',
+    ],
+    {
+      cwd: root,
+      input: source,
+      encoding: 'utf8',
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    },
+  );
+  const [report] = JSON.parse(result.stdout) as { messages: LintMessage[] }[];
+  return report.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries');
+}
+
+const planted = (imports: string) => `${imports}\nexport const planted = [x];\n`;
+
+describe('module boundaries', () => {
+  it("refuses a context importing another context's service, domain or read models", () => {
+    for (const target of ['@cip/users/service', '@cip/users/domain', '@cip/users/read-models']) {
+      const violations = lint('libs/kyc/service/src/planted.ts', planted(`import { x } from '${target}';`));
+      expect(violations.map((v) => v.message).join('\n')).toMatch(/tagged with/i);
+    }
+  });
+
+  it("lets a context use another context's contract", () => {
+    expect(
+      lint('libs/kyc/service/src/planted.ts', planted("import { x } from '@cip/users/contract';")),
+    ).toEqual([]);
+  });
+
+  it('keeps contracts and domains free of services and infrastructure', () => {
+    expect(
+      lint('libs/users/contract/src/planted.ts', planted("import { x } from '@cip/users/domain';")),
+    ).not.toEqual([]);
+    expect(
+      lint('libs/users/domain/src/planted.ts', planted("import { x } from '@cip/shared/infrastructure';")),
+    ).not.toEqual([]);
+  });
+});
