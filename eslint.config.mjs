@@ -8,6 +8,16 @@ import nx from '@nx/eslint-plugin';
 // contract, never another context's service, domain, read models or HTTP surface.
 // Test helpers (type:testing) may be used by tests, contract suites and test harnesses only.
 const CONTEXT_SCOPES = ['users', 'kyc', 'wallets', 'webhooks', 'events', 'distributors'];
+// What a context's service and HTTP surface build on (within their own scope, see below).
+const CONTEXT_LAYERS = [
+  'type:contracts',
+  'type:contract',
+  'type:shared',
+  'type:domain',
+  'type:read-models',
+  'type:service',
+  'type:http',
+];
 const layers = [
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
   { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contracts', 'type:contract'] },
@@ -16,37 +26,30 @@ const layers = [
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:shared', 'type:testing'] },
   {
     sourceTag: 'type:read-models',
-    onlyDependOnLibsWithTags: ['type:contracts', 'type:contract', 'type:shared', 'type:domain', 'type:read-models'],
-  },
-  {
-    sourceTag: 'type:service',
     onlyDependOnLibsWithTags: [
       'type:contracts',
       'type:contract',
       'type:shared',
       'type:domain',
       'type:read-models',
-      'type:service',
-      'type:http',
     ],
   },
-  {
-    sourceTag: 'type:http',
-    onlyDependOnLibsWithTags: [
-      'type:contracts',
-      'type:contract',
-      'type:shared',
-      'type:domain',
-      'type:read-models',
-      'type:service',
-      'type:http',
-    ],
-  },
+  { sourceTag: 'type:service', onlyDependOnLibsWithTags: CONTEXT_LAYERS },
+  { sourceTag: 'type:http', onlyDependOnLibsWithTags: CONTEXT_LAYERS },
   { sourceTag: 'type:registry', notDependOnLibsWithTags: ['type:app'] },
   { sourceTag: 'type:app', notDependOnLibsWithTags: ['type:app'] },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
   // TEMPORARY until the delivery engine reads Events through the events contract.
-  { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:webhooks', 'scope:events', 'scope:shared', 'type:contract', 'scope:gateway'] },
+  {
+    sourceTag: 'scope:webhooks',
+    onlyDependOnLibsWithTags: [
+      'scope:webhooks',
+      'scope:events',
+      'scope:shared',
+      'type:contract',
+      'scope:gateway',
+    ],
+  },
   ...CONTEXT_SCOPES.filter((scope) => scope !== 'webhooks').map((scope) => ({
     sourceTag: `scope:${scope}`,
     onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared', 'type:contract', 'scope:gateway'],

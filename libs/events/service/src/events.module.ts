@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EVENTS_API, PUBLIC_EVENT_LOG } from '@cip/events/contract';
 import { Environment } from '@cip/shared/contracts';
-import { ConsumerHost, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
+import { ConsumerHost, environmentStores, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { EventsService, PUBLIC_EVENTS_GROUP } from './events.service';
 
 /**
@@ -16,7 +16,7 @@ import { EventsService, PUBLIC_EVENTS_GROUP } from './events.service';
       inject: [INFRASTRUCTURE, ConsumerHost],
       useFactory: (infrastructure: Infrastructure, consumers: ConsumerHost) =>
         new EventsService({
-          readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
+          readStore: environmentStores(infrastructure).readStore,
           settle: (environment: Environment) => consumers.settle(environment, [PUBLIC_EVENTS_GROUP]),
           drain: (environment: Environment, timeoutMs: number) =>
             consumers.drain(environment, [PUBLIC_EVENTS_GROUP], timeoutMs),

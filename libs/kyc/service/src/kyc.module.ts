@@ -2,7 +2,13 @@ import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } fro
 import { PROGRAM_DIRECTORY, ProgramDirectory } from '@cip/distributors/contract';
 import { kycLinkDeadlinesProjection, kycsProjection } from '@cip/kyc/read-models';
 import { Environment } from '@cip/shared/contracts';
-import { ConsumerHost, Infrastructure, INFRASTRUCTURE, LOGGER } from '@cip/shared/infrastructure';
+import {
+  ConsumerHost,
+  environmentStores,
+  Infrastructure,
+  INFRASTRUCTURE,
+  LOGGER,
+} from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
 import { KYC_API } from './kyc.api';
@@ -51,8 +57,7 @@ const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) =
       ) =>
         new KycService(
           {
-            eventStore: (environment: Environment) => infrastructure.scope(environment).eventStore,
-            readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
+            ...environmentStores(infrastructure),
             settle: (environment: Environment) => consumers.settle(environment, PROJECTION_GROUPS),
             users,
             provider,

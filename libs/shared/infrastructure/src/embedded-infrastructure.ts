@@ -1,6 +1,12 @@
 import { EmbeddedMessageBus, SqliteEventStore } from '@cip/shared/eventing';
 import { SqliteIdempotencyStore, SqliteReadStore } from '@cip/shared/read-store';
-import { Logger, PlatformMetrics, SqliteCheckpointer, SqliteDatabase, openSqliteDatabase } from '@cip/shared/runtime';
+import {
+  Logger,
+  PlatformMetrics,
+  SqliteCheckpointer,
+  SqliteDatabase,
+  openSqliteDatabase,
+} from '@cip/shared/runtime';
 import { join } from 'node:path';
 import { Infrastructure, STORE_SCOPES, ScopePorts, StoreScope } from './infrastructure';
 

@@ -28,3 +28,14 @@ export interface Infrastructure {
 
 /** Injection token of the Infrastructure chosen by the app (only apps pick drivers). */
 export const INFRASTRUCTURE = Symbol('INFRASTRUCTURE');
+
+/** The event store and read store of each environment, as context services take them. */
+export interface EnvironmentStores {
+  eventStore(environment: Environment): EventStore;
+  readStore(environment: Environment): ReadStore;
+}
+
+export const environmentStores = (infrastructure: Infrastructure): EnvironmentStores => ({
+  eventStore: (environment) => infrastructure.scope(environment).eventStore,
+  readStore: (environment) => infrastructure.scope(environment).readStore,
+});

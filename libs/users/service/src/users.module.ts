@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Environment } from '@cip/shared/contracts';
-import { ConsumerHost, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
+import { ConsumerHost, environmentStores, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, USERS_API } from '@cip/users/contract';
 import { usersProjection } from '@cip/users/read-models';
@@ -15,8 +15,7 @@ import { UsersService } from './users.service';
       useFactory: (infrastructure: Infrastructure, consumers: ConsumerHost, clock: Clock) =>
         new UsersService(
           {
-            eventStore: (environment: Environment) => infrastructure.scope(environment).eventStore,
-            readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
+            ...environmentStores(infrastructure),
             settle: (environment: Environment) =>
               consumers.settle(environment, [`projection.${usersProjection.name}`]),
           },

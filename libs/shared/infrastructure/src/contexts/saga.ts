@@ -11,7 +11,10 @@ type EventOf<T> = T extends IntegrationEventType<infer E> ? E : never;
  * group of its own, so it resumes where it stopped and must be idempotent (a redelivered event changes
  * nothing twice). Its dependencies are injected by the context's module (`inject`, in order).
  */
-export interface Saga<On extends readonly IntegrationEventType[] = readonly IntegrationEventType[], Deps extends unknown[] = never[]> {
+export interface Saga<
+  On extends readonly IntegrationEventType[] = readonly IntegrationEventType[],
+  Deps extends unknown[] = never[],
+> {
   /** The consumer group (its committed offset is the saga's position in the log; never rename it). */
   group: string;
   on: On;
@@ -23,9 +26,10 @@ export interface Saga<On extends readonly IntegrationEventType[] = readonly Inte
 }
 
 /** Declares a saga (keeps the event type of `handle` tied to the events listed in `on`). */
-export function defineSaga<const On extends readonly IntegrationEventType[], Deps extends unknown[] = never[]>(
-  saga: Saga<On, Deps>,
-): Saga<On, Deps> {
+export function defineSaga<
+  const On extends readonly IntegrationEventType[],
+  Deps extends unknown[] = never[],
+>(saga: Saga<On, Deps>): Saga<On, Deps> {
   return saga;
 }
 
