@@ -83,7 +83,7 @@ export default [
     },
   },
   {
-    files: ['**/*.spec.ts', '**/testing/**/*.ts', '**/contract/**/*.ts'],
+    files: ['**/*.spec.ts', '**/testing/**/*.ts', 'libs/shared/*/src/contract/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': boundaries(forTests),
       '@typescript-eslint/no-non-null-assertion': 'off',

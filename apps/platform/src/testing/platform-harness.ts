@@ -1,6 +1,12 @@
 import { DistributorsService } from '@cip/distributors/service';
 import { ProgramConfig } from '@cip/distributors/domain';
-import { createLogger, ManualClock, PlatformConfig, readPlatformConfig, systemClock } from '@cip/shared/runtime';
+import {
+  createLogger,
+  ManualClock,
+  PlatformConfig,
+  readPlatformConfig,
+  systemClock,
+} from '@cip/shared/runtime';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

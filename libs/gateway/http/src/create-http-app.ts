@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { DistributorDirectory } from '@cip/distributors/service';
-import { HOSTED_KYC_PATH } from '@cip/kyc/service';
 import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +10,9 @@ import { serveApiDocs } from './docs-page';
 import { ApiError, ApiExceptionFilter } from './pipeline/error-responses';
 import { installGatewayPipeline, requestIdOf } from './pipeline/gateway-pipeline';
 import { apiValidationPipe } from './pipeline/validation';
+
+/** Pages served to users (not distributors) by the platform itself, reached by signed links. */
+export const HOSTED_PAGES_PATH = '/hosted/';
 
 export interface HttpAppOptions {
   logger: Logger;
@@ -72,12 +74,13 @@ export async function createHttpApp(
     });
   });
 
-  // HTML form posts are accepted by the hosted pages only (the KYC verification form); the API stays JSON.
+  // HTML form posts are accepted by the hosted pages only (under /hosted/: the KYC verification form); the
+  // API stays JSON.
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
     (request, body, done) => {
-      if (!request.url.startsWith(`${HOSTED_KYC_PATH}/`)) {
+      if (!request.url.startsWith(HOSTED_PAGES_PATH)) {
         return done(
           new ApiError('unsupported_media_type', 'Send the request body as application/json'),
           undefined,

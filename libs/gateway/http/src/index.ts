@@ -12,6 +12,5 @@ export * from './common/resource-id.pipe';
 export * from './common/sandbox-only.guard';
 export { SystemController } from '@cip/shared/transport';
 export { WALLETS_CONTROLLERS } from './wallets/wallets.controller';
-export { KYC_CONTROLLERS } from './kyc/kyc.controller';
 export { WEBHOOKS_CONTROLLERS } from './webhooks/webhooks.controller';
 export * from './common/shipping-address.dto';

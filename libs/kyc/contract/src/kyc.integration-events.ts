@@ -7,7 +7,10 @@ export type KycVerifiedEvent = IntegrationEvent<
   'KycVerified',
   { kycId: string; userActivated: boolean; userNotActivatedReason: string | null; at: string }
 >;
-export type KycDeclinedEvent = IntegrationEvent<'KycDeclined', { kycId: string; declinedCode: string | null; at: string }>;
+export type KycDeclinedEvent = IntegrationEvent<
+  'KycDeclined',
+  { kycId: string; declinedCode: string | null; at: string }
+>;
 export type KycExpiredEvent = IntegrationEvent<'KycExpired', { kycId: string; at: string }>;
 
 export const kycVerified = integrationEvent<KycVerifiedEvent>(KYC_TOPIC, 'KycVerified');

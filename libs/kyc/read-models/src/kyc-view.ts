@@ -1,38 +1,8 @@
-import {
-  DeclinedCode,
-  KYC_LINK_LIFETIME_MS,
-  KycRecord,
-  KycState,
-  KycStatus,
-  KycType,
-  RfiSubtype,
-  UserNotActivatedReason,
-} from '@cip/kyc/domain';
+import type { KycView } from '@cip/kyc/contract';
+import { KYC_LINK_LIFETIME_MS, KycRecord, KycState } from '@cip/kyc/domain';
 
-/**
- * A KYC as the API returns it and as its Events carry it, plus the owning distributor (kept for tenant
- * filtering, never rendered). Fields that do not apply are absent rather than null (spec part 6:
- * `rfiSubtype` only on an rfi, `declinedCode` only when declined). The data the user submitted is not
- * part of it: it stays in the KYC's stream.
- */
-export interface KycView {
-  id: string;
-  distributorId: string;
-  userId: string;
-  type: KycType;
-  status: KycStatus;
-  provider: string;
-  referenceId: string;
-  rfiSubtype?: RfiSubtype;
-  declinedCode?: DeclinedCode;
-  userActivated?: boolean;
-  userNotActivatedReason?: UserNotActivatedReason;
-  /** When the current link stops working (hosted KYCs only). */
-  linkExpiresAt?: string;
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
-}
+export type { KycView };
+export { renderKyc } from '@cip/kyc/contract';
 
 export function toKycView(kyc: KycRecord): KycView {
   return {
@@ -78,10 +48,4 @@ export function kycStateOf(view: KycView | null): KycState {
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
   };
-}
-
-/** The KYC record of the API: without internal fields, with the user's link while it works. */
-export function renderKyc(view: KycView, accessUrl: string | null): Record<string, unknown> {
-  const { distributorId: _distributorId, ...rendered } = view;
-  return { ...rendered, access: accessUrl ? { url: accessUrl } : null };
 }

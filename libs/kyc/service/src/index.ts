@@ -1,4 +1,3 @@
-export * from './kyc.api';
 export * from './kyc.ports';
 export * from './kyc.service';
 export * from './kyc.module';
@@ -7,5 +6,4 @@ export * from './kyc-expiry.scheduler';
 export * from './users/users-for-kyc';
 export * from './sandbox-provider/sandbox-identity-provider';
 export * from './sandbox-provider/hosted-form';
-export * from './sandbox-provider/hosted-page';
 export * from './sagas/rfi-outcomes.saga';

@@ -1,3 +1,10 @@
+import {
+  kycContract,
+  kycHostedPagesContract,
+  kycOperatorContract,
+  kycSimulationContract,
+} from '@cip/kyc/contract';
+import { KYC_CONTROLLERS } from '@cip/kyc/http';
 import { kycLinkDeadlinesProjection, kycPublicEvents, kycsProjection } from '@cip/kyc/read-models';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
 import { KycModule } from './kyc.module';
@@ -6,11 +13,10 @@ import { rfiOutcomesSaga } from './sagas/rfi-outcomes.saga';
 /** The KYC context, as the platform registry lists it. */
 export const kycContext: ContextDefinition = {
   name: 'kyc',
-  contracts: [],
+  contracts: [kycContract, kycOperatorContract, kycSimulationContract, kycHostedPagesContract],
   module: KycModule,
   readModels: [projectionReadModel(kycsProjection), projectionReadModel(kycLinkDeadlinesProjection)],
   publicEvents: [kycPublicEvents],
   sagas: [rfiOutcomesSaga],
-  // Still mounted by the gateway lib until they move into libs/kyc/http (with the KYC contract).
-  controllers: [],
+  controllers: KYC_CONTROLLERS,
 };

@@ -11,7 +11,7 @@ import {
 } from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
-import { KYC_API } from './kyc.api';
+import { KYC_API, KYC_HOSTED_PAGES_API, KYC_OPERATOR_API, KYC_SIMULATION_API } from '@cip/kyc/contract';
 import { KycExpiryScheduler } from './kyc-expiry.scheduler';
 import { IDENTITY_PROVIDER, KYC_USER_DIRECTORY, KycUserDirectory } from './kyc.ports';
 import { KycService } from './kyc.service';
@@ -67,6 +67,9 @@ const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) =
         ),
     },
     { provide: KYC_API, useExisting: KycService },
+    { provide: KYC_OPERATOR_API, useExisting: KycService },
+    { provide: KYC_SIMULATION_API, useExisting: KycService },
+    { provide: KYC_HOSTED_PAGES_API, useExisting: KycService },
     {
       provide: KycExpiryScheduler,
       inject: [KycService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
@@ -91,6 +94,9 @@ const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) =
   exports: [
     KycService,
     KYC_API,
+    KYC_OPERATOR_API,
+    KYC_SIMULATION_API,
+    KYC_HOSTED_PAGES_API,
     KYC_USER_DIRECTORY,
     KycExpiryScheduler,
     SandboxIdentityProvider,

@@ -19,18 +19,20 @@ import {
   UserNotActivatedReason,
 } from '@cip/kyc/domain';
 import { KycView, kycsProjection, toKycView } from '@cip/kyc/read-models';
-import { DomainError, Environment, ENVIRONMENTS, notFound } from '@cip/shared/contracts';
+import { Caller, DomainError, Environment, ENVIRONMENTS, FindPage, notFound } from '@cip/shared/contracts';
 import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
-import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
+import type { FindResult, ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
 import type {
   HostedSession,
   KycApi,
-  KycCaller,
+  KycHostedPagesApi,
   KycListFilter,
+  KycOperatorApi,
   KycResource,
+  KycSimulationApi,
   SimulatedOutcome,
-} from './kyc.api';
+} from '@cip/kyc/contract';
 import {
   IdentityVerificationProvider,
   kycEffectCause,
@@ -91,7 +93,7 @@ function simulatedSubmission(kyc: KycRecord, user: KycUserFacts): KycSubmission 
  * completes without doing anything twice. Activation is keyed by its cause (this KYC verified): a retry
  * after the user's status was changed since (e.g. made unverified by an operator) does not activate again.
  */
-export class KycService implements KycApi {
+export class KycService implements KycApi, KycOperatorApi, KycSimulationApi, KycHostedPagesApi {
   constructor(
     private readonly ports: KycServicePorts,
     private readonly clock: Clock,
@@ -106,7 +108,7 @@ export class KycService implements KycApi {
   // -------------------------------------------------------------------------------------------------
 
   async startHostedKyc(
-    caller: KycCaller,
+    caller: Caller,
     input: { userId: string; type: HostedKycType; rfiSubtype?: RfiSubtype },
   ): Promise<KycResource> {
     await this.existingUser(caller, input.userId);
@@ -131,7 +133,7 @@ export class KycService implements KycApi {
   }
 
   async importKyc(
-    caller: KycCaller,
+    caller: Caller,
     input: { userId: string; identity: Omit<IdentitySubmission, 'kind'> },
   ): Promise<KycResource> {
     const kycId = newId('kyc');
@@ -211,15 +213,11 @@ export class KycService implements KycApi {
   // Reading
   // -------------------------------------------------------------------------------------------------
 
-  async getKyc(caller: KycCaller, kycId: string): Promise<KycResource> {
+  async getKyc(caller: Caller, kycId: string): Promise<KycResource> {
     return this.resource(caller.environment, await this.owned(caller, kycId));
   }
 
-  async listKycs(
-    caller: KycCaller,
-    filter: KycListFilter,
-    page: Omit<FindQuery, 'filter'>,
-  ): Promise<FindResult<KycResource>> {
+  async listKycs(caller: Caller, filter: KycListFilter, page: FindPage): Promise<FindResult<KycResource>> {
     await this.ports.settle(caller.environment);
     const equality: Record<string, string> = { distributorId: caller.distributorId };
     for (const [field, value] of Object.entries(filter)) if (value) equality[field] = value;
@@ -236,7 +234,7 @@ export class KycService implements KycApi {
   // Resume
   // -------------------------------------------------------------------------------------------------
 
-  async resumeKyc(caller: KycCaller, kycId: string): Promise<KycResource & { created: boolean }> {
+  async resumeKyc(caller: Caller, kycId: string): Promise<KycResource & { created: boolean }> {
     const kyc = await this.owned(caller, kycId);
     if (resumePlan(kyc) === 'start_new') {
       const started = await this.start(
@@ -264,7 +262,7 @@ export class KycService implements KycApi {
   // -------------------------------------------------------------------------------------------------
 
   async simulate(
-    caller: KycCaller,
+    caller: Caller,
     kycId: string,
     outcome: SimulatedOutcome,
     declinedCode?: DeclinedCode,
@@ -309,7 +307,7 @@ export class KycService implements KycApi {
    * wired in (the sandbox reviews through the simulations).
    */
   async review(
-    caller: KycCaller,
+    caller: Caller,
     kycId: string,
     decision: 'approve' | 'decline',
     declinedCode?: DeclinedCode,
@@ -319,7 +317,7 @@ export class KycService implements KycApi {
   }
 
   private decide(
-    caller: KycCaller,
+    caller: Caller,
     kyc: KycRecord,
     decision: 'approve' | 'decline',
     declinedCode?: DeclinedCode,
@@ -333,7 +331,7 @@ export class KycService implements KycApi {
    * (it can change at short notice), and activate the user unless activation must be skipped; a shipping
    * KYC sets the user's shipping address. Effects first, outcome event second (see the class comment).
    */
-  private async approve(caller: KycCaller, kyc: KycRecord): Promise<KycRecord> {
+  private async approve(caller: Caller, kyc: KycRecord): Promise<KycRecord> {
     // Refuse a KYC that is not ready for review before touching the user.
     decideKyc(
       { type: 'ApproveKyc', data: { userActivated: false, now: this.clock.now().toISOString() } },
@@ -376,7 +374,7 @@ export class KycService implements KycApi {
   }
 
   private async activationBlocker(
-    caller: KycCaller,
+    caller: Caller,
     kyc: KycRecord,
     user: KycUserFacts,
     identity: IdentitySubmission | null,

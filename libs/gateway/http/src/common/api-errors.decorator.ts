@@ -15,6 +15,10 @@ const DESCRIPTIONS: Record<number, string> = {
 export const ApiErrors = (...statuses: number[]) =>
   applyDecorators(
     ...statuses.map((status) =>
-      ApiResponse({ status, description: DESCRIPTIONS[status], schema: { $ref: '#/components/schemas/ErrorBody' } }),
+      ApiResponse({
+        status,
+        description: DESCRIPTIONS[status],
+        schema: { $ref: '#/components/schemas/ErrorBody' },
+      }),
     ),
   );

@@ -7,12 +7,21 @@ export const SORT_VALUES = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'
 
 /** Sorting and pagination of every list endpoint (spec part 4). */
 export class ListQueryDto {
-  @ApiPropertyOptional({ enum: SORT_VALUES, default: '-createdAt', description: 'Prefix a hyphen for descending order' })
+  @ApiPropertyOptional({
+    enum: SORT_VALUES,
+    default: '-createdAt',
+    description: 'Prefix a hyphen for descending order',
+  })
   @IsOptional()
   @IsIn(SORT_VALUES, { message: `sortBy must be one of ${SORT_VALUES.join(', ')}` })
   sortBy?: (typeof SORT_VALUES)[number];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0, description: 'Index of the page to return' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    default: 0,
+    description: 'Index of the page to return',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'fromPage must be an integer' })
@@ -31,7 +40,10 @@ export class ListQueryDto {
 export function toPageQuery(query: ListQueryDto): Omit<FindQuery, 'filter'> {
   const sortBy = query.sortBy ?? '-createdAt';
   return {
-    sort: { field: sortBy.replace('-', '') as 'createdAt' | 'updatedAt', direction: sortBy.startsWith('-') ? 'desc' : 'asc' },
+    sort: {
+      field: sortBy.replace('-', '') as 'createdAt' | 'updatedAt',
+      direction: sortBy.startsWith('-') ? 'desc' : 'asc',
+    },
     page: query.fromPage ?? 0,
     limit: query.limit ?? 10,
   };
@@ -46,5 +58,10 @@ export interface Page<T> {
 }
 
 export function toPage<T, R>(query: ListQueryDto, result: FindResult<T>, render: (item: T) => R): Page<R> {
-  return { page: query.fromPage ?? 0, count: result.items.length, hasMore: result.hasMore, items: result.items.map(render) };
+  return {
+    page: query.fromPage ?? 0,
+    count: result.items.length,
+    hasMore: result.hasMore,
+    items: result.items.map(render),
+  };
 }

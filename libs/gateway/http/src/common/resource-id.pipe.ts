@@ -15,7 +15,8 @@ export class ResourceIdPipe implements PipeTransform<string, string> {
   }
 
   transform(value: string): string {
-    if (!this.pattern.test(value)) throw new DomainError('not_found', `No resource with id ${value.slice(0, 80)}`);
+    if (!this.pattern.test(value))
+      throw new DomainError('not_found', `No resource with id ${value.slice(0, 80)}`);
     return value;
   }
 }

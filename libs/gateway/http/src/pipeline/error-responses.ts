@@ -1,5 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
-import { API_ERROR_STATUS, ApiErrorBody, ApiErrorCode, ApiFieldError, DomainError } from '@cip/shared/contracts';
+import {
+  API_ERROR_STATUS,
+  ApiErrorBody,
+  ApiErrorCode,
+  ApiFieldError,
+  DomainError,
+} from '@cip/shared/contracts';
 import type { Logger } from '@cip/shared/runtime';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -15,7 +21,12 @@ export class ApiError extends Error {
   }
 }
 
-export function errorBody(code: ApiErrorCode, message: string, requestId: string, details?: ApiFieldError[]): ApiErrorBody {
+export function errorBody(
+  code: ApiErrorCode,
+  message: string,
+  requestId: string,
+  details?: ApiFieldError[],
+): ApiErrorBody {
   return { error: { code, message, ...(details?.length ? { details } : {}) }, requestId };
 }
 
@@ -37,35 +48,52 @@ export function sendError(
 const FASTIFY_ERRORS: Record<string, [ApiErrorCode, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request body as application/json'],
   FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is too large'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['validation_error', 'The Content-Length header does not match the body'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
+    'validation_error',
+    'The Content-Length header does not match the body',
+  ],
 };
 
 /**
  * Maps anything thrown while handling a request to the API's error shape. Known errors keep their code;
  * anything else is a 500 `internal_error` whose details stay in the log (never a stack trace in a response).
  */
-export function toApiError(error: unknown): { code: ApiErrorCode; message: string; details?: ApiFieldError[]; headers?: Record<string, string> } {
+export function toApiError(error: unknown): {
+  code: ApiErrorCode;
+  message: string;
+  details?: ApiFieldError[];
+  headers?: Record<string, string>;
+} {
   if (error instanceof ApiError) return error;
-  if (error instanceof DomainError) return { code: error.code, message: error.message, details: error.details };
+  if (error instanceof DomainError)
+    return { code: error.code, message: error.message, details: error.details };
   if (error instanceof HttpException) {
     const status = error.getStatus();
     if (status === 404) return { code: 'not_found', message: 'No such resource or route' };
     if (status === 405) return { code: 'method_not_allowed', message: 'Method not allowed on this resource' };
     if (status === 400) return { code: 'validation_error', message: error.message };
     if (status === 413) return { code: 'payload_too_large', message: 'The request body is too large' };
-    if (status === 415) return { code: 'unsupported_media_type', message: 'Send the request body as application/json' };
+    if (status === 415)
+      return { code: 'unsupported_media_type', message: 'Send the request body as application/json' };
   }
   const fastifyCode = (error as { code?: string })?.code;
   if (fastifyCode && FASTIFY_ERRORS[fastifyCode]) {
     const [code, message] = FASTIFY_ERRORS[fastifyCode];
     return { code, message };
   }
-  if (error instanceof SyntaxError || fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' || fastifyCode?.startsWith('FST_ERR_CTP')) {
+  if (
+    error instanceof SyntaxError ||
+    fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    fastifyCode?.startsWith('FST_ERR_CTP')
+  ) {
     return { code: 'validation_error', message: 'The request body is not valid JSON' };
   }
   const status = (error as { statusCode?: number })?.statusCode;
   if (status === 400) return { code: 'validation_error', message: 'The request is malformed' };
-  return { code: 'internal_error', message: 'An unexpected error occurred; it has been logged with the request id' };
+  return {
+    code: 'internal_error',
+    message: 'An unexpected error occurred; it has been logged with the request id',
+  };
 }
 
 /** The one Nest exception filter: every error leaving a controller goes through here. */

@@ -64,9 +64,15 @@ function idempotencyIdentity(request: FastifyRequest, key: string, principal: Pr
   sortedQuery.sort();
   return createHash('sha256')
     .update(
-      [principal.distributorId, principal.environment, key, request.method, path, sortedQuery.toString(), canonical(request.body ?? null)].join(
-        '\u0000',
-      ),
+      [
+        principal.distributorId,
+        principal.environment,
+        key,
+        request.method,
+        path,
+        sortedQuery.toString(),
+        canonical(request.body ?? null),
+      ].join('\u0000'),
     )
     .digest('hex');
 }
@@ -96,10 +102,17 @@ export function installGatewayPipeline(fastify: FastifyInstance, options: Gatewa
     const taken = limiter.take(principal.keyId, options.clock.now().getTime());
     reply.header('ratelimit-limit', String(limiter.burst));
     if (!taken.allowed) {
-      return sendError(request, reply, 'rate_limited', 'Too many requests for this API key; retry later', undefined, {
-        'retry-after': String(taken.retryAfterSeconds),
-        'ratelimit-remaining': '0',
-      });
+      return sendError(
+        request,
+        reply,
+        'rate_limited',
+        'Too many requests for this API key; retry later',
+        undefined,
+        {
+          'retry-after': String(taken.retryAfterSeconds),
+          'ratelimit-remaining': '0',
+        },
+      );
     }
     reply.header('ratelimit-remaining', String(taken.remaining));
   });
@@ -109,9 +122,13 @@ export function installGatewayPipeline(fastify: FastifyInstance, options: Gatewa
     const header = request.headers['x-idempotency-key'];
     if (header === undefined) return;
     if (typeof header !== 'string' || header.length === 0 || header.length > IDEMPOTENCY_KEY_MAX) {
-      return sendError(request, reply, 'validation_error', `x-idempotency-key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`, [
-        { field: 'x-idempotency-key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` },
-      ]);
+      return sendError(
+        request,
+        reply,
+        'validation_error',
+        `x-idempotency-key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`,
+        [{ field: 'x-idempotency-key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` }],
+      );
     }
     const identity = idempotencyIdentity(request, header, request.principal);
     const store = options.infrastructure.scope(request.principal.environment).idempotency;
@@ -142,7 +159,8 @@ export function installGatewayPipeline(fastify: FastifyInstance, options: Gatewa
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
     await store.complete(
       identity,
       { status: reply.statusCode, headers, body },
@@ -166,7 +184,10 @@ export function installGatewayPipeline(fastify: FastifyInstance, options: Gatewa
   fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const seconds = Number(process.hrtime.bigint() - (request.startedAt ?? process.hrtime.bigint())) / 1e9;
     const route = request.routeOptions?.url ?? 'unmatched';
-    options.metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
+    options.metrics.httpDuration.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      seconds,
+    );
     options.logger.info(
       {
         reqId: request.id,

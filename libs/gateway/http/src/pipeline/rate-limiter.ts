@@ -11,13 +11,22 @@ export class RateLimiter {
   ) {}
 
   /** Takes one token; returns the tokens left, or the seconds to wait when none is left. */
-  take(key: string, nowMs: number): { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number } {
+  take(
+    key: string,
+    nowMs: number,
+  ): { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number } {
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, updatedAt: nowMs };
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((nowMs - bucket.updatedAt) / 1000) * this.ratePerSecond);
+    bucket.tokens = Math.min(
+      this.burst,
+      bucket.tokens + ((nowMs - bucket.updatedAt) / 1000) * this.ratePerSecond,
+    );
     bucket.updatedAt = nowMs;
     this.buckets.set(key, bucket);
     if (bucket.tokens < 1) {
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond)) };
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond)),
+      };
     }
     bucket.tokens -= 1;
     return { allowed: true, remaining: Math.floor(bucket.tokens) };

@@ -1,18 +1,11 @@
+import type { FormField, HostedFormDefinition } from '@cip/kyc/contract';
 import type { HostedKycType, KycSubmission, PostalAddress, RfiSubtype } from '@cip/kyc/domain';
+
+export type { FormField, HostedFormDefinition };
 
 // ---------------------------------------------------------------------------------------------------
 // The hosted form of the sandbox provider: which fields each KYC type asks for, and their validation.
 // ---------------------------------------------------------------------------------------------------
-
-export interface FormField {
-  name: string;
-  label: string;
-  input: 'text' | 'date' | 'textarea';
-  required: boolean;
-  maxLength: number;
-  autocomplete?: string;
-  hint?: string;
-}
 
 const text = (name: string, label: string, maxLength: number, extra: Partial<FormField> = {}): FormField => ({
   name,
@@ -58,12 +51,6 @@ const RFI_QUESTIONS: Record<RfiSubtype, string> = {
   transaction_monitoring: 'Explain the recent transactions we asked about, and where the funds came from.',
   additional_id: 'Tell us which additional identity document you hold and how we can verify it.',
 };
-
-export interface HostedFormDefinition {
-  title: string;
-  intro: string;
-  fields: FormField[];
-}
 
 export function hostedFormOf(type: HostedKycType, rfiSubtype: RfiSubtype | null): HostedFormDefinition {
   switch (type) {

@@ -2,9 +2,9 @@ import type { Environment } from '@cip/shared/contracts';
 import { loadOrCreateSecret } from '@cip/shared/runtime';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IdentityVerificationProvider, VerificationSessionRequest } from '../kyc.ports';
+import { HOSTED_KYC_PATH } from '@cip/kyc/contract';
 
 /** Path of the hosted verification page served by the platform itself (no API key: the link is the key). */
-export const HOSTED_KYC_PATH = '/hosted/kyc';
 
 /**
  * The key signing hosted links: KYC_LINK_SECRET when the deployment sets it, else generated on first start

@@ -1,4 +1,7 @@
-import type { FormErrors, FormField, FormValues, HostedFormDefinition } from './hosted-form';
+import type { FormField, HostedFormDefinition } from '@cip/kyc/contract';
+
+type FormValues = Record<string, string>;
+type FormErrors = Record<string, string>;
 
 // ---------------------------------------------------------------------------------------------------
 // HTML of the sandbox provider's hosted flow: server-rendered, no script, every value escaped.

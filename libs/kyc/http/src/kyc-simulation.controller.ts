@@ -1,19 +1,20 @@
 import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { KYC_API, KycApi, SIMULATED_OUTCOMES, SimulatedOutcome } from '@cip/kyc/service';
-import { ApiErrors } from '../common/api-errors.decorator';
-import { Caller, CurrentCaller } from '../common/caller.decorator';
-import { ResourceIdPipe } from '../common/resource-id.pipe';
-import { SandboxOnly } from '../common/sandbox-only.guard';
-import { ApiError } from '../pipeline/error-responses';
-import { renderResource } from './kyc.controller';
+import { ApiError, ApiErrors, Caller, CurrentCaller, ResourceIdPipe, SandboxOnly } from '@cip/gateway/http';
+import {
+  KYC_SIMULATION_API,
+  KycSimulationApi,
+  SIMULATED_OUTCOMES,
+  SimulatedOutcome,
+} from '@cip/kyc/contract';
+import { renderResource } from './kyc-resource';
 import { KycResponse, SimulateKycDto } from './kyc.dto';
 
 @ApiTags('Simulations')
 @SandboxOnly()
 @Controller('v1/simulate/kyc')
 export class KycSimulationController {
-  constructor(@Inject(KYC_API) private readonly kycs: KycApi) {}
+  constructor(@Inject(KYC_SIMULATION_API) private readonly kycs: KycSimulationApi) {}
 
   @Post(':kycId/:outcome')
   @HttpCode(200)

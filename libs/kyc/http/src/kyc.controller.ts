@@ -1,18 +1,18 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { KycSimulationController } from './kyc-simulation.controller';
-import { HostedKycController } from './hosted-flow/hosted-kyc.controller';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { renderKyc } from '@cip/kyc/read-models';
-import { KYC_API, KycApi, KycResource } from '@cip/kyc/service';
+import {
+  ApiError,
+  ApiErrors,
+  Caller,
+  CurrentCaller,
+  ResourceIdPipe,
+  toPage,
+  toPageQuery,
+} from '@cip/gateway/http';
+import { KYC_API, KycApi } from '@cip/kyc/contract';
 import type { FastifyReply } from 'fastify';
-import { ApiErrors } from '../common/api-errors.decorator';
-import { Caller, CurrentCaller } from '../common/caller.decorator';
-import { toPage, toPageQuery } from '../common/pagination';
-import { ResourceIdPipe } from '../common/resource-id.pipe';
-import { ApiError } from '../pipeline/error-responses';
+import { renderResource } from './kyc-resource';
 import { ImportKycDto, KycListQueryDto, KycResponse, StartKycDto } from './kyc.dto';
-
-export const renderResource = ({ kyc, accessUrl }: KycResource) => renderKyc(kyc, accessUrl);
 
 @ApiTags('KYC')
 @Controller('v1/kycs')
@@ -118,6 +118,3 @@ export class KycController {
     return renderResource(resumed);
   }
 }
-
-/** The KYC endpoints, the sandbox simulations and the sandbox provider's hosted page (need KYC_API). */
-export const KYC_CONTROLLERS = [KycController, KycSimulationController, HostedKycController];

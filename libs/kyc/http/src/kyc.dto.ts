@@ -1,4 +1,3 @@
-import { PersonName } from '../common/person-name.decorator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
@@ -9,9 +8,8 @@ import {
   KYC_TYPES,
   RFI_SUBTYPES,
   USER_NOT_ACTIVATED_REASONS,
-} from '@cip/kyc/domain';
-import { ListQueryDto } from '../common/pagination';
-import { ShippingAddressDto } from '../common/shipping-address.dto';
+} from '@cip/kyc/contract';
+import { ListQueryDto, PersonName, ShippingAddressDto } from '@cip/gateway/http';
 
 const USER_ID = /^usr-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,15 +1,13 @@
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { HOSTED_KYC_PATH, KYC_HOSTED_PAGES_API, KycHostedPagesApi } from '@cip/kyc/contract';
 import {
-  HOSTED_KYC_PATH,
   HOSTED_PAGE_HEADERS,
-  KYC_API,
-  KycApi,
   renderDeadLinkPage,
   renderFormPage,
   renderProblemPage,
   renderSubmittedPage,
-} from '@cip/kyc/service';
+} from './hosted-page';
 import type { Logger } from '@cip/shared/runtime';
 import { LOGGER } from '@cip/shared/infrastructure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -42,7 +40,7 @@ const sameToken = (a: string | null, b: unknown): boolean =>
 @Controller(HOSTED_KYC_PATH.slice(1))
 export class HostedKycController {
   constructor(
-    @Inject(KYC_API) private readonly kycs: KycApi,
+    @Inject(KYC_HOSTED_PAGES_API) private readonly kycs: KycHostedPagesApi,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -77,16 +75,14 @@ export class HostedKycController {
       const outcome = await this.kycs.submitHostedForm(token, posted);
       if (!outcome) return this.dead(reply);
       if ('errors' in outcome) {
-        return reply
-          .code(422)
-          .send(
-            renderFormPage({
-              form: outcome.session.form,
-              values: outcome.values,
-              errors: outcome.errors,
-              csrfToken: csrf as string,
-            }),
-          );
+        return reply.code(422).send(
+          renderFormPage({
+            form: outcome.session.form,
+            values: outcome.values,
+            errors: outcome.errors,
+            csrfToken: csrf as string,
+          }),
+        );
       }
       reply.header(
         'set-cookie',
