@@ -7,7 +7,8 @@ import {
   SimulatedPayout,
 } from '@cip/wallets/chain';
 import { walletsProjection } from '@cip/wallets/read-models';
-import { LedgerContext, walletTransactionsReadModel, WalletsService } from '@cip/wallets/service';
+import type { LedgerContext } from '@cip/wallets/contract';
+import { walletTransactionsReadModel, WalletsService } from '@cip/wallets/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -11,6 +11,5 @@ export * from './common/person-name.decorator';
 export * from './common/resource-id.pipe';
 export * from './common/sandbox-only.guard';
 export { SystemController } from '@cip/shared/transport';
-export { WALLETS_CONTROLLERS } from './wallets/wallets.controller';
 export { WEBHOOKS_CONTROLLERS } from './webhooks/webhooks.controller';
 export * from './common/shipping-address.dto';

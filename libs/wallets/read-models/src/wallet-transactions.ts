@@ -1,6 +1,18 @@
 import { deterministicUuid } from '@cip/shared/runtime';
 import type { ProjectedEvent, ReadDocument, ReadStore, VersionedWrite } from '@cip/shared/read-store';
+import {
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  renderTransaction,
+  type TransactionFields,
+  type TransactionRecord,
+  type TransactionStatus,
+  type TransactionType,
+} from '@cip/wallets/contract';
 import { fromMinorUnits, USDC, WalletEvent } from '@cip/wallets/domain';
+
+export { TRANSACTION_STATUSES, TRANSACTION_TYPES, renderTransaction };
+export type { TransactionFields, TransactionRecord, TransactionStatus, TransactionType };
 
 // ---------------------------------------------------------------------------------------------------
 // The `transactions` read model (GET /v1/transactions): one document per money movement of a wallet,
@@ -13,45 +25,9 @@ import { fromMinorUnits, USDC, WalletEvent } from '@cip/wallets/domain';
 export const TRANSACTIONS_COLLECTION = 'transactions';
 export const WALLET_TRANSACTIONS_GROUP = 'wallet-transactions';
 
-export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'authorization', 'refund', 'fee'] as const;
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
-export const TRANSACTION_STATUSES = ['pending', 'completed', 'released', 'rejected'] as const;
-export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-
-/** What a movement says about itself (the record without its id, owner and times). */
-export interface TransactionFields {
-  walletId: string;
-  userId: string;
-  type: TransactionType;
-  status: TransactionStatus;
-  /** USDC; for a settled authorization, the settled amount. */
-  amount: number;
-  currency: typeof USDC;
-  /** The id the movement was posted under (hold id, `<hash>:<logIndex>` of a deposit, refund or fee id). */
-  reference: string | null;
-  transactionHash: string | null;
-  blockNumber: number | null;
-  toAddress: string | null;
-  /** Why a withdrawal was rejected. */
-  reason: string | null;
-}
-
-export interface TransactionRecord extends TransactionFields {
-  id: string;
-  distributorId: string;
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
-}
-
 /** The transaction id of a movement posted on a wallet under `reference` (withdrawals use their own id). */
 export const transactionIdOf = (walletId: string, type: TransactionType, reference: string): string =>
   `txn-${deterministicUuid(walletId, type, reference)}`;
-
-export function renderTransaction(record: TransactionRecord): Omit<TransactionRecord, 'distributorId'> {
-  const { distributorId: _distributorId, ...rendered } = record;
-  return rendered;
-}
 
 type Change =
   | { kind: 'new'; id: string; doc: TransactionFields }

@@ -1,4 +1,3 @@
-export * from './wallets.api';
 export * from './wallets.service';
 export * from './wallets.module';
 export * from './wallets.context';

@@ -1,3 +1,5 @@
+import { walletLedgerContract, walletsContract, walletSimulationContract } from '@cip/wallets/contract';
+import { WALLETS_CONTROLLERS } from '@cip/wallets/http';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
 import { walletPublicEvents, walletsProjection } from '@cip/wallets/read-models';
 import { walletProvisioningSaga } from './sagas/wallet-provisioning.saga';
@@ -7,11 +9,10 @@ import { WalletsModule } from './wallets.module';
 /** The wallets context, as the platform registry lists it. */
 export const walletsContext: ContextDefinition = {
   name: 'wallets',
-  contracts: [],
+  contracts: [walletsContract, walletSimulationContract, walletLedgerContract],
   module: WalletsModule,
   readModels: [projectionReadModel(walletsProjection), walletTransactionsReadModel],
   publicEvents: [walletPublicEvents],
   sagas: [walletProvisioningSaga],
-  // Still mounted by the gateway lib until they move into libs/wallets/http (with the wallets contract).
-  controllers: [],
+  controllers: WALLETS_CONTROLLERS,
 };

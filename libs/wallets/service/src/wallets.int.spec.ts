@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import { walletTransactionsReadModel } from './wallet-transactions.read-model';
-import { LedgerContext } from './wallets.api';
+import type { LedgerContext } from '@cip/wallets/contract';
 import { WalletChain, walletIdOf, WalletsService } from './wallets.service';
 
 const USDC = 1_000_000;
@@ -72,7 +72,11 @@ async function openWallets(
 
 type Opened = Awaited<ReturnType<typeof openWallets>>;
 
-const caller = { ...context, requestId: 'r', program: { prepaid: true } };
+const caller = {
+  ...context,
+  requestId: 'r',
+  program: { allowedCountries: ['FR'], b2b: false, prepaid: true, kycImportEnabled: false },
+};
 
 async function fundedWallet(opened: Opened, userId: string, amount: number) {
   const wallet = await opened.wallets.provisionWallet('sandbox', { userId, distributorId: DISTRIBUTOR });
@@ -113,7 +117,11 @@ describe('wallets service on the embedded store', () => {
     expect(
       refused.every((o) => o.reason instanceof DomainError && o.reason.code === 'insufficient_funds'),
     ).toBe(true);
-    const caller = { ...context, requestId: 'r', program: { prepaid: true } };
+    const caller = {
+      ...context,
+      requestId: 'r',
+      program: { allowedCountries: ['FR'], b2b: false, prepaid: true, kycImportEnabled: false },
+    };
     expect(await opened.wallets.getWallet(caller, wallet.id)).toMatchObject({
       balance: 100,
       availableBalance: 0,
@@ -224,7 +232,11 @@ describe('wallets service on the embedded store', () => {
     await Promise.all([sink.credit(transfer), sink.credit(transfer)]);
     await sink.credit(transfer);
     await sink.credit({ ...transfer, logIndex: 4, amountMinor: 500_000n });
-    const caller = { ...context, requestId: 'r', program: { prepaid: false } };
+    const caller = {
+      ...context,
+      requestId: 'r',
+      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
+    };
     expect(await opened.wallets.getWallet(caller, wallet.id)).toMatchObject({ balance: 8 });
   });
 
@@ -255,7 +267,11 @@ describe('wallets service on the embedded store', () => {
     const counting = await openWallets({ payout });
     try {
       const wallet = await fundedWallet(counting, 'usr-payout', 10 * USDC);
-      const caller = { ...context, requestId: 'r', program: { prepaid: true } };
+      const caller = {
+        ...context,
+        requestId: 'r',
+        program: { allowedCountries: ['FR'], b2b: false, prepaid: true, kycImportEnabled: false },
+      };
       const withdrawal = await counting.wallets.requestWithdrawal(caller, wallet.id, {
         amount: 4 * USDC,
         toAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',

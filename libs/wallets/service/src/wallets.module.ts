@@ -13,7 +13,12 @@ import { walletsProjection } from '@cip/wallets/read-models';
 import { walletTransactionsReadModel } from './wallet-transactions.read-model';
 import { walletProvisioningSaga } from './sagas/wallet-provisioning.saga';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
-import { WALLETS_API } from './wallets.api';
+import {
+  WALLET_LEDGER,
+  WALLET_SIMULATION_API,
+  WALLETS_API,
+  withdrawalRequested,
+} from '@cip/wallets/contract';
 import { WalletChain, WalletsService } from './wallets.service';
 import { PayoutMetrics, WithdrawalPayouts } from './withdrawal-payouts';
 
@@ -140,6 +145,8 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
       },
     },
     { provide: WALLETS_API, useExisting: WalletsService },
+    { provide: WALLET_SIMULATION_API, useExisting: WalletsService },
+    { provide: WALLET_LEDGER, useExisting: WalletsService },
     {
       provide: WithdrawalPayouts,
       inject: [WalletsService, ConsumerHost, CLOCK, LOGGER, METRICS],
@@ -174,7 +181,14 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
         new DepositWatchers(options, wallets, infrastructure),
     },
   ],
-  exports: [WalletsService, WALLETS_API, DepositWatchers, WithdrawalPayouts],
+  exports: [
+    WalletsService,
+    WALLETS_API,
+    WALLET_SIMULATION_API,
+    WALLET_LEDGER,
+    DepositWatchers,
+    WithdrawalPayouts,
+  ],
 })
 export class WalletsModule {
   constructor(
@@ -188,7 +202,7 @@ export class WalletsModule {
       // offset may move on at once, as a requested withdrawal stays pending in the log until paid.
       handle: async (ports, messages) => {
         for (const { event } of messages)
-          if (event.type === 'WithdrawalRequested') payouts.submit(ports.scope as Environment, event);
+          if (withdrawalRequested.is(event)) payouts.submit(ports.scope as Environment, event);
       },
     });
   }

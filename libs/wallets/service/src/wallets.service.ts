@@ -1,4 +1,13 @@
-import { DomainError, domainEventReader, Environment, notFound } from '@cip/shared/contracts';
+import {
+  Caller,
+  DomainError,
+  domainEventReader,
+  Environment,
+  FindPage,
+  FindResult,
+  notFound,
+  ownedBy,
+} from '@cip/shared/contracts';
 import {
   CommandContext,
   EventStore,
@@ -7,7 +16,7 @@ import {
   RecordedEvent,
   WrongExpectedRevisionError,
 } from '@cip/shared/eventing';
-import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
+import { forTenant, type ReadStore } from '@cip/shared/read-store';
 import { Clock, deterministicUuid, newId } from '@cip/shared/runtime';
 import type { DepositAddressDeriver, JournaledPayout, PayoutPort, SimulatedChain } from '@cip/wallets/chain';
 import {
@@ -38,9 +47,9 @@ import type {
   WalletLedger,
   WalletListFilter,
   WalletsApi,
-  WalletsCaller,
+  WalletSimulationApi,
   WithdrawalInput,
-} from './wallets.api';
+} from '@cip/wallets/contract';
 
 /** The chain adapters of one environment, chosen by the app. */
 export interface WalletChain {
@@ -80,7 +89,7 @@ const ledgerOf = (wallet: WalletRecord): LedgerBalance => ({
  * (deposits, holds, settlements, refunds, fees, withdrawals), compliance holds, and the queries of the API.
  * Every change is a command on the wallet stream through `handleCommand`, with optimistic concurrency.
  */
-export class WalletsService implements WalletsApi, WalletLedger {
+export class WalletsService implements WalletsApi, WalletSimulationApi, WalletLedger {
   private readonly allocators = new Map<Environment, AddressIndexAllocator>();
   private readonly caches = new Map<EventStore, WalletStateCache>();
   private readonly viewCaches = new Map<EventStore, WalletStateCache<WalletView | null>>();
@@ -160,49 +169,54 @@ export class WalletsService implements WalletsApi, WalletLedger {
   // Queries
   // -------------------------------------------------------------------------------------------------
 
-  async getWallet(caller: WalletsCaller, walletId: string): Promise<WalletView> {
-    const view = await this.view(this.ports.eventStore(caller.environment), walletId);
-    if (!view || view.distributorId !== caller.distributorId) throw notFound('Wallet', walletId);
-    return view;
+  async getWallet(caller: Caller, walletId: string): Promise<WalletView> {
+    return ownedBy(
+      caller,
+      await this.view(this.ports.eventStore(caller.environment), walletId),
+      'Wallet',
+      walletId,
+    );
   }
 
   async listWallets(
-    caller: WalletsCaller,
+    caller: Caller,
     filter: WalletListFilter,
-    page: Omit<FindQuery, 'filter'>,
+    page: FindPage,
   ): Promise<FindResult<WalletView>> {
     await this.ports.settle(caller.environment);
-    const equality: Record<string, string> = { distributorId: caller.distributorId };
-    if (filter.userId) equality.userId = filter.userId;
-    return this.ports
-      .readStore(caller.environment)
-      .find<WalletView>(walletsProjection.collection, { ...page, filter: equality });
+    return forTenant(this.ports.readStore, caller).find<WalletView>(
+      walletsProjection.collection,
+      { userId: filter.userId || undefined },
+      page,
+    );
   }
 
   async listTransactions(
-    caller: WalletsCaller,
+    caller: Caller,
     filter: TransactionListFilter,
-    page: Omit<FindQuery, 'filter'>,
+    page: FindPage,
   ): Promise<FindResult<TransactionRecord>> {
     await this.ports.settle(caller.environment);
-    const equality: Record<string, string> = { distributorId: caller.distributorId };
-    for (const key of ['walletId', 'userId', 'type', 'status'] as const) {
-      const value = filter[key];
-      if (value) equality[key] = value;
-    }
-    return this.ports
-      .readStore(caller.environment)
-      .find<TransactionRecord>(TRANSACTIONS_COLLECTION, { ...page, filter: equality });
+    const { walletId, userId, type, status } = filter;
+    return forTenant(this.ports.readStore, caller).find<TransactionRecord>(
+      TRANSACTIONS_COLLECTION,
+      {
+        walletId: walletId || undefined,
+        userId: userId || undefined,
+        type: type || undefined,
+        status: status || undefined,
+      },
+      page,
+    );
   }
 
-  async getTransaction(caller: WalletsCaller, transactionId: string): Promise<TransactionRecord> {
+  async getTransaction(caller: Caller, transactionId: string): Promise<TransactionRecord> {
     await this.ports.settle(caller.environment);
-    const record = await this.ports
-      .readStore(caller.environment)
-      .get<TransactionRecord>(TRANSACTIONS_COLLECTION, transactionId);
-    if (!record || record.distributorId !== caller.distributorId)
-      throw notFound('Transaction', transactionId);
-    return record;
+    return forTenant(this.ports.readStore, caller).getOwned<TransactionRecord>(
+      TRANSACTIONS_COLLECTION,
+      transactionId,
+      'Transaction',
+    );
   }
 
   /** The active wallet whose deposit address is `address` (any case), or null. */
@@ -238,7 +252,7 @@ export class WalletsService implements WalletsApi, WalletLedger {
     return this.ledger(context, walletId, (now) => ({ type: 'CreditDeposit', data: { ...deposit, now } }));
   }
 
-  async simulateDeposit(caller: WalletsCaller, walletId: string, amount: number): Promise<TransactionRecord> {
+  async simulateDeposit(caller: Caller, walletId: string, amount: number): Promise<TransactionRecord> {
     if (caller.environment !== 'sandbox')
       throw new DomainError('sandbox_only', 'Deposits can be simulated in the sandbox only');
     await this.getWallet(caller, walletId);
@@ -258,7 +272,7 @@ export class WalletsService implements WalletsApi, WalletLedger {
   }
 
   async requestWithdrawal(
-    caller: WalletsCaller,
+    caller: Caller,
     walletId: string,
     input: WithdrawalInput,
   ): Promise<TransactionRecord> {
@@ -511,7 +525,7 @@ export class WalletsService implements WalletsApi, WalletLedger {
     };
   }
 
-  private callerContext(caller: WalletsCaller): LedgerContext {
+  private callerContext(caller: Caller): LedgerContext {
     return {
       environment: caller.environment,
       distributorId: caller.distributorId,

@@ -24,7 +24,7 @@ const caller = {
   environment: 'sandbox' as const,
   distributorId: DISTRIBUTOR,
   requestId: 'r',
-  program: { prepaid: true },
+  program: { allowedCountries: ['FR'], b2b: false, prepaid: true, kycImportEnabled: false },
 };
 
 /**

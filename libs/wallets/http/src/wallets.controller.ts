@@ -1,15 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { toMinorUnits } from '@cip/wallets/domain';
-import { renderTransaction, renderWallet } from '@cip/wallets/read-models';
-import { WALLETS_API, WalletsApi } from '@cip/wallets/service';
-import { ApiErrors } from '../common/api-errors.decorator';
-import { Caller, CurrentCaller } from '../common/caller.decorator';
-import { toPage, toPageQuery } from '../common/pagination';
-import { ResourceIdPipe } from '../common/resource-id.pipe';
-import { SandboxOnly } from '../common/sandbox-only.guard';
+import { ApiErrors, Caller, CurrentCaller, ResourceIdPipe, toPage, toPageQuery } from '@cip/gateway/http';
 import {
-  SimulateDepositDto,
+  renderTransaction,
+  renderWallet,
+  toMinorUnits,
+  WALLETS_API,
+  WalletsApi,
+} from '@cip/wallets/contract';
+import {
   TransactionListQueryDto,
   TransactionResponse,
   WalletListQueryDto,
@@ -99,27 +98,3 @@ export class TransactionsController {
     return renderTransaction(await this.wallets.getTransaction(caller, transactionId));
   }
 }
-
-@ApiTags('Simulations')
-@Controller('v1/simulate/deposit')
-@SandboxOnly()
-export class SimulateDepositController {
-  constructor(@Inject(WALLETS_API) private readonly wallets: WalletsApi) {}
-
-  @Post()
-  @HttpCode(201)
-  @ApiOperation({
-    summary: 'Simulate a USDC deposit (sandbox)',
-    description:
-      'Credits the wallet as if a transfer to its deposit address had confirmed: blockchainTransaction.confirmed and balance.updated follow.',
-  })
-  @ApiResponse({ status: 201, type: TransactionResponse })
-  @ApiErrors(400, 401, 403, 404, 409, 429)
-  async deposit(@CurrentCaller() caller: Caller, @Body() body: SimulateDepositDto) {
-    const amount = toMinorUnits(body.amount);
-    return renderTransaction(await this.wallets.simulateDeposit(caller, body.walletId, amount));
-  }
-}
-
-/** The wallets context's controllers, mounted by apps that provide WALLETS_API. */
-export const WALLETS_CONTROLLERS = [WalletsController, TransactionsController, SimulateDepositController];

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@cip/wallets/read-models';
-import { ListQueryDto } from '../common/pagination';
+import { ListQueryDto } from '@cip/gateway/http';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@cip/wallets/contract';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const USER_ID = new RegExp(`^usr-${UUID}$`);

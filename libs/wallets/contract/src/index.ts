@@ -1,0 +1,5 @@
+export * from './money';
+export * from './wallet-view';
+export * from './transaction';
+export * from './wallets.api';
+export * from './wallets.integration-events';
