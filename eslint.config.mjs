@@ -39,21 +39,15 @@ const layers = [
   { sourceTag: 'type:registry', notDependOnLibsWithTags: ['type:app'] },
   { sourceTag: 'type:app', notDependOnLibsWithTags: ['type:app'] },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-  // TEMPORARY until the delivery engine reads Events through the events contract.
-  {
-    sourceTag: 'scope:webhooks',
-    onlyDependOnLibsWithTags: [
-      'scope:webhooks',
-      'scope:events',
-      'scope:shared',
-      'type:contract',
-      'scope:gateway',
-    ],
-  },
-  ...CONTEXT_SCOPES.filter((scope) => scope !== 'webhooks').map((scope) => ({
+  ...CONTEXT_SCOPES.map((scope) => ({
     sourceTag: `scope:${scope}`,
     onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared', 'type:contract', 'scope:gateway'],
   })),
+  // The gateway lib (pipeline, common decorators) knows the control plane and the contracts, no context.
+  {
+    sourceTag: 'scope:gateway',
+    onlyDependOnLibsWithTags: ['scope:gateway', 'scope:distributors', 'scope:shared', 'type:contract'],
+  },
 ];
 
 const boundaries = (depConstraints) => [

@@ -25,7 +25,8 @@ function lint(file: string, source: string): LintMessage[] {
       cwd: root,
       input: source,
       encoding: 'utf8',
-      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+      // A fresh project graph: a cached one may predate files moved since.
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_CACHE_PROJECT_GRAPH: 'false' },
     },
   );
   const [report] = JSON.parse(result.stdout) as { messages: LintMessage[] }[];
@@ -35,10 +36,34 @@ function lint(file: string, source: string): LintMessage[] {
 const planted = (imports: string) => `${imports}\nexport const planted = [x];\n`;
 
 describe('module boundaries', () => {
+  // The lint rule reads Nx's project graph; compute it afresh, as `npm run lint` does, so files moved since
+  // the last computation are where they are now.
+  beforeAll(() => {
+    const refreshed = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+      },
+    );
+    expect(refreshed.status).toBe(0);
+  });
+
   it("refuses a context importing another context's service, domain or read models", () => {
     for (const target of ['@cip/users/service', '@cip/users/domain', '@cip/users/read-models']) {
       const violations = lint('libs/kyc/service/src/planted.ts', planted(`import { x } from '${target}';`));
       expect(violations.map((v) => v.message).join('\n')).toMatch(/tagged with/i);
+    }
+  });
+
+  it("refuses the webhooks dispatcher reading the events context's tables, and the gateway lib a context", () => {
+    for (const [file, target] of [
+      ['libs/webhooks/service/src/planted.ts', '@cip/events/read-models'],
+      ['libs/gateway/http/src/planted.ts', '@cip/kyc/service'],
+    ]) {
+      expect(lint(file, planted(`import { x } from '${target}';`)).length).toBeGreaterThan(0);
     }
   });
 

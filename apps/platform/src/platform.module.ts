@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DistributorsModule } from '@cip/distributors/service';
-import { GatewayHttpModule, WEBHOOKS_CONTROLLERS } from '@cip/gateway/http';
+import { GatewayHttpModule } from '@cip/gateway/http';
 import { KYC_OPTIONS, loadKycLinkKey } from '@cip/kyc/service';
 import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
 import {
@@ -66,7 +66,7 @@ export class PlatformModule {
           ],
         }),
         GatewayHttpModule.forRoot({
-          controllers: [...controllersOf(PLATFORM_CONTEXTS), ...WEBHOOKS_CONTROLLERS],
+          controllers: controllersOf(PLATFORM_CONTEXTS),
         }),
       ],
     };

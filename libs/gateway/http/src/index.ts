@@ -11,5 +11,4 @@ export * from './common/person-name.decorator';
 export * from './common/resource-id.pipe';
 export * from './common/sandbox-only.guard';
 export { SystemController } from '@cip/shared/transport';
-export { WEBHOOKS_CONTROLLERS } from './webhooks/webhooks.controller';
 export * from './common/shipping-address.dto';

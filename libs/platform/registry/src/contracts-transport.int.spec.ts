@@ -35,11 +35,12 @@ function recordingApi(contract: AnyContract): Record<string, (...args: unknown[]
   const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const method of contractMethods(contract)) {
     api[method] = async (...args: unknown[]) => {
-      if (args.includes('raise-domain-error'))
+      const sent = JSON.stringify(args);
+      if (sent.includes('raise-domain-error'))
         throw new DomainError('invalid_state_transition', `${method} refused`, [
           { field: 'f', message: 'm' },
         ]);
-      if (args.includes('raise-fault')) throw new Error('a bug in the service');
+      if (sent.includes('raise-fault')) throw new Error('a bug in the service');
       return {
         method,
         args: args.map((arg) => (arg === undefined ? '<undefined>' : arg)),
@@ -150,8 +151,10 @@ describe('context contracts over the generic transport', () => {
         });
 
         it(`${method}: a domain error keeps its code, message and details; a fault is an internal error`, async () => {
+          // The marker travels in the last argument (inside the caller when it is the only one).
           const args = argumentsOf(contract, method, false);
-          args[args.length - 1] = 'raise-domain-error';
+          const mark = (marker: string) => (args.length > 1 ? marker : { ...caller, requestId: marker });
+          args[args.length - 1] = mark('raise-domain-error');
           const refused = await api()
             [method](...args)
             .catch((error: unknown) => error);
@@ -162,7 +165,7 @@ describe('context contracts over the generic transport', () => {
             details: [{ field: 'f', message: 'm' }],
           });
 
-          args[args.length - 1] = 'raise-fault';
+          args[args.length - 1] = mark('raise-fault');
           const fault = await api()
             [method](...args)
             .catch((error: unknown) => error);

@@ -1,4 +1,8 @@
 import { Decider, DomainError, domainEventReader } from '@cip/shared/contracts';
+import type { LastVerification, WebhookSubscriptionStatus } from '@cip/webhooks/contract';
+
+export { WEBHOOK_SUBSCRIPTION_STATUSES } from '@cip/webhooks/contract';
+export type { LastVerification, WebhookSubscriptionStatus };
 import type {
   ChangeWebhookUrl,
   CreateWebhookSubscription,
@@ -13,17 +17,8 @@ import type { DisabledReason, WebhookSubscriptionEvent } from './webhook-subscri
 // State
 // ---------------------------------------------------------------------------------------------------
 
-export const WEBHOOK_SUBSCRIPTION_STATUSES = ['unverified', 'active', 'disabled', 'deleted'] as const;
-export type WebhookSubscriptionStatus = (typeof WEBHOOK_SUBSCRIPTION_STATUSES)[number];
-
 /** A subscription whose deliveries keep failing this long is disabled (API-DECISIONS.md, "Webhooks"). */
 export const FAILING_GRACE_MS = 3 * 24 * 60 * 60 * 1000;
-
-export interface LastVerification {
-  at: string;
-  verified: boolean;
-  reason: string | null;
-}
 
 export interface WebhookSubscriptionRecord {
   status: WebhookSubscriptionStatus;

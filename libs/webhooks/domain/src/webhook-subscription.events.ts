@@ -4,8 +4,9 @@ import type { DomainEvent } from '@cip/shared/contracts';
 // Events of a webhook subscription stream (`whs-<uuid>`).
 // ---------------------------------------------------------------------------------------------------
 
-/** Why deliveries stopped: the endpoint answered 410 Gone, or it kept failing for the whole grace period. */
-export type DisabledReason = 'gone' | 'failing';
+import type { DisabledReason } from '@cip/webhooks/contract';
+
+export type { DisabledReason };
 
 export type WebhookSubscriptionCreated = DomainEvent<
   'WebhookSubscriptionCreated',

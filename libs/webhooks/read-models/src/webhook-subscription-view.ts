@@ -1,27 +1,8 @@
-import type {
-  DisabledReason,
-  LastVerification,
-  WebhookSubscriptionRecord,
-  WebhookSubscriptionStatus,
-} from '@cip/webhooks/domain';
+import type { WebhookSubscriptionView } from '@cip/webhooks/contract';
+import type { WebhookSubscriptionRecord } from '@cip/webhooks/domain';
 
-/**
- * A subscription as the API returns it, plus its owner (kept for tenant filtering, never rendered). The
- * signing secret is not part of it: this document is also the body of `webhookSubscription.*` Events.
- */
-export interface WebhookSubscriptionView {
-  id: string;
-  distributorId: string;
-  url: string;
-  status: WebhookSubscriptionStatus;
-  verifiedAt: string | null;
-  lastVerification: LastVerification | null;
-  disabledReason: DisabledReason | null;
-  failingSince: string | null;
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
-}
+export type { WebhookSubscriptionView };
+export { renderWebhookSubscription } from '@cip/webhooks/contract';
 
 export function toWebhookSubscriptionView(record: WebhookSubscriptionRecord): WebhookSubscriptionView {
   return {
@@ -36,11 +17,4 @@ export function toWebhookSubscriptionView(record: WebhookSubscriptionRecord): We
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
-}
-
-export function renderWebhookSubscription(
-  view: WebhookSubscriptionView,
-): Omit<WebhookSubscriptionView, 'distributorId'> {
-  const { distributorId: _distributorId, ...rendered } = view;
-  return rendered;
 }

@@ -1,4 +1,3 @@
-export * from './webhooks.api';
 export * from './webhooks.service';
 export * from './webhooks.module';
 export * from './dispatch/webhook-dispatcher';

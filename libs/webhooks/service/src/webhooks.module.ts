@@ -20,7 +20,7 @@ import { DISPATCHER_GROUP, WebhookDispatcher } from './dispatch/webhook-dispatch
 import { WebhookMetrics } from './dispatch/webhook-metrics';
 import { SigningKeyRing } from './signing/signing-keys';
 import { SecretBox } from './signing/webhook-signature';
-import { WEBHOOKS_API } from './webhooks.api';
+import { WEBHOOKS_API } from '@cip/webhooks/contract';
 import { WebhooksService } from './webhooks.service';
 
 /** What the app decides for the webhooks context (provided under WEBHOOKS_OPTIONS). */
@@ -169,6 +169,7 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
                 http,
                 keys,
                 readStore: portsOf(infrastructure).readStore,
+                events,
                 reportOutcome,
                 clock,
                 metrics: new WebhookMetrics(metrics.registry),

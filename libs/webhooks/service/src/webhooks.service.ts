@@ -1,7 +1,14 @@
-import { DomainError, Environment, notFound } from '@cip/shared/contracts';
+import {
+  Caller,
+  DomainError,
+  Environment,
+  FindPage,
+  FindResult,
+  ownedBy,
+} from '@cip/shared/contracts';
 import type { PublicEventLog } from '@cip/events/contract';
 import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
-import type { FindQuery, FindResult, ReadStore } from '@cip/shared/read-store';
+import { forTenant, type ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
 import {
   isWebhookSubscription,
@@ -28,8 +35,7 @@ import type {
   PublicKeyResponse,
   PublicSigningKey,
   WebhooksApi,
-  WebhooksCaller,
-} from './webhooks.api';
+} from '@cip/webhooks/contract';
 
 export interface WebhooksPorts {
   eventStore(environment: Environment): EventStore;
@@ -66,7 +72,7 @@ const publicKeyOf = (key: SigningKey): PublicSigningKey => ({
 export class WebhooksService implements WebhooksApi {
   constructor(private readonly deps: WebhooksServiceDependencies) {}
 
-  async createSubscription(caller: WebhooksCaller, rawUrl: string) {
+  async createSubscription(caller: Caller, rawUrl: string) {
     const url = await this.vetUrl(rawUrl);
     const subscriptionId = newId('whs');
     const secret = newSubscriptionSecret();
@@ -92,31 +98,24 @@ export class WebhooksService implements WebhooksApi {
     return { subscription, secret };
   }
 
-  async getSubscription(caller: WebhooksCaller, subscriptionId: string): Promise<WebhookSubscriptionView> {
+  async getSubscription(caller: Caller, subscriptionId: string): Promise<WebhookSubscriptionView> {
     return toWebhookSubscriptionView(await this.owned(caller, subscriptionId));
   }
 
   async listSubscriptions(
-    caller: WebhooksCaller,
+    caller: Caller,
     filter: { status?: string },
-    page: Omit<FindQuery, 'filter'>,
+    page: FindPage,
   ): Promise<FindResult<WebhookSubscriptionView>> {
     await this.deps.ports.settle(caller.environment);
-    const equality: Record<string, string> = { distributorId: caller.distributorId };
-    if (filter.status) equality.status = filter.status;
-    return this.deps.ports
-      .readStore(caller.environment)
-      .find<WebhookSubscriptionView>(webhookSubscriptionsProjection.collection, {
-        ...page,
-        filter: equality,
-      });
+    return forTenant(this.deps.ports.readStore, caller).find<WebhookSubscriptionView>(
+      webhookSubscriptionsProjection.collection,
+      { status: filter.status || undefined },
+      page,
+    );
   }
 
-  async changeUrl(
-    caller: WebhooksCaller,
-    subscriptionId: string,
-    rawUrl: string,
-  ): Promise<WebhookSubscriptionView> {
+  async changeUrl(caller: Caller, subscriptionId: string, rawUrl: string): Promise<WebhookSubscriptionView> {
     const current = await this.owned(caller, subscriptionId);
     const url = await this.vetUrl(rawUrl);
     const result = await this.command(caller, subscriptionId, (now) => ({
@@ -127,42 +126,45 @@ export class WebhooksService implements WebhooksApi {
     return this.verify(caller, subscriptionId, url, this.deps.secrets.open(current.sealedSecret));
   }
 
-  async deleteSubscription(caller: WebhooksCaller, subscriptionId: string): Promise<void> {
+  async deleteSubscription(caller: Caller, subscriptionId: string): Promise<void> {
     await this.command(caller, subscriptionId, (now) => ({
       type: 'DeleteWebhookSubscription',
       data: { now },
     }));
   }
 
-  async verifySubscription(caller: WebhooksCaller, subscriptionId: string): Promise<WebhookSubscriptionView> {
+  async verifySubscription(caller: Caller, subscriptionId: string): Promise<WebhookSubscriptionView> {
     const current = await this.owned(caller, subscriptionId);
     return this.verify(caller, subscriptionId, current.url, this.deps.secrets.open(current.sealedSecret));
   }
 
-  publicKey(environment: Environment): PublicKeyResponse {
-    const ring = this.deps.keys(environment);
+  async publicKey(caller: Caller): Promise<PublicKeyResponse> {
+    const ring = this.deps.keys(caller.environment);
     return { ...publicKeyOf(ring.current()), keys: ring.signingKeys().map(publicKeyOf) };
   }
 
   async listDeliveries(
-    caller: WebhooksCaller,
+    caller: Caller,
     subscriptionId: string,
     filter: DeliveryListFilter,
-    page: Omit<FindQuery, 'filter'>,
+    page: FindPage,
   ): Promise<FindResult<WebhookDelivery>> {
     await this.owned(caller, subscriptionId);
-    const equality: Record<string, string> = { distributorId: caller.distributorId, subscriptionId };
-    if (filter.eventId) equality.eventId = filter.eventId;
-    if (filter.status) equality.status = filter.status;
-    return this.deps.ports
-      .readStore(caller.environment)
-      .find<WebhookDelivery>(WEBHOOK_DELIVERIES, { ...page, filter: equality });
+    return forTenant(this.deps.ports.readStore, caller).find<WebhookDelivery>(
+      WEBHOOK_DELIVERIES,
+      { subscriptionId, eventId: filter.eventId || undefined, status: filter.status || undefined },
+      page,
+    );
   }
 
-  async redeliver(caller: WebhooksCaller, eventId: string): Promise<WebhookDelivery[]> {
+  async redeliver(caller: Caller, eventId: string): Promise<WebhookDelivery[]> {
     await this.deps.ports.settle(caller.environment);
-    const record = await this.deps.events.findEvent(caller.environment, eventId);
-    if (!record || record.distributorId !== caller.distributorId) throw notFound('Event', eventId);
+    const record = ownedBy(
+      caller,
+      await this.deps.events.findEvent(caller.environment, eventId),
+      'Event',
+      eventId,
+    );
     const deliveries = await this.deps.dispatcher.redeliver(caller.environment, record);
     if (deliveries.length === 0) {
       throw new DomainError(
@@ -177,7 +179,7 @@ export class WebhooksService implements WebhooksApi {
 
   /** Runs the handshake on `url` and records its outcome; returns the subscription afterwards. */
   private async verify(
-    caller: WebhooksCaller,
+    caller: Caller,
     subscriptionId: string,
     url: string,
     secret: string,
@@ -228,13 +230,13 @@ export class WebhooksService implements WebhooksApi {
     return url.toString();
   }
 
-  private async owned(caller: WebhooksCaller, subscriptionId: string): Promise<WebhookSubscriptionRecord> {
+  private async owned(caller: Caller, subscriptionId: string): Promise<WebhookSubscriptionRecord> {
     const { state } = await loadState(this.store(caller), webhookSubscriptionDecider, subscriptionId);
-    return ownedBy(caller, subscriptionId, state);
+    return subscriptionOf(caller, subscriptionId, state);
   }
 
   private command(
-    caller: WebhooksCaller,
+    caller: Caller,
     subscriptionId: string,
     build: (now: string) => WebhookSubscriptionCommand,
   ) {
@@ -244,36 +246,30 @@ export class WebhooksService implements WebhooksApi {
       webhookSubscriptionDecider,
       subscriptionId,
       (state) => {
-        ownedBy(caller, subscriptionId, state);
+        subscriptionOf(caller, subscriptionId, state);
         return build(context.occurredAt);
       },
       context,
     );
   }
 
-  private store(caller: WebhooksCaller): EventStore {
+  private store(caller: Caller): EventStore {
     return this.deps.ports.eventStore(caller.environment);
   }
 
-  private context(caller: WebhooksCaller): CommandContext {
+  private context(caller: Caller): CommandContext {
     return callerContext(this.deps.clock.now(), caller);
   }
 }
 
 /** The subscription if it exists, is not deleted and belongs to the caller; otherwise not found. */
-function ownedBy(
-  caller: WebhooksCaller,
+function subscriptionOf(
+  caller: Caller,
   subscriptionId: string,
   state: WebhookSubscriptionState,
 ): WebhookSubscriptionRecord {
-  if (
-    !isWebhookSubscription(state) ||
-    state.status === 'deleted' ||
-    state.distributorId !== caller.distributorId
-  ) {
-    throw notFound('Webhook subscription', subscriptionId);
-  }
-  return state;
+  const live = isWebhookSubscription(state) && state.status !== 'deleted' ? state : null;
+  return ownedBy(caller, live, 'Webhook subscription', subscriptionId);
 }
 
 function echoes(body: string, challenge: string): boolean {

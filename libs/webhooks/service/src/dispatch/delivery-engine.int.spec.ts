@@ -68,6 +68,7 @@ describe('delivery engine: the express lane', () => {
         http,
         keys: () => new SigningKeyRing({ dataDir, environment: 'sandbox' }, clock),
         readStore: () => new SqliteReadStore(openSqliteDatabase(':memory:')),
+        events: { findEvent: async () => null },
         reportOutcome: async () => undefined,
         clock,
         metrics: new WebhookMetrics(new Registry()),

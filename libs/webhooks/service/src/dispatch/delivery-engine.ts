@@ -1,5 +1,5 @@
 import type { Environment } from '@cip/shared/contracts';
-import { EVENT_RECORDS, EventRecord, renderEvent } from '@cip/events/read-models';
+import { PublicEventLog, renderEvent } from '@cip/events/contract';
 import type { ReadStore } from '@cip/shared/read-store';
 import type { Clock, Logger } from '@cip/shared/runtime';
 import { nextRetryDelayMs } from '@cip/webhooks/domain';
@@ -47,6 +47,8 @@ export interface EngineDependencies {
   http: WebhookHttpClient;
   keys(environment: Environment): SigningKeyRing;
   readStore(environment: Environment): ReadStore;
+  /** The recorded Events (the events contract): the body of a delivery is the Event as recorded. */
+  events: Pick<PublicEventLog, 'findEvent'>;
   /** Reports a delivery outcome to the subscription (failing since / recovered / disabled / gone). */
   reportOutcome(
     environment: Environment,
@@ -392,9 +394,7 @@ export class DeliveryEngine {
   }
 
   private async loadBody(job: DeliveryJob): Promise<string> {
-    const record = await this.deps
-      .readStore(job.environment)
-      .get<EventRecord>(EVENT_RECORDS, job.delivery.eventId);
+    const record = await this.deps.events.findEvent(job.environment, job.delivery.eventId);
     if (!record) throw new Error(`Event ${job.delivery.eventId} is not recorded`);
     return JSON.stringify(renderEvent(record));
   }

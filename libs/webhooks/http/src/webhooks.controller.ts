@@ -5,22 +5,16 @@ import {
   Get,
   HttpCode,
   Inject,
-  Optional,
   Param,
   Post,
   Put,
   Query,
   Res,
 } from '@nestjs/common';
-import { DomainError } from '@cip/shared/contracts';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { WEBHOOKS_API, WebhooksApi } from '@cip/webhooks/service';
-import { renderDelivery, renderWebhookSubscription } from '@cip/webhooks/read-models';
+import { ApiErrors, Caller, CurrentCaller, ResourceIdPipe, toPage, toPageQuery } from '@cip/gateway/http';
+import { renderDelivery, renderWebhookSubscription, WEBHOOKS_API, WebhooksApi } from '@cip/webhooks/contract';
 import type { FastifyReply } from 'fastify';
-import { ApiErrors } from '../common/api-errors.decorator';
-import { Caller, CurrentCaller } from '../common/caller.decorator';
-import { toPage, toPageQuery } from '../common/pagination';
-import { ResourceIdPipe } from '../common/resource-id.pipe';
 import {
   CreatedWebhookSubscriptionResponse,
   DeliveryListQueryDto,
@@ -33,23 +27,10 @@ import {
 
 const SUBSCRIPTION_ID = new ResourceIdPipe('whs');
 
-/**
- * The webhooks context is optional in a gateway: the distributed gateway does not host it yet, and then
- * answers 503 rather than failing to start.
- */
-function hosted(api: WebhooksApi | undefined): WebhooksApi {
-  if (!api) throw new DomainError('service_unavailable', 'Webhooks are not served by this gateway');
-  return api;
-}
-
 @ApiTags('Webhooks')
 @Controller('v1/webhook-subscriptions')
 export class WebhookSubscriptionsController {
-  constructor(@Optional() @Inject(WEBHOOKS_API) private readonly api?: WebhooksApi) {}
-
-  private get webhooks(): WebhooksApi {
-    return hosted(this.api);
-  }
+  constructor(@Inject(WEBHOOKS_API) private readonly webhooks: WebhooksApi) {}
 
   @Post()
   @HttpCode(201)
@@ -96,7 +77,7 @@ export class WebhookSubscriptionsController {
   @ApiResponse({ status: 200, type: PublicKeyResponseDto })
   @ApiErrors(401, 429)
   publicKey(@CurrentCaller() caller: Caller) {
-    return this.webhooks.publicKey(caller.environment);
+    return this.webhooks.publicKey(caller);
   }
 
   @Get(':subscriptionId')
@@ -180,11 +161,7 @@ export class WebhookSubscriptionsController {
 @ApiTags('Events')
 @Controller('v1/events')
 export class EventRedeliveryController {
-  constructor(@Optional() @Inject(WEBHOOKS_API) private readonly api?: WebhooksApi) {}
-
-  private get webhooks(): WebhooksApi {
-    return hosted(this.api);
-  }
+  constructor(@Inject(WEBHOOKS_API) private readonly webhooks: WebhooksApi) {}
 
   @Post(':eventId/redeliver')
   @HttpCode(202)
@@ -204,6 +181,3 @@ export class EventRedeliveryController {
     return { eventId, deliveries: deliveries.map(renderDelivery) };
   }
 }
-
-/** Webhook subscriptions, the signing public key, delivery logs and redelivery (need WEBHOOKS_API). */
-export const WEBHOOKS_CONTROLLERS = [WebhookSubscriptionsController, EventRedeliveryController];

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { DELIVERY_STATUSES } from '@cip/webhooks/read-models';
-import { WEBHOOK_SUBSCRIPTION_STATUSES } from '@cip/webhooks/domain';
-import { ListQueryDto } from '../common/pagination';
+import { ListQueryDto } from '@cip/gateway/http';
+import { DELIVERY_STATUSES, WEBHOOK_SUBSCRIPTION_STATUSES } from '@cip/webhooks/contract';
 
 const LISTED_STATUSES = WEBHOOK_SUBSCRIPTION_STATUSES.filter((s) => s !== 'deleted');
 
