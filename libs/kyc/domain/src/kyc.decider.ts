@@ -1,4 +1,4 @@
-import { Decider, DomainError, domainEventReader } from '@cip/shared/contracts';
+import { Decider, DomainError } from '@cip/shared/contracts';
 import type {
   ApproveKyc,
   DeclineKyc,
@@ -10,7 +10,7 @@ import type {
   StartKyc,
   SubmitKyc,
 } from './kyc.commands';
-import type { KycEvent } from './kyc.events';
+import { kycEvents, type KycEvent } from './kyc.events';
 import {
   DeclinedCode,
   KYC_LINK_LIFETIME_MS,
@@ -322,5 +322,5 @@ export const kycDecider: Decider<KycCommand, KycEvent, KycState> = {
   decide: decideKyc,
   evolve: evolveKyc,
   initialState: () => ({ status: 'absent' }),
-  events: domainEventReader<KycEvent>(),
+  events: kycEvents,
 };

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@cip/shared/contracts';
+import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
 import type { DeclinedCode, KycSubmission, KycType, RfiSubtype, UserNotActivatedReason } from './kyc.types';
 
 // ---------------------------------------------------------------------------------------------------
@@ -63,3 +63,6 @@ export type KycEvent =
   | KycExpired
   | KycRevoked
   | KycResumed;
+
+/** How KYC streams are read (no upcaster yet: every event is still in its first shape). */
+export const kycEvents = domainEventReader<KycEvent>();

@@ -1,4 +1,4 @@
-import type { KycEvent } from '@cip/kyc/domain';
+import { kycEvents, type KycEvent } from '@cip/kyc/domain';
 import type { PublicEventDraft, PublicEventMapper } from '@cip/shared/read-store';
 import type { KycView } from './kyc-view';
 import { kycsProjection } from './kycs.projection';
@@ -25,7 +25,7 @@ export const kycPublicEvents: PublicEventMapper<KycView> = {
   topic: 'kyc',
   snapshot: kycsProjection,
   toPublicEvents(recorded, snapshot): PublicEventDraft[] {
-    const event = recorded as unknown as KycEvent;
+    const event = kycEvents.read(recorded);
     const userId = snapshot?.userId;
     const draft: PublicEventDraft = {
       eventName: EVENT_NAMES[event.type],

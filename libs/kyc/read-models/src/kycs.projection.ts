@@ -1,4 +1,4 @@
-import { evolveKyc, isKyc, KycEvent } from '@cip/kyc/domain';
+import { evolveKyc, isKyc, kycEvents } from '@cip/kyc/domain';
 import type { ProjectedEvent, Projection, ReadDocument } from '@cip/shared/read-store';
 import { kycStateOf, KycView, toKycView } from './kyc-view';
 
@@ -8,7 +8,7 @@ export const kycsProjection: Projection<KycView> = {
   collection: 'kycs',
   topics: ['kyc'],
   evolve(doc: KycView | null, event: ProjectedEvent): KycView | null {
-    const state = evolveKyc(kycStateOf(doc), event as unknown as KycEvent);
+    const state = evolveKyc(kycStateOf(doc), kycEvents.read(event));
     return isKyc(state) ? toKycView(state) : null;
   },
 };
@@ -28,7 +28,7 @@ export const kycLinkDeadlinesProjection: Projection<KycLinkDeadline> = {
   collection: 'kyc-link-deadlines',
   topics: ['kyc'],
   evolve(doc: KycLinkDeadline | null, recorded: ProjectedEvent): KycLinkDeadline | null {
-    const event = recorded as unknown as KycEvent;
+    const event = kycEvents.read(recorded);
     switch (event.type) {
       case 'KycCreated': {
         const { kycId, expiresAt, createdAt } = event.data;

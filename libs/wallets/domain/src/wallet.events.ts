@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@cip/shared/contracts';
+import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
 
 // ---------------------------------------------------------------------------------------------------
 // Domain events of a wallet stream (`wlt-<uuid>`). Amounts are integers of USDC minor units. Every event
@@ -185,3 +185,6 @@ const LEDGER_EVENT_TYPES: ReadonlySet<string> = new Set<WalletLedgerEvent['type'
 /** Whether an event changes the balance or the holds (and so carries the ledger figures). */
 export const isLedgerEvent = (event: WalletEvent): event is WalletLedgerEvent =>
   LEDGER_EVENT_TYPES.has(event.type);
+
+/** How wallet streams are read (no upcaster yet: every event is still in its first shape). */
+export const walletEvents = domainEventReader<WalletEvent>();

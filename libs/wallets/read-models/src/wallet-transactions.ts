@@ -9,7 +9,7 @@ import {
   type TransactionStatus,
   type TransactionType,
 } from '@cip/wallets/contract';
-import { fromMinorUnits, USDC, WalletEvent } from '@cip/wallets/domain';
+import { fromMinorUnits, USDC, WalletEvent, walletEvents } from '@cip/wallets/domain';
 
 export { TRANSACTION_STATUSES, TRANSACTION_TYPES, renderTransaction };
 export type { TransactionFields, TransactionRecord, TransactionStatus, TransactionType };
@@ -145,7 +145,7 @@ export async function recordWalletTransactions(
 ): Promise<void> {
   const pending = new Map<string, VersionedWrite<TransactionRecord>>();
   for (const recorded of events) {
-    const change = changeOf(recorded as unknown as WalletEvent);
+    const change = changeOf(walletEvents.read(recorded));
     if (!change) continue;
     const at = recorded.metadata.occurredAt;
     if (change.kind === 'new') {

@@ -1,5 +1,5 @@
 import type { PublicEventDraft, PublicEventMapper } from '@cip/shared/read-store';
-import { isLedgerEvent, WalletEvent } from '@cip/wallets/domain';
+import { isLedgerEvent, walletEvents } from '@cip/wallets/domain';
 import type { WalletView } from './wallet-view';
 import { walletsProjection } from './wallets.projection';
 
@@ -12,7 +12,7 @@ export const walletPublicEvents: PublicEventMapper<WalletView> = {
   topic: 'wlt',
   snapshot: walletsProjection,
   toPublicEvents(recorded, snapshot): PublicEventDraft[] {
-    const event = recorded as unknown as WalletEvent;
+    const event = walletEvents.read(recorded);
     if (event.type === 'WalletProvisioningFailed') return [];
     const { walletId } = event.data;
     const userId = snapshot?.userId;

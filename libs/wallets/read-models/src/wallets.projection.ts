@@ -1,5 +1,5 @@
 import type { ProjectedEvent, Projection } from '@cip/shared/read-store';
-import { isLedgerEvent, USDC, WalletEvent } from '@cip/wallets/domain';
+import { isLedgerEvent, USDC, walletEvents } from '@cip/wallets/domain';
 import { ledgerFields, WalletView } from './wallet-view';
 
 export const WALLETS_COLLECTION = 'wallets';
@@ -10,7 +10,7 @@ export const walletsProjection: Projection<WalletView> = {
   collection: WALLETS_COLLECTION,
   topics: ['wlt'],
   evolve(doc: WalletView | null, recorded: ProjectedEvent): WalletView | null {
-    const event = recorded as unknown as WalletEvent;
+    const event = walletEvents.read(recorded);
     switch (event.type) {
       case 'WalletCreated':
         return {

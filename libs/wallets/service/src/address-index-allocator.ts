@@ -48,7 +48,7 @@ export class AddressIndexAllocator {
 
   private async catchUp(): Promise<void> {
     const fresh = await this.store.readStream(ADDRESS_ALLOCATOR_STREAM, { fromRevision: this.revision + 1 });
-    for (const event of fresh) this.apply(event as unknown as DepositAddressIndexAllocated, event.revision);
+    for (const event of fresh) this.apply(addressAllocatorDecider.events.read(event), event.revision);
   }
 
   private apply(event: DepositAddressIndexAllocated, revision: number): void {

@@ -25,7 +25,7 @@ import {
   minorFromBigInt,
   WalletCommand,
   walletDecider,
-  WalletEvent,
+  walletEvents,
   WalletRecord,
   WalletState,
 } from '@cip/wallets/domain';
@@ -302,7 +302,8 @@ export class WalletsService implements WalletsApi, WalletSimulationApi, WalletLe
    * settled (node unreachable, receipt not in time): the withdrawal stays pending and is tried again.
    */
   async executeWithdrawal(environment: Environment, requested: RecordedEvent): Promise<void> {
-    const event = requested as unknown as Extract<WalletEvent, { type: 'WithdrawalRequested' }>;
+    const event = walletEvents.read(requested);
+    if (event.type !== 'WithdrawalRequested') throw new Error(`${event.type} is not a withdrawal request`);
     const { walletId, withdrawalId, amount, toAddress } = event.data;
     const context: LedgerContext = {
       environment,

@@ -1,4 +1,4 @@
-import { Decider, DomainError, domainEventReader } from '@cip/shared/contracts';
+import { Decider, DomainError } from '@cip/shared/contracts';
 import type { LastVerification, WebhookSubscriptionStatus } from '@cip/webhooks/contract';
 
 export { WEBHOOK_SUBSCRIPTION_STATUSES } from '@cip/webhooks/contract';
@@ -11,7 +11,11 @@ import type {
   RecordVerification,
   WebhookSubscriptionCommand,
 } from './webhook-subscription.commands';
-import type { DisabledReason, WebhookSubscriptionEvent } from './webhook-subscription.events';
+import {
+  webhookSubscriptionEvents,
+  type DisabledReason,
+  type WebhookSubscriptionEvent,
+} from './webhook-subscription.events';
 
 // ---------------------------------------------------------------------------------------------------
 // State
@@ -248,5 +252,5 @@ export const webhookSubscriptionDecider: Decider<
   decide: decideWebhookSubscription,
   evolve: evolveWebhookSubscription,
   initialState: () => ({ status: 'absent' }),
-  events: domainEventReader<WebhookSubscriptionEvent>(),
+  events: webhookSubscriptionEvents,
 };

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@cip/shared/contracts';
+import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
 
 // ---------------------------------------------------------------------------------------------------
 // Events of a webhook subscription stream (`whs-<uuid>`).
@@ -66,3 +66,6 @@ export type WebhookSubscriptionEvent =
   | WebhookSubscriptionDeleted
   | WebhookDeliveriesFailing
   | WebhookDeliveriesRecovered;
+
+/** How webhook subscription streams are read (no upcaster yet: every event is still in its first shape). */
+export const webhookSubscriptionEvents = domainEventReader<WebhookSubscriptionEvent>();

@@ -1,5 +1,5 @@
 import type { PublicEventDraft, PublicEventMapper } from '@cip/shared/read-store';
-import type { WebhookSubscriptionEvent } from '@cip/webhooks/domain';
+import { webhookSubscriptionEvents } from '@cip/webhooks/domain';
 import type { WebhookSubscriptionView } from './webhook-subscription-view';
 import { webhookSubscriptionsProjection } from './webhook-subscriptions.projection';
 
@@ -8,7 +8,7 @@ export const webhookSubscriptionPublicEvents: PublicEventMapper<WebhookSubscript
   topic: 'whs',
   snapshot: webhookSubscriptionsProjection,
   toPublicEvents(recorded): PublicEventDraft[] {
-    const event = recorded as unknown as WebhookSubscriptionEvent;
+    const event = webhookSubscriptionEvents.read(recorded);
     const eventTargetId = event.data.subscriptionId;
     switch (event.type) {
       case 'WebhookSubscriptionCreated':

@@ -2,7 +2,7 @@ import type { ProjectedEvent, Projection } from '@cip/shared/read-store';
 import {
   evolveWebhookSubscription,
   isWebhookSubscription,
-  WebhookSubscriptionEvent,
+  webhookSubscriptionEvents,
   WebhookSubscriptionState,
 } from '@cip/webhooks/domain';
 import { toWebhookSubscriptionView, WebhookSubscriptionView } from './webhook-subscription-view';
@@ -23,7 +23,7 @@ export const webhookSubscriptionsProjection: Projection<WebhookSubscriptionView>
   collection: 'webhook_subscriptions',
   topics: ['whs'],
   evolve(doc: WebhookSubscriptionView | null, event: ProjectedEvent): WebhookSubscriptionView | null {
-    const state = evolveWebhookSubscription(toState(doc), event as unknown as WebhookSubscriptionEvent);
+    const state = evolveWebhookSubscription(toState(doc), webhookSubscriptionEvents.read(event));
     return isWebhookSubscription(state) && state.status !== 'deleted'
       ? toWebhookSubscriptionView(state)
       : null;

@@ -1,11 +1,4 @@
-import {
-  Caller,
-  DomainError,
-  Environment,
-  FindPage,
-  FindResult,
-  ownedBy,
-} from '@cip/shared/contracts';
+import { Caller, DomainError, Environment, FindPage, FindResult, ownedBy } from '@cip/shared/contracts';
 import type { PublicEventLog } from '@cip/events/contract';
 import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
 import { forTenant, type ReadStore } from '@cip/shared/read-store';
