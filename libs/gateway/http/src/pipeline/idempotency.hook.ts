@@ -1,0 +1,130 @@
+import type { Principal } from '@cip/distributors/service';
+import { ENVIRONMENTS, Tenant } from '@cip/shared/contracts';
+import type { Infrastructure } from '@cip/shared/infrastructure';
+import type { Clock, Logger } from '@cip/shared/runtime';
+import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import { sendError } from './error-responses';
+
+/** Idempotency (spec part 4): retention of outcomes, and the lease of an in-flight claim. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_LEASE_MS = 60_000;
+const IDEMPOTENCY_PURGE_EVERY_MS = 15 * 60_000;
+const IDEMPOTENCY_KEY_MAX = 64;
+/** Response headers worth replaying; the others describe the transport, not the outcome. */
+const REPLAYED_HEADERS = ['content-type', 'location'];
+
+/** Stable JSON: object keys sorted, so that the same body always yields the same identity. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The five-part identity of spec part 4 (key, path, method, query, body), scoped to the caller's
+ * distributor and environment so one tenant can never replay another's outcome.
+ */
+export function idempotencyIdentity(
+  request: { url: string; method: string; body?: unknown },
+  key: string,
+  tenant: Tenant,
+): string {
+  const [path, query = ''] = request.url.split('?', 2);
+  const sortedQuery = new URLSearchParams(query);
+  sortedQuery.sort();
+  const parts = [
+    tenant.distributorId,
+    tenant.environment,
+    key,
+    request.method,
+    path,
+    sortedQuery.toString(),
+    canonicalJson(request.body ?? null),
+  ];
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex');
+}
+
+export interface IdempotencyOptions {
+  infrastructure: Infrastructure;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * `x-idempotency-key` on POST and PUT: the first request with an identity claims it before its handler
+ * runs; its outcome (success or failure) is stored as sent and replayed for 24 hours with
+ * `x-idempotent-replayed: true`; an identical request still running gets `409
+ * idempotency_request_in_progress`. Expired outcomes are purged in the background.
+ */
+export function installIdempotency(fastify: FastifyInstance, options: IdempotencyOptions): void {
+  const store = (principal: Principal) => options.infrastructure.scope(principal.environment).idempotency;
+
+  fastify.addHook('preHandler', async (request, reply) => {
+    if ((request.method !== 'POST' && request.method !== 'PUT') || !request.principal) return;
+    const header = request.headers['x-idempotency-key'];
+    if (header === undefined) return;
+    if (typeof header !== 'string' || header.length === 0 || header.length > IDEMPOTENCY_KEY_MAX) {
+      const message = `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`;
+      return sendError(request, reply, 'validation_error', `x-idempotency-key ${message}`, [
+        { field: 'x-idempotency-key', message },
+      ]);
+    }
+    const identity = idempotencyIdentity(request, header, request.principal);
+    const claim = await store(request.principal).claim(
+      identity,
+      options.clock.now().getTime(),
+      IDEMPOTENCY_LEASE_MS,
+    );
+    if (claim.claimed) {
+      request.idempotencyIdentity = identity;
+      return;
+    }
+    if (claim.record.state === 'in_flight') {
+      return sendError(
+        request,
+        reply,
+        'idempotency_request_in_progress',
+        'An identical request with this idempotency key is still being processed; retry shortly',
+      );
+    }
+    const { status, headers, body } = claim.record.response;
+    return reply.code(status).headers(headers).header('x-idempotent-replayed', 'true').send(body);
+  });
+
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    const identity = request.idempotencyIdentity;
+    if (!identity || !request.principal) return payload;
+    request.idempotencyIdentity = undefined;
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    await store(request.principal).complete(
+      identity,
+      { status: reply.statusCode, headers, body },
+      options.clock.now().getTime() + IDEMPOTENCY_RETENTION_MS,
+    );
+    return payload;
+  });
+
+  // Outcomes past their 24 hours are deleted in the background so the store stays the size of a day.
+  const purge = setInterval(() => {
+    for (const environment of ENVIRONMENTS) {
+      options.infrastructure
+        .scope(environment)
+        .idempotency.purgeExpired(options.clock.now().getTime())
+        .catch((error) => options.logger.warn({ err: error, environment }, 'idempotency purge failed'));
+    }
+  }, IDEMPOTENCY_PURGE_EVERY_MS);
+  purge.unref();
+  fastify.addHook('onClose', async () => clearInterval(purge));
+}
