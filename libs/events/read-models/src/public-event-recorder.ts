@@ -37,7 +37,11 @@ export class PublicEventRecorder {
 
   constructor(
     mappers: PublicEventMapper[],
-    private readonly collections = { records: EVENT_RECORDS, snapshots: EVENT_SNAPSHOTS, sources: EVENT_SOURCES },
+    private readonly collections = {
+      records: EVENT_RECORDS,
+      snapshots: EVENT_SNAPSHOTS,
+      sources: EVENT_SOURCES,
+    },
   ) {
     for (const mapper of mappers) this.mappers.set(mapper.topic, mapper);
   }
@@ -85,7 +89,11 @@ export class PublicEventRecorder {
         });
       }
       const at = event.metadata.occurredAt;
-      sources.push({ id: event.metadata.eventId, version: event.position, doc: { id: event.metadata.eventId, eventIds, createdAt: at, updatedAt: at } });
+      sources.push({
+        id: event.metadata.eventId,
+        version: event.position,
+        doc: { id: event.metadata.eventId, eventIds, createdAt: at, updatedAt: at },
+      });
     }
     if (records.length) await readStore.upsertMany(this.collections.records, records);
     if (sources.length) await readStore.upsertMany(this.collections.sources, sources);

@@ -17,7 +17,7 @@ import { EventsService, PUBLIC_EVENTS_GROUP } from './events.service';
       useFactory: (infrastructure: Infrastructure, consumers: ConsumerHost) =>
         new EventsService({
           readStore: environmentStores(infrastructure).readStore,
-          settle: (environment: Environment) => consumers.settle(environment, [PUBLIC_EVENTS_GROUP]),
+          settle: consumers.settler([PUBLIC_EVENTS_GROUP]),
           drain: (environment: Environment, timeoutMs: number) =>
             consumers.drain(environment, [PUBLIC_EVENTS_GROUP], timeoutMs),
         }),

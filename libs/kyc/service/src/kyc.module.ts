@@ -1,7 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { PROGRAM_DIRECTORY, ProgramDirectory } from '@cip/distributors/contract';
 import { kycLinkDeadlinesProjection, kycsProjection } from '@cip/kyc/read-models';
-import { Environment } from '@cip/shared/contracts';
 import {
   ConsumerHost,
   environmentStores,
@@ -58,7 +57,7 @@ const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) =
         new KycService(
           {
             ...environmentStores(infrastructure),
-            settle: (environment: Environment) => consumers.settle(environment, PROJECTION_GROUPS),
+            settle: consumers.settler(PROJECTION_GROUPS),
             users,
             provider,
             hostedFlow: provider,
@@ -83,8 +82,8 @@ const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) =
         new KycExpiryScheduler(
           kyc,
           {
-            readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
-            settle: (environment: Environment) => consumers.settle(environment, PROJECTION_GROUPS),
+            readStore: environmentStores(infrastructure).readStore,
+            settle: consumers.settler(PROJECTION_GROUPS),
           },
           clock,
           logger,

@@ -98,6 +98,11 @@ export class ConsumerHost {
     }
   }
 
+  /** `settle` bound to its stages: the read-your-writes wait a context service is given for its lists. */
+  settler(...stages: string[][]): (scope: StoreScope) => Promise<void> {
+    return (scope) => this.settle(scope, ...stages);
+  }
+
   async stop(): Promise<void> {
     const running = this.running;
     this.running = [];

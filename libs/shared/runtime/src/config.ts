@@ -53,7 +53,10 @@ export interface WebhookConfig {
   secretsKey?: string;
 }
 
-function evmChainConfig(env: NodeJS.ProcessEnv, suffix: 'SANDBOX' | 'PRODUCTION'): EvmChainConfig | undefined {
+function evmChainConfig(
+  env: NodeJS.ProcessEnv,
+  suffix: 'SANDBOX' | 'PRODUCTION',
+): EvmChainConfig | undefined {
   const rpcUrl = env[`CHAIN_RPC_URL_${suffix}`];
   if (!rpcUrl) return undefined;
   const required = (name: string): string => {
@@ -62,7 +65,8 @@ function evmChainConfig(env: NodeJS.ProcessEnv, suffix: 'SANDBOX' | 'PRODUCTION'
     return value;
   };
   const chainId = Number(required('CHAIN_ID'));
-  if (!Number.isInteger(chainId) || chainId <= 0) throw new Error(`CHAIN_ID_${suffix} must be a positive integer`);
+  if (!Number.isInteger(chainId) || chainId <= 0)
+    throw new Error(`CHAIN_ID_${suffix} must be a positive integer`);
   const startBlock = env[`CHAIN_START_BLOCK_${suffix}`];
   return {
     rpcUrl,

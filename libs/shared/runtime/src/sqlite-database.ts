@@ -15,7 +15,10 @@ export type SqliteDatabase = Database.Database;
  * the event store makes them durable too. A crash can lose only a suffix of them, which the consumers
  * then recompute from the log (their writes are idempotent).
  */
-export function openSqliteDatabase(path: string, options: { synchronous?: 'FULL' | 'NORMAL' } = {}): SqliteDatabase {
+export function openSqliteDatabase(
+  path: string,
+  options: { synchronous?: 'FULL' | 'NORMAL' } = {},
+): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');

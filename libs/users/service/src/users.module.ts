@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { Environment } from '@cip/shared/contracts';
 import { ConsumerHost, environmentStores, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, USERS_API } from '@cip/users/contract';
@@ -16,8 +15,7 @@ import { UsersService } from './users.service';
         new UsersService(
           {
             ...environmentStores(infrastructure),
-            settle: (environment: Environment) =>
-              consumers.settle(environment, [`projection.${usersProjection.name}`]),
+            settle: consumers.settler([`projection.${usersProjection.name}`]),
           },
           clock,
         ),
