@@ -1,13 +1,8 @@
 import 'reflect-metadata';
 import { DistributorsService } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
-import { createLogger, PlatformMetrics, readPlatformConfig } from '@cip/shared/runtime';
-import {
-  openDistributedInfrastructure,
-  readDistributedConfig,
-  readPort,
-  runMain,
-} from '@cip/shared/infrastructure/distributed';
+import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
+import { distributedInfrastructure, readPort, runMain } from '@cip/shared/infrastructure/distributed';
 import { GatewayModule } from './gateway.module';
 
 /**
@@ -18,16 +13,9 @@ import { GatewayModule } from './gateway.module';
 async function main(): Promise<void> {
   const config = readPlatformConfig();
   const logger = createLogger(config.logLevel, 'gateway');
-  const infrastructure = readDistributedConfig('cip-gateway');
   const app = await createHttpApp(
     GatewayModule.forRoot({
-      infrastructure: {
-        open: ({ logger: log, metrics }) =>
-          openDistributedInfrastructure({ ...infrastructure, logger: log, metrics }),
-        runConsumers: false,
-        logger,
-        metrics: new PlatformMetrics(),
-      },
+      infrastructure: distributedInfrastructure('cip-gateway', { logger, runConsumers: false }),
       users: { host: process.env.USERS_HOST || 'localhost', port: readPort('USERS_TCP_PORT', 4010) },
     }),
     { logger, rateLimit: config.rateLimit },

@@ -3,6 +3,7 @@ import { PROGRAM_DIRECTORY, ProgramDirectory } from '@cip/distributors/contract'
 import { kycLinkDeadlinesProjection, kycsProjection } from '@cip/kyc/read-models';
 import {
   ConsumerHost,
+  contractProviders,
   environmentStores,
   Infrastructure,
   INFRASTRUCTURE,
@@ -10,7 +11,12 @@ import {
 } from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
-import { KYC_API, KYC_HOSTED_PAGES_API, KYC_OPERATOR_API, KYC_SIMULATION_API } from '@cip/kyc/contract';
+import {
+  kycContract,
+  kycHostedPagesContract,
+  kycOperatorContract,
+  kycSimulationContract,
+} from '@cip/kyc/contract';
 import { KycExpiryScheduler } from './kyc-expiry.scheduler';
 import { IDENTITY_PROVIDER, KYC_USER_DIRECTORY, KycUserDirectory } from './kyc.ports';
 import { KycService } from './kyc.service';
@@ -24,6 +30,14 @@ export interface KycOptions {
 }
 
 export const KYC_OPTIONS = Symbol('KYC_OPTIONS');
+
+/** The KYC context's APIs, by audience. */
+export const KYC_CONTRACTS = [
+  kycContract,
+  kycOperatorContract,
+  kycSimulationContract,
+  kycHostedPagesContract,
+];
 
 const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) => `projection.${p.name}`);
 
@@ -65,10 +79,7 @@ const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) =
           clock,
         ),
     },
-    { provide: KYC_API, useExisting: KycService },
-    { provide: KYC_OPERATOR_API, useExisting: KycService },
-    { provide: KYC_SIMULATION_API, useExisting: KycService },
-    { provide: KYC_HOSTED_PAGES_API, useExisting: KycService },
+    ...contractProviders(KycService, KYC_CONTRACTS),
     {
       provide: KycExpiryScheduler,
       inject: [KycService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
@@ -92,10 +103,7 @@ const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) =
   ],
   exports: [
     KycService,
-    KYC_API,
-    KYC_OPERATOR_API,
-    KYC_SIMULATION_API,
-    KYC_HOSTED_PAGES_API,
+    ...KYC_CONTRACTS.map((contract) => contract.token),
     KYC_USER_DIRECTORY,
     KycExpiryScheduler,
     SandboxIdentityProvider,

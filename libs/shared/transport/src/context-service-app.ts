@@ -8,13 +8,8 @@ import {
   InfrastructureModule,
   InfrastructureModuleOptions,
 } from '@cip/shared/infrastructure';
-import {
-  openDistributedInfrastructure,
-  readDistributedConfig,
-  readPort,
-  runMain,
-} from '@cip/shared/infrastructure/distributed';
-import { createLogger, PlatformMetrics } from '@cip/shared/runtime';
+import { distributedInfrastructure, readPort, runMain } from '@cip/shared/infrastructure/distributed';
+import { createLogger } from '@cip/shared/runtime';
 import { ContextTransportModule } from './context-transport.module';
 import { SystemController } from './system.controller';
 
@@ -69,17 +64,10 @@ export function runContextService(options: ContextServiceAppOptions): void {
     const host = process.env.HOST || '0.0.0.0';
     const tcpPort = readPort(options.tcpPort.env, options.tcpPort.default);
     const metricsPort = readPort('METRICS_PORT', 9464);
-    const config = readDistributedConfig(`cip-${options.name}`);
     const app = await NestFactory.create<NestFastifyApplication>(
       contextServiceModule({
         ...options,
-        infrastructure: {
-          open: ({ logger: log, metrics }) =>
-            openDistributedInfrastructure({ ...config, logger: log, metrics }),
-          runConsumers: true,
-          logger,
-          metrics: new PlatformMetrics(),
-        },
+        infrastructure: distributedInfrastructure(`cip-${options.name}`, { logger, runConsumers: true }),
       }),
       new FastifyAdapter({ logger: false }),
       { logger: new ConsoleLogger({ json: true, logLevels: ['error', 'warn'] }), abortOnError: false },

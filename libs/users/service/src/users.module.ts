@@ -1,9 +1,18 @@
 import { Module } from '@nestjs/common';
-import { ConsumerHost, environmentStores, Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
+import {
+  ConsumerHost,
+  contractProviders,
+  environmentStores,
+  Infrastructure,
+  INFRASTRUCTURE,
+} from '@cip/shared/infrastructure';
 import { CLOCK, Clock } from '@cip/shared/runtime';
-import { USER_LIFECYCLE_API, USERS_API } from '@cip/users/contract';
+import { userLifecycleContract, usersContract } from '@cip/users/contract';
 import { usersProjection } from '@cip/users/read-models';
 import { UsersService } from './users.service';
+
+/** The users context's APIs, by audience. */
+export const USERS_CONTRACTS = [usersContract, userLifecycleContract];
 
 /** The users context: command handlers behind its two contracts (distributor API, user lifecycle). */
 @Module({
@@ -20,9 +29,8 @@ import { UsersService } from './users.service';
           clock,
         ),
     },
-    { provide: USERS_API, useExisting: UsersService },
-    { provide: USER_LIFECYCLE_API, useExisting: UsersService },
+    ...contractProviders(UsersService, USERS_CONTRACTS),
   ],
-  exports: [UsersService, USERS_API, USER_LIFECYCLE_API],
+  exports: [UsersService, ...USERS_CONTRACTS.map((contract) => contract.token)],
 })
 export class UsersModule {}

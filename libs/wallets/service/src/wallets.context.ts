@@ -1,15 +1,14 @@
-import { walletLedgerContract, walletsContract, walletSimulationContract } from '@cip/wallets/contract';
 import { WALLETS_CONTROLLERS } from '@cip/wallets/http';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
 import { walletPublicEvents, walletsProjection } from '@cip/wallets/read-models';
 import { walletProvisioningSaga } from './sagas/wallet-provisioning.saga';
 import { walletTransactionsReadModel } from './wallet-transactions.read-model';
-import { WalletsModule } from './wallets.module';
+import { WALLETS_CONTRACTS, WalletsModule } from './wallets.module';
 
 /** The wallets context, as the platform registry lists it. */
 export const walletsContext: ContextDefinition = {
   name: 'wallets',
-  contracts: [walletsContract, walletSimulationContract, walletLedgerContract],
+  contracts: WALLETS_CONTRACTS,
   module: WalletsModule,
   readModels: [projectionReadModel(walletsProjection), walletTransactionsReadModel],
   publicEvents: [walletPublicEvents],

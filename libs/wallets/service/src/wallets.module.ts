@@ -1,6 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
-import { ConsumerHost, Infrastructure, INFRASTRUCTURE, LOGGER } from '@cip/shared/infrastructure';
+import {
+  ConsumerHost,
+  contractProviders,
+  Infrastructure,
+  INFRASTRUCTURE,
+  LOGGER,
+} from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
 import {
   DepositSink,
@@ -14,9 +20,9 @@ import { walletTransactionsReadModel } from './wallet-transactions.read-model';
 import { walletProvisioningSaga } from './sagas/wallet-provisioning.saga';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import {
-  WALLET_LEDGER,
-  WALLET_SIMULATION_API,
-  WALLETS_API,
+  walletLedgerContract,
+  walletsContract,
+  walletSimulationContract,
   withdrawalRequested,
 } from '@cip/wallets/contract';
 import { WalletChain, WalletsService } from './wallets.service';
@@ -36,6 +42,9 @@ export interface WalletsModuleOptions {
   /** A deposit watcher for an environment, or null for none (no chain endpoint configured). */
   watcher?(environment: Environment, sink: DepositSink, checkpoint: WatcherCheckpoint): DepositWatcher | null;
 }
+
+/** The wallets context's APIs, by audience (the ledger is for card authorizations). */
+export const WALLETS_CONTRACTS = [walletsContract, walletSimulationContract, walletLedgerContract];
 
 /** Where the app provides the wallets context's chain adapters (only apps choose adapters). */
 export const WALLETS_OPTIONS = Symbol('WALLETS_OPTIONS');
@@ -144,9 +153,7 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
         return wallets;
       },
     },
-    { provide: WALLETS_API, useExisting: WalletsService },
-    { provide: WALLET_SIMULATION_API, useExisting: WalletsService },
-    { provide: WALLET_LEDGER, useExisting: WalletsService },
+    ...contractProviders(WalletsService, WALLETS_CONTRACTS),
     {
       provide: WithdrawalPayouts,
       inject: [WalletsService, ConsumerHost, CLOCK, LOGGER, METRICS],
@@ -183,9 +190,7 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
   ],
   exports: [
     WalletsService,
-    WALLETS_API,
-    WALLET_SIMULATION_API,
-    WALLET_LEDGER,
+    ...WALLETS_CONTRACTS.map((contract) => contract.token),
     DepositWatchers,
     WithdrawalPayouts,
   ],

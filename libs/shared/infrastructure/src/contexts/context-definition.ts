@@ -1,4 +1,4 @@
-import type { DynamicModule, Type } from '@nestjs/common';
+import type { DynamicModule, Provider, Type } from '@nestjs/common';
 import type { ContextContract } from '@cip/shared/contracts';
 import type { PublicEventMapper } from '@cip/shared/read-store';
 import type { RebuildableReadModel } from '../projections/verify-projections';
@@ -44,3 +44,10 @@ export function readModelsOf(contexts: readonly ContextDefinition[]): Rebuildabl
     typeof context.readModels === 'function' ? context.readModels(mappers) : context.readModels,
   );
 }
+
+/** Provides each contract's token with the service that implements it, in the process that hosts it. */
+export const contractProviders = (
+  service: Type,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- contracts of different APIs
+  contracts: readonly ContextContract<any>[],
+): Provider[] => contracts.map((contract) => ({ provide: contract.token, useExisting: service }));

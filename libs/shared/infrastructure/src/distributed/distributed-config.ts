@@ -1,4 +1,9 @@
-import type { DistributedInfrastructureOptions } from './distributed-infrastructure';
+import { Logger, PlatformMetrics } from '@cip/shared/runtime';
+import type { InfrastructureModuleOptions } from '../infrastructure.module';
+import {
+  DistributedInfrastructureOptions,
+  openDistributedInfrastructure,
+} from './distributed-infrastructure';
 
 /** The connection settings every distributed app reads: EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL, KAFKA_CLIENT_ID. */
 export function readDistributedConfig(
@@ -39,4 +44,22 @@ export function runMain(appName: string, main: () => Promise<void>): void {
     );
     process.exit(1);
   });
+}
+
+/**
+ * The infrastructure of a distributed app: EventStoreDB, Kafka and MongoDB from the environment (the Kafka
+ * client id defaults to `clientId`), fresh metrics, and whether the app runs the log's consumers.
+ */
+export function distributedInfrastructure(
+  clientId: string,
+  options: { logger: Logger; runConsumers: boolean },
+  env: NodeJS.ProcessEnv = process.env,
+): InfrastructureModuleOptions {
+  const config = readDistributedConfig(clientId, env);
+  return {
+    open: ({ logger, metrics }) => openDistributedInfrastructure({ ...config, logger, metrics }),
+    runConsumers: options.runConsumers,
+    logger: options.logger,
+    metrics: new PlatformMetrics(),
+  };
 }
