@@ -3,9 +3,9 @@ import { READ_MODELS } from '@cip/platform/registry';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { Harness, startHarness } from './testing/platform-harness';
 
-// The CLI verifies and rebuilds the catalogue's read models; if the platform kept one the catalogue
+// The CLI verifies and rebuilds the registry's read models; if the platform kept one the registry
 // lacks, an operator's rebuild would silently leave it stale.
-describe('platform catalogue', () => {
+describe('platform registry', () => {
   let harness: Harness;
   beforeAll(async () => (harness = await startHarness()));
   afterAll(() => harness.close());
@@ -15,11 +15,11 @@ describe('platform catalogue', () => {
       .get(ConsumerHost)
       .listDefinitions()
       .map((d) => d.group);
-    const catalogued = READ_MODELS.map((model) => model.group);
+    const registered = READ_MODELS.map((model) => model.group);
     const projections = running.filter(
       (group) => group.startsWith('projection.') || group === PUBLIC_EVENTS_GROUP,
     );
-    expect(catalogued).toEqual(expect.arrayContaining(projections));
-    expect(running).toEqual(expect.arrayContaining(catalogued));
+    expect(registered).toEqual(expect.arrayContaining(projections));
+    expect(running).toEqual(expect.arrayContaining(registered));
   });
 });
