@@ -32,6 +32,11 @@ export interface CreditDeposit {
     blockNumber: number;
     fromAddress: string | null;
     source: 'chain' | 'simulation';
+    /**
+     * The deposit's transaction is already recorded (the service looked it up by its deterministic id):
+     * a deposit credited longer ago than the wallet's window of recent ids is still credited once.
+     */
+    alreadyRecorded?: boolean;
     now: string;
   };
 }

@@ -1,5 +1,6 @@
 import { Decider, DomainError, domainEventReader } from '@cip/shared/contracts';
 import { fromMinorUnits } from './money';
+import { hasRecentId, NO_RECENT_IDS, RecentIds, withRecentId } from './recent-ids';
 import type {
   ChargeFee,
   CreateWallet,
@@ -48,11 +49,10 @@ export interface WalletRecord extends LedgerFigures {
   /** Open holds by id (authorizations and pending withdrawals). */
   holds: ReadonlyMap<string, OpenHold>;
   /**
-   * Ids already used by a posting (deposits, refunds, fees) or by a hold that is closed. They only ever
-   * grow, so successive states share them instead of copying them on every event (a copy per event
-   * would make folding a long history quadratic); nothing reads a state once it has been evolved.
+   * Ids recently used by a posting (deposits, refunds, fees) or by a hold that is closed: a bounded,
+   * immutable window (see recent-ids.ts), so a retried command changes nothing.
    */
-  usedIds: Set<string>;
+  usedIds: RecentIds;
   complianceHold: { reason: string; since: string } | null;
   createdAt: string;
   updatedAt: string;
@@ -153,7 +153,7 @@ function recordProvisioningFailure({ data }: RecordProvisioningFailure, state: W
 
 function creditDeposit({ data }: CreditDeposit, state: WalletState): WalletEvent[] {
   const wallet = existing(state);
-  if (wallet.usedIds.has(data.depositId)) return [];
+  if (data.alreadyRecorded || hasRecentId(wallet.usedIds, data.depositId)) return [];
   requirePositive(data.amount);
   return [
     {
@@ -175,7 +175,7 @@ function creditDeposit({ data }: CreditDeposit, state: WalletState): WalletEvent
 
 function placeHold({ data }: PlaceHold, state: WalletState): WalletEvent[] {
   const wallet = existing(state);
-  if (wallet.holds.has(data.holdId) || wallet.usedIds.has(data.holdId)) return [];
+  if (wallet.holds.has(data.holdId) || hasRecentId(wallet.usedIds, data.holdId)) return [];
   requirePositive(data.amount);
   const available = availableBalance(wallet);
   const overdraft = data.amount > available;
@@ -216,7 +216,7 @@ function openHold<Kind extends OpenHold['kind']>(
 ): Extract<OpenHold, { kind: Kind }> | null {
   const hold = wallet.holds.get(id);
   if (hold?.kind === kind) return hold as Extract<OpenHold, { kind: Kind }>;
-  if (wallet.usedIds.has(id) && !hold) return null;
+  if (hasRecentId(wallet.usedIds, id) && !hold) return null;
   throw new DomainError('not_found', `${label} ${id} was not found on wallet ${wallet.walletId}`);
 }
 
@@ -262,7 +262,7 @@ function settleHold({ data }: SettleHold, state: WalletState): WalletEvent[] {
 
 function refund({ data }: Refund, state: WalletState): WalletEvent[] {
   const wallet = existing(state);
-  if (wallet.usedIds.has(data.refundId)) return [];
+  if (hasRecentId(wallet.usedIds, data.refundId)) return [];
   requirePositive(data.amount);
   return [
     {
@@ -280,7 +280,7 @@ function refund({ data }: Refund, state: WalletState): WalletEvent[] {
 
 function chargeFee({ data }: ChargeFee, state: WalletState): WalletEvent[] {
   const wallet = existing(state);
-  if (wallet.usedIds.has(data.feeId)) return [];
+  if (hasRecentId(wallet.usedIds, data.feeId)) return [];
   requirePositive(data.amount);
   // Fees post whatever the balance: they follow a transaction that already happened.
   return [
@@ -299,7 +299,7 @@ function chargeFee({ data }: ChargeFee, state: WalletState): WalletEvent[] {
 
 function requestWithdrawal({ data }: RequestWithdrawal, state: WalletState): WalletEvent[] {
   const wallet = existing(state);
-  if (wallet.holds.has(data.withdrawalId) || wallet.usedIds.has(data.withdrawalId)) return [];
+  if (wallet.holds.has(data.withdrawalId) || hasRecentId(wallet.usedIds, data.withdrawalId)) return [];
   requirePositive(data.amount);
   notOnComplianceHold(wallet, 'withdrawal');
   const available = availableBalance(wallet);
@@ -487,7 +487,7 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       balance: 0,
       held: 0,
       holds: new Map(),
-      usedIds: new Set(),
+      usedIds: NO_RECENT_IDS,
       complianceHold: null,
       createdAt: data.createdAt,
       updatedAt: data.createdAt,
@@ -513,13 +513,13 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
     case 'WalletComplianceHoldReleased':
       return { ...wallet, complianceHold: null };
     case 'WalletDepositCredited':
-      wallet.usedIds.add(event.data.depositId);
+      wallet.usedIds = withRecentId(state.usedIds, event.data.depositId);
       break;
     case 'WalletRefunded':
-      wallet.usedIds.add(event.data.refundId);
+      wallet.usedIds = withRecentId(state.usedIds, event.data.refundId);
       break;
     case 'WalletFeeCharged':
-      wallet.usedIds.add(event.data.feeId);
+      wallet.usedIds = withRecentId(state.usedIds, event.data.feeId);
       break;
     case 'WalletHoldPlaced': {
       const { holdId, amount } = event.data;
@@ -550,12 +550,12 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
     case 'WalletHoldReleased':
     case 'WalletHoldSettled':
       wallet.holds = withHolds(state, (holds) => holds.delete(event.data.holdId));
-      wallet.usedIds.add(event.data.holdId);
+      wallet.usedIds = withRecentId(state.usedIds, event.data.holdId);
       break;
     case 'WithdrawalConfirmed':
     case 'WithdrawalRejected':
       wallet.holds = withHolds(state, (holds) => holds.delete(event.data.withdrawalId));
-      wallet.usedIds.add(event.data.withdrawalId);
+      wallet.usedIds = withRecentId(state.usedIds, event.data.withdrawalId);
       break;
     default: {
       const unknown: never = event;

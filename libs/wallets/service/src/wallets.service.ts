@@ -249,7 +249,16 @@ export class WalletsService implements WalletsApi, WalletSimulationApi, WalletLe
     walletId: string,
     deposit: Omit<Extract<WalletCommand, { type: 'CreditDeposit' }>['data'], 'now'>,
   ): Promise<LedgerBalance> {
-    return this.ledger(context, walletId, (now) => ({ type: 'CreditDeposit', data: { ...deposit, now } }));
+    // Beyond the wallet's window of recent ids, a deposit already credited is found by its transaction.
+    const alreadyRecorded = Boolean(
+      await this.ports
+        .readStore(context.environment)
+        .get(TRANSACTIONS_COLLECTION, transactionIdOf(walletId, 'deposit', deposit.depositId)),
+    );
+    return this.ledger(context, walletId, (now) => ({
+      type: 'CreditDeposit',
+      data: { ...deposit, alreadyRecorded, now },
+    }));
   }
 
   async simulateDeposit(caller: Caller, walletId: string, amount: number): Promise<TransactionRecord> {
