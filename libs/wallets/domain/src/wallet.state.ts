@@ -1,0 +1,166 @@
+import type { HoldKind, LedgerFigures, WalletEvent } from './wallet.events';
+import { NO_RECENT_IDS, RecentIds, withRecentId } from './recent-ids';
+
+// ---------------------------------------------------------------------------------------------------
+// State
+// ---------------------------------------------------------------------------------------------------
+
+/** The signed transaction journaled for a pending withdrawal (see `WithdrawalPayoutSigned`). */
+export interface SignedPayout {
+  hash: string;
+  rawTransaction: string;
+  refusedReason: string | null;
+}
+
+export interface PendingWithdrawal {
+  amount: number;
+  kind: 'withdrawal';
+  toAddress: string;
+  /** Null until the payout is signed. */
+  payout: SignedPayout | null;
+}
+
+export type OpenHold = { amount: number; kind: Exclude<HoldKind, 'withdrawal'> } | PendingWithdrawal;
+
+export interface WalletRecord extends LedgerFigures {
+  status: 'active';
+  walletId: string;
+  userId: string;
+  distributorId: string;
+  depositAddress: string;
+  addressIndex: number;
+  chain: string;
+  currency: 'USDC';
+  /** Open holds by id (authorizations and pending withdrawals). */
+  holds: ReadonlyMap<string, OpenHold>;
+  /**
+   * Ids recently used by a posting (deposits, refunds, fees) or by a hold that is closed: a bounded,
+   * immutable window (see recent-ids.ts), so a retried command changes nothing.
+   */
+  usedIds: RecentIds;
+  complianceHold: { reason: string; since: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FailedWallet {
+  status: 'provisioning_failed';
+  walletId: string;
+  userId: string;
+  distributorId: string;
+  reason: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WalletState = { status: 'absent' } | FailedWallet | WalletRecord;
+
+export const isWallet = (state: WalletState): state is WalletRecord => state.status === 'active';
+
+export const availableBalance = (wallet: LedgerFigures): number => wallet.balance - wallet.held;
+
+// ---------------------------------------------------------------------------------------------------
+// Evolve
+// ---------------------------------------------------------------------------------------------------
+
+function withHolds(
+  wallet: WalletRecord,
+  change: (holds: Map<string, OpenHold>) => void,
+): ReadonlyMap<string, OpenHold> {
+  const holds = new Map(wallet.holds);
+  change(holds);
+  return holds;
+}
+
+export function evolveWallet(state: WalletState, event: WalletEvent): WalletState {
+  if (event.type === 'WalletCreated') {
+    const { data } = event;
+    return {
+      status: 'active',
+      walletId: data.walletId,
+      userId: data.userId,
+      distributorId: data.distributorId,
+      depositAddress: data.depositAddress,
+      addressIndex: data.addressIndex,
+      chain: data.chain,
+      currency: data.currency,
+      balance: 0,
+      held: 0,
+      holds: new Map(),
+      usedIds: NO_RECENT_IDS,
+      complianceHold: null,
+      createdAt: data.createdAt,
+      updatedAt: data.createdAt,
+    };
+  }
+  if (event.type === 'WalletProvisioningFailed') {
+    const { data } = event;
+    return {
+      status: 'provisioning_failed',
+      walletId: data.walletId,
+      userId: data.userId,
+      distributorId: data.distributorId,
+      reason: data.reason,
+      createdAt: state.status === 'provisioning_failed' ? state.createdAt : data.at,
+      updatedAt: data.at,
+    };
+  }
+  if (!isWallet(state)) return state;
+  const wallet: WalletRecord = { ...state, updatedAt: event.data.at };
+  switch (event.type) {
+    case 'WalletComplianceHoldPlaced':
+      return { ...wallet, complianceHold: { reason: event.data.reason, since: event.data.at } };
+    case 'WalletComplianceHoldReleased':
+      return { ...wallet, complianceHold: null };
+    case 'WalletDepositCredited':
+      wallet.usedIds = withRecentId(state.usedIds, event.data.depositId);
+      break;
+    case 'WalletRefunded':
+      wallet.usedIds = withRecentId(state.usedIds, event.data.refundId);
+      break;
+    case 'WalletFeeCharged':
+      wallet.usedIds = withRecentId(state.usedIds, event.data.feeId);
+      break;
+    case 'WalletHoldPlaced': {
+      const { holdId, amount } = event.data;
+      wallet.holds = withHolds(state, (holds) => holds.set(holdId, { amount, kind: 'authorization' }));
+      break;
+    }
+    case 'WithdrawalRequested': {
+      const { withdrawalId, amount, toAddress } = event.data;
+      wallet.holds = withHolds(state, (holds) =>
+        holds.set(withdrawalId, { amount, kind: 'withdrawal', toAddress, payout: null }),
+      );
+      break;
+    }
+    case 'WithdrawalPayoutSigned':
+    case 'WithdrawalPayoutRefused': {
+      const { withdrawalId } = event.data;
+      const pending = state.holds.get(withdrawalId);
+      if (pending?.kind !== 'withdrawal') return wallet;
+      const payout: SignedPayout =
+        event.type === 'WithdrawalPayoutSigned'
+          ? { hash: event.data.hash, rawTransaction: event.data.rawTransaction, refusedReason: null }
+          : { ...(pending.payout as SignedPayout), refusedReason: event.data.reason };
+      return {
+        ...wallet,
+        holds: withHolds(state, (holds) => holds.set(withdrawalId, { ...pending, payout })),
+      };
+    }
+    case 'WalletHoldReleased':
+    case 'WalletHoldSettled':
+      wallet.holds = withHolds(state, (holds) => holds.delete(event.data.holdId));
+      wallet.usedIds = withRecentId(state.usedIds, event.data.holdId);
+      break;
+    case 'WithdrawalConfirmed':
+    case 'WithdrawalRejected':
+      wallet.holds = withHolds(state, (holds) => holds.delete(event.data.withdrawalId));
+      wallet.usedIds = withRecentId(state.usedIds, event.data.withdrawalId);
+      break;
+    default: {
+      const unknown: never = event;
+      return unknown;
+    }
+  }
+  return { ...wallet, balance: event.data.balance, held: event.data.held };
+}
