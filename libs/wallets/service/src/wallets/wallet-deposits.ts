@@ -30,6 +30,7 @@ export class WalletDeposits {
       data: { ...deposit, alreadyRecorded, now },
     }));
   }
+
   async simulateDeposit(caller: Caller, walletId: string, amount: number): Promise<TransactionRecord> {
     if (caller.environment !== 'sandbox')
       throw new DomainError('sandbox_only', 'Deposits can be simulated in the sandbox only');

@@ -10,9 +10,11 @@ export class WalletLedgerCommands implements WalletLedger {
   placeHold(context: LedgerContext, walletId: string, input: PlaceHoldInput): Promise<LedgerBalance> {
     return this.streams.ledger(context, walletId, (now) => ({ type: 'PlaceHold', data: { ...input, now } }));
   }
+
   releaseHold(context: LedgerContext, walletId: string, holdId: string): Promise<LedgerBalance> {
     return this.streams.ledger(context, walletId, (now) => ({ type: 'ReleaseHold', data: { holdId, now } }));
   }
+
   settleHold(
     context: LedgerContext,
     walletId: string,
@@ -24,6 +26,7 @@ export class WalletLedgerCommands implements WalletLedger {
       data: { holdId, amount, now },
     }));
   }
+
   refund(
     context: LedgerContext,
     walletId: string,
@@ -31,6 +34,7 @@ export class WalletLedgerCommands implements WalletLedger {
   ): Promise<LedgerBalance> {
     return this.streams.ledger(context, walletId, (now) => ({ type: 'Refund', data: { ...input, now } }));
   }
+
   chargeFee(
     context: LedgerContext,
     walletId: string,
@@ -38,6 +42,7 @@ export class WalletLedgerCommands implements WalletLedger {
   ): Promise<LedgerBalance> {
     return this.streams.ledger(context, walletId, (now) => ({ type: 'ChargeFee', data: { ...input, now } }));
   }
+
   /** Operators: blocks spending and withdrawals on a wallet (or lifts the block). */
   async setComplianceHold(
     environment: Environment,

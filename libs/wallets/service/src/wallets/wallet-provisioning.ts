@@ -55,6 +55,7 @@ export class WalletProvisioning {
     }
     return (await this.streams.view(store, walletId)) as WalletView;
   }
+
   /** Operators: provisions again the wallet of a user whose provisioning failed. */
   async retryProvisioning(environment: Environment, userId: string): Promise<WalletView> {
     const view = await this.streams.view(this.streams.ports.eventStore(environment), walletIdOf(userId));

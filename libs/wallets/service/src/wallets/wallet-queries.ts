@@ -22,6 +22,7 @@ export class WalletQueries {
       walletId,
     );
   }
+
   async listWallets(
     caller: Caller,
     filter: WalletListFilter,
@@ -34,6 +35,7 @@ export class WalletQueries {
       page,
     );
   }
+
   async listTransactions(
     caller: Caller,
     filter: TransactionListFilter,
@@ -52,6 +54,7 @@ export class WalletQueries {
       page,
     );
   }
+
   async getTransaction(caller: Caller, transactionId: string): Promise<TransactionRecord> {
     await this.streams.ports.settle(caller.environment);
     return forTenant(this.streams.ports.readStore, caller).getOwned<TransactionRecord>(
@@ -60,6 +63,7 @@ export class WalletQueries {
       'Transaction',
     );
   }
+
   /** The active wallet whose deposit address is `address` (any case), or null. */
   async walletByDepositAddress(environment: Environment, address: string): Promise<WalletView | null> {
     if (!isAddress(address, { strict: false })) return null;

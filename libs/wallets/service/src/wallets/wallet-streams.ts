@@ -96,6 +96,7 @@ export class WalletStreams {
     );
     return ledgerOf(result as WalletRecord);
   }
+
   async command(
     store: EventStore,
     walletId: string,
@@ -117,6 +118,7 @@ export class WalletStreams {
       throw error;
     }
   }
+
   commandContext(context: Omit<LedgerContext, 'environment'> & { environment: Environment }): CommandContext {
     return {
       occurredAt: this.clock.now().toISOString(),
@@ -126,6 +128,7 @@ export class WalletStreams {
       causationId: context.causationId ?? context.correlationId,
     };
   }
+
   callerContext(caller: Caller): LedgerContext {
     return {
       environment: caller.environment,
@@ -133,6 +136,7 @@ export class WalletStreams {
       correlationId: caller.requestId,
     };
   }
+
   allocator(environment: Environment): AddressIndexAllocator {
     let allocator = this.allocators.get(environment);
     if (!allocator) {
@@ -141,6 +145,7 @@ export class WalletStreams {
     }
     return allocator;
   }
+
   /**
    * The transaction record of a withdrawal, for its wallet and owner (fields that never change), waiting
    * for the read model when the withdrawal is newer than it.
@@ -155,6 +160,7 @@ export class WalletStreams {
     }
     return record?.type === 'withdrawal' ? record : null;
   }
+
   /** The wallet as the API shows it, folded from its stream (read-your-writes), newest events only when cached. */
   async view(store: EventStore, walletId: string): Promise<WalletView | null> {
     let cache = this.viewCaches.get(store);

@@ -39,6 +39,7 @@ export class WalletWithdrawals {
     }));
     return this.queries.getTransaction(caller, withdrawalId);
   }
+
   /**
    * The withdrawal saga's step: pays out a requested withdrawal and records the outcome. Run again after
    * a crash it first checks that the withdrawal is still pending, and the payout port sends at most once
@@ -75,6 +76,7 @@ export class WalletWithdrawals {
         : { type: 'RejectWithdrawal', data: { withdrawalId, reason: result.reason, hash: result.hash, now } },
     );
   }
+
   /**
    * The `WithdrawalRequested` events of the withdrawals the transactions read model shows pending (the
    * payouts to resume on start); the caller makes sure the read model is caught up.
@@ -106,6 +108,7 @@ export class WalletWithdrawals {
     }
     return requests;
   }
+
   /**
    * The payout journaled for a pending withdrawal, folded from its wallet's stream (so it includes what
    * was saved a moment ago), or null when none was signed or the withdrawal is no longer pending.
@@ -130,6 +133,7 @@ export class WalletWithdrawals {
       ...(refusedReason !== null && { rejectedReason: refusedReason }),
     };
   }
+
   /**
    * Journals the signed payout of a pending withdrawal on its wallet's stream (insert or replace); it
    * resolves once the event is appended, so the payout may then be broadcast.
