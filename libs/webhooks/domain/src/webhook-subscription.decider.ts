@@ -1,5 +1,6 @@
 import { Decider, DomainError } from '@cip/shared/contracts';
 import type { LastVerification, WebhookSubscriptionStatus } from '@cip/webhooks/contract';
+import { failingGraceOver } from './delivery-outcome.policy';
 
 export { WEBHOOK_SUBSCRIPTION_STATUSES } from '@cip/webhooks/contract';
 export type { LastVerification, WebhookSubscriptionStatus };
@@ -20,9 +21,6 @@ import {
 // ---------------------------------------------------------------------------------------------------
 // State
 // ---------------------------------------------------------------------------------------------------
-
-/** A subscription whose deliveries keep failing this long is disabled (API-DECISIONS.md, "Webhooks"). */
-export const FAILING_GRACE_MS = 3 * 24 * 60 * 60 * 1000;
 
 export interface WebhookSubscriptionRecord {
   status: WebhookSubscriptionStatus;
@@ -143,7 +141,7 @@ function recordDeliveryOutcome(
       : [];
   }
   if (!failingSince) return [{ type: 'WebhookDeliveriesFailing', data: { subscriptionId, since: data.now } }];
-  if (Date.parse(data.now) - Date.parse(failingSince) < FAILING_GRACE_MS) return [];
+  if (!failingGraceOver(failingSince, data.now)) return [];
   return [{ type: 'WebhookSubscriptionDisabled', data: { subscriptionId, reason: 'failing', at: data.now } }];
 }
 

@@ -1,6 +1,7 @@
 import { deciderSpec } from '@cip/shared/testing';
 import type { WebhookSubscriptionCommand } from './webhook-subscription.commands';
-import { FAILING_GRACE_MS, webhookSubscriptionDecider } from './webhook-subscription.decider';
+import { FAILING_GRACE_MS } from './delivery-outcome.policy';
+import { webhookSubscriptionDecider } from './webhook-subscription.decider';
 import type { WebhookSubscriptionEvent } from './webhook-subscription.events';
 
 const spec = deciderSpec(webhookSubscriptionDecider);

@@ -4,7 +4,7 @@ import { BusMessage, categoryOf, EventStore, handleCommand } from '@cip/shared/e
 import type { ReadStore } from '@cip/shared/read-store';
 import { Clock, deterministicUuid, Logger, newId } from '@cip/shared/runtime';
 import {
-  FAILING_GRACE_MS,
+  failingGraceOver,
   webhookSubscriptionDecider,
   WebhookSubscriptionRecord,
 } from '@cip/webhooks/domain';
@@ -184,7 +184,7 @@ export class WebhookDispatcher {
     if (
       outcome === 'failed' &&
       subscription.failingSince &&
-      now.getTime() - Date.parse(subscription.failingSince) < FAILING_GRACE_MS
+      !failingGraceOver(subscription.failingSince, now)
     ) {
       return;
     }
