@@ -1,5 +1,5 @@
 import { DynamicModule, Module, ModuleMetadata, Type } from '@nestjs/common';
-import { SystemController } from '@cip/shared/transport';
+import { SystemController } from '@cip/shared/infrastructure';
 
 /**
  * The /v1 HTTP surface: the system endpoints plus the controllers of the contexts the app exposes (from the

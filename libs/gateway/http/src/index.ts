@@ -10,5 +10,5 @@ export * from './common/pagination';
 export * from './common/person-name.decorator';
 export * from './common/resource-id.pipe';
 export * from './common/sandbox-only.guard';
-export { SystemController } from '@cip/shared/transport';
+export { SystemController } from '@cip/shared/infrastructure';
 export * from './common/shipping-address.dto';

@@ -5,3 +5,4 @@ export * from './projections/apply-projection';
 export * from './infrastructure.module';
 export * from './projections/verify-projections';
 export * from './contexts';
+export * from './system.controller';

@@ -7,11 +7,11 @@ import {
   ContextsModule,
   InfrastructureModule,
   InfrastructureModuleOptions,
+  SystemController,
 } from '@cip/shared/infrastructure';
 import { distributedInfrastructure, readPort, runMain } from '@cip/shared/infrastructure/distributed';
 import { createLogger } from '@cip/shared/runtime';
 import { ContextTransportModule } from './context-transport.module';
-import { SystemController } from './system.controller';
 
 export interface ContextServiceModuleOptions {
   infrastructure: InfrastructureModuleOptions;
