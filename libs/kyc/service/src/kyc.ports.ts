@@ -1,12 +1,11 @@
-import type { Environment } from '@cip/shared/contracts';
+import type { Caller, Environment } from '@cip/shared/contracts';
 import type { HostedKycType, KycType, PostalAddress } from '@cip/kyc/domain';
 
-/** Who a KYC command acts for: the tenant, its environment, and the request (the events' correlation id). */
-export interface KycScope {
-  distributorId: string;
-  environment: Environment;
-  requestId: string;
-}
+/**
+ * Who a KYC command acts for when no program is involved (sagas, the expiry sweep, hosted pages): the
+ * platform's Caller without its program.
+ */
+export type KycScope = Omit<Caller, 'program'>;
 
 // ---------------------------------------------------------------------------------------------------
 // The users context, as the KYC context needs it (implemented by the app over the users service)
