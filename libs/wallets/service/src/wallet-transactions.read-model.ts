@@ -1,4 +1,5 @@
 import { RebuildableReadModel, replayLog } from '@cip/shared/infrastructure';
+import { WALLETS_TOPIC } from '@cip/wallets/contract';
 import {
   recordWalletTransactions,
   TRANSACTIONS_COLLECTION,
@@ -9,7 +10,7 @@ import {
 export const walletTransactionsReadModel: RebuildableReadModel = {
   name: 'wallet-transactions',
   group: WALLET_TRANSACTIONS_GROUP,
-  topics: ['wlt'],
+  topics: [WALLETS_TOPIC],
   collections: [TRANSACTIONS_COLLECTION],
   apply: (readStore, events) => recordWalletTransactions(readStore, events),
   replay: (eventStore, readStore, target) =>

@@ -202,7 +202,7 @@ export class WalletsModule {
   ) {
     consumers.register({
       group: WITHDRAWAL_PAYOUT_GROUP,
-      topics: ['wlt'],
+      topics: [withdrawalRequested.topic],
       // The payouts run on their own: a failing one is retried without holding up the ones behind it. The
       // offset may move on at once, as a requested withdrawal stays pending in the log until paid.
       handle: async (ports, messages) => {
