@@ -20,7 +20,12 @@ export function ownedBy<T extends { distributorId: string }>(
   what: string,
   id: string,
 ): T {
-  if (!entity || entity.distributorId !== tenant.distributorId)
-    throw new DomainError('not_found', `${what} ${id} was not found`);
+  if (!isOwnedBy(tenant, entity)) throw new DomainError('not_found', `${what} ${id} was not found`);
   return entity;
 }
+
+/** Whether the entity exists and belongs to the tenant (where a missing one is not an error). */
+export const isOwnedBy = <T extends { distributorId: string }>(
+  tenant: Tenant,
+  entity: T | null | undefined,
+): entity is T => !!entity && entity.distributorId === tenant.distributorId;

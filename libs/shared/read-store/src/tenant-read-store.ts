@@ -1,4 +1,4 @@
-import { Environment, FindPage, FindResult, notFound, Tenant } from '@cip/shared/contracts';
+import { Environment, FindPage, FindResult, isOwnedBy, notFound, Tenant } from '@cip/shared/contracts';
 import type { FilterValue, ReadDocument, ReadStore } from './read-store.port';
 
 /** A document of a read model that belongs to a distributor (every tenant-facing read model's documents). */
@@ -32,7 +32,7 @@ export function forTenant(
   const store = typeof stores === 'function' ? stores(tenant.environment) : stores;
   const get = async <T extends TenantDocument>(collection: string, id: string): Promise<T | null> => {
     const doc = await store.get<T>(collection, id);
-    return doc && doc.distributorId === tenant.distributorId ? doc : null;
+    return isOwnedBy(tenant, doc) ? doc : null;
   };
   return {
     find<T extends TenantDocument>(

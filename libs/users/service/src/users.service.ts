@@ -1,4 +1,4 @@
-import { Caller, Environment, FindPage, FindResult, ownedBy } from '@cip/shared/contracts';
+import { Caller, Environment, FindPage, FindResult, isOwnedBy, ownedBy } from '@cip/shared/contracts';
 import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
 import { forTenant, ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
@@ -84,7 +84,7 @@ export class UsersService implements UsersApi, UserLifecycleApi {
 
   async findUser(caller: Caller, userId: string): Promise<UserView | null> {
     const { state } = await loadState(this.ports.eventStore(caller.environment), userDecider, userId);
-    return isUser(state) && state.distributorId === caller.distributorId ? toUserView(state) : null;
+    return isUser(state) && isOwnedBy(caller, state) ? toUserView(state) : null;
   }
 
   async listUsers(caller: Caller, filter: UserListFilter, page: FindPage): Promise<FindResult<UserView>> {

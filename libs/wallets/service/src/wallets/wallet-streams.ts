@@ -1,4 +1,4 @@
-import { Caller, DomainError, domainEventReader, Environment, notFound } from '@cip/shared/contracts';
+import { Caller, DomainError, domainEventReader, Environment, ownedBy } from '@cip/shared/contracts';
 import {
   CommandContext,
   EventStore,
@@ -89,8 +89,7 @@ export class WalletStreams {
       commandContext,
       (state) => {
         // Another tenant's wallet does not exist for the caller.
-        if (state.status !== 'absent' && state.distributorId !== context.distributorId)
-          throw notFound('Wallet', walletId);
+        if (state.status !== 'absent') ownedBy(context, state, 'Wallet', walletId);
         return build(commandContext.occurredAt);
       },
     );
