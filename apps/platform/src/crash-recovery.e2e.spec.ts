@@ -140,3 +140,120 @@ describe('durability: kill -9 in the middle of user creations', () => {
     }
   }, 60_000);
 });
+
+describe('durability: kill -9 in the middle of deposits and withdrawals on one wallet', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-ledger-'));
+  let child: ChildProcess | undefined;
+
+  beforeAll(() => {
+    execFileSync(process.execPath, [join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT });
+  });
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGKILL');
+      await exited(child);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps every acknowledged movement, settles each withdrawal once, and the balance is the sum of the postings', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    child = await startProcess(dataDir, port);
+
+    // An active user with a funded wallet.
+    const user = await call('POST', '/v1/users', {
+      email: 'ledger@example.com',
+      firstName: 'Kill',
+      lastName: 'Nine',
+      countryOfResidence: 'FR',
+    });
+    const kyc = await call('PUT', '/v1/kycs', { userId: user.body.id, type: 'full' });
+    expect((await call('POST', `/v1/simulate/kyc/${kyc.body.id}/complete`)).status).toBe(200);
+    expect((await call('POST', `/v1/simulate/kyc/${kyc.body.id}/approve`)).status).toBe(200);
+    const wallets = await call('GET', `/v1/wallets?userId=${user.body.id}`);
+    const walletId = (wallets.body.items as { id: string }[])[0].id;
+    expect((await call('POST', '/v1/simulate/deposit', { walletId, amount: 1000 })).status).toBe(201);
+
+    // Many writers on that one wallet, deposits and withdrawals mixed, until the process is killed.
+    const acknowledged = new Map<string, 'deposit' | 'withdrawal'>();
+    let killed = false;
+    const worker = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        const withdrawal = (w + i) % 2 === 0;
+        try {
+          const answer = withdrawal
+            ? await call('POST', `/v1/wallets/${walletId}/withdrawals`, {
+                amount: 1,
+                toAddress: '0x000000000000000000000000000000000000dEaD',
+              })
+            : await call('POST', '/v1/simulate/deposit', { walletId, amount: 1 });
+          if (answer.status === 201)
+            acknowledged.set(answer.body.id as string, withdrawal ? 'withdrawal' : 'deposit');
+        } catch {
+          return; // the process is gone: what was in flight was not acknowledged
+        }
+        if (acknowledged.size >= 120 && !killed) {
+          killed = true;
+          child!.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 12 }, (_, w) => worker(w)));
+    await exited(child);
+    expect(child.signalCode).toBe('SIGKILL');
+
+    child = await startProcess(dataDir, port);
+    for (const [id, type] of acknowledged) {
+      const transaction = await call('GET', `/v1/transactions/${id}`);
+      expect(transaction.status).toBe(200);
+      expect(transaction.body.type).toBe(type);
+    }
+    // The payouts resume after the restart; once none is pending, every withdrawal is paid exactly once.
+    const movements = async () => {
+      const all: { type: string; status: string; amount: number }[] = [];
+      for (let page = 0; ; page++) {
+        const list = await call('GET', `/v1/transactions?walletId=${walletId}&limit=100&fromPage=${page}`);
+        all.push(...(list.body.items as { type: string; status: string; amount: number }[]));
+        if (!list.body.hasMore) return all;
+      }
+    };
+    let all = await movements();
+    for (let tries = 0; all.some((t) => t.status === 'pending') && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      all = await movements();
+    }
+    expect(all.filter((t) => t.status === 'pending')).toEqual([]);
+    const deposited = all.filter((t) => t.type === 'deposit').reduce((sum, t) => sum + t.amount, 0);
+    const paid = all.filter((t) => t.type === 'withdrawal' && t.status === 'completed').length;
+    const wallet = await call('GET', `/v1/wallets/${walletId}`);
+    expect(wallet.body).toMatchObject({
+      balance: deposited - paid,
+      availableBalance: deposited - paid,
+      pendingHolds: 0,
+    });
+    expect(paid).toBe(all.filter((t) => t.type === 'withdrawal').length);
+
+    child.kill('SIGTERM');
+    await exited(child);
+    const infrastructure = openEmbeddedInfrastructure({ dataDir });
+    try {
+      const differences = await verifyProjections(infrastructure.scope('sandbox'), READ_MODELS);
+      expect(differences.filter((d) => d.missing.length + d.extra.length + d.different.length > 0)).toEqual(
+        [],
+      );
+    } finally {
+      await infrastructure.close();
+    }
+  }, 60_000);
+});
