@@ -199,6 +199,38 @@ describe('wallets over /v1, as a distributor uses them', () => {
       ]);
     });
 
+    it('pays one withdrawal sent under one idempotency key, whatever spelling of its path each retry uses', async () => {
+      const { wallet: w } = await activatedUserWallet();
+      await deposit(w.id, 50);
+      const body = { amount: 5, toAddress: RECEIVER };
+      const headers = { ...sandbox, ...json, 'x-idempotency-key': `spellings-${w.id}` };
+      const encoded = w.id.replace('-', '%2D');
+      const answers = [];
+      for (const path of [
+        `/v1/wallets/${w.id}/withdrawals`,
+        `/v1/wallets/${w.id}/withdrawals/`,
+        `/v1/wallets/${encoded}/withdrawals`,
+        `/v1/%77allets/${w.id}/withdrawals`,
+      ]) {
+        answers.push(await h.http.post(path).set(headers).send(body));
+      }
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+      expect(answers.slice(1).map((a) => a.headers['x-idempotent-replayed'])).toEqual([
+        'true',
+        'true',
+        'true',
+      ]);
+      expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+
+      await payoutsSettled();
+      const withdrawals = await h.http
+        .get('/v1/transactions')
+        .query({ walletId: w.id, type: 'withdrawal' })
+        .set(sandbox);
+      expect(withdrawals.body.count).toBe(1);
+      expect(await wallet(w.id)).toMatchObject({ balance: 45, pendingHolds: 0 });
+    });
+
     it('frees the amount when the payout is rejected, with withdrawal.rejected and its reason', async () => {
       const { userId, wallet: w } = await activatedUserWallet();
       await deposit(w.id, 10);

@@ -26,25 +26,47 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** What the identity of a request is made of, as the router saw it. */
+export interface IdempotentRequest {
+  method: string;
+  /** The raw url (used only when no route matched). */
+  url: string;
+  /** The route pattern the router matched (`/v1/wallets/:walletId/withdrawals`). */
+  route?: string;
+  /** The route's parameters, decoded. */
+  params?: unknown;
+  /** The query string, parsed. */
+  query?: unknown;
+  body?: unknown;
+}
+
 /**
  * The five-part identity of spec part 4 (key, path, method, query, body), scoped to the caller's
- * distributor and environment so one tenant can never replay another's outcome.
+ * distributor and environment so one tenant can never replay another's outcome. The path is the route
+ * the router matched with its decoded parameters, and the query its parsed values, never the raw text:
+ * two spellings of one request (a trailing slash, percent-encoded characters, the order of the query)
+ * are one request, and the second replays the first instead of executing again.
  */
-export function idempotencyIdentity(
-  request: { url: string; method: string; body?: unknown },
-  key: string,
-  tenant: Tenant,
-): string {
-  const [path, query = ''] = request.url.split('?', 2);
-  const sortedQuery = new URLSearchParams(query);
-  sortedQuery.sort();
+export function idempotencyIdentity(request: IdempotentRequest, key: string, tenant: Tenant): string {
+  let target: string;
+  let query: string;
+  if (request.route !== undefined) {
+    target = canonicalJson({ route: request.route, params: request.params ?? {} });
+    query = canonicalJson(request.query ?? {});
+  } else {
+    const [path, raw = ''] = request.url.split('?', 2);
+    const sorted = new URLSearchParams(raw);
+    sorted.sort();
+    target = path;
+    query = sorted.toString();
+  }
   const parts = [
     tenant.distributorId,
     tenant.environment,
     key,
     request.method,
-    path,
-    sortedQuery.toString(),
+    target,
+    query,
     canonicalJson(request.body ?? null),
   ];
   return createHash('sha256').update(parts.join('\u0000')).digest('hex');
@@ -75,7 +97,18 @@ export function installIdempotency(fastify: FastifyInstance, options: Idempotenc
         { field: 'x-idempotency-key', message },
       ]);
     }
-    const identity = idempotencyIdentity(request, header, request.principal);
+    const identity = idempotencyIdentity(
+      {
+        method: request.method,
+        url: request.url,
+        route: request.routeOptions?.url,
+        params: request.params,
+        query: request.query,
+        body: request.body,
+      },
+      header,
+      request.principal,
+    );
     const claim = await store(request.principal).claim(
       identity,
       options.clock.now().getTime(),
