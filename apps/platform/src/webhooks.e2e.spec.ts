@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { DeliveryEngine, rotateSigningKey } from '@cip/webhooks/service';
 import { createPublicKey, verify } from 'node:crypto';
@@ -84,6 +85,23 @@ describe('webhooks over /v1 with a local receiver', () => {
       expect(event.eventTargetId).toBe(created.body.id);
       expect(JSON.stringify(event)).not.toContain('whsec_');
     }
+  });
+
+  it('says only that it could not connect when the url cannot be reached, without transport details', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const created = await subscribe(`http://127.0.0.1:${closed}/hooks`);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      status: 'unverified',
+      lastVerification: { verified: false, reason: 'could not connect to the url' },
+    });
+    expect(JSON.stringify(created.body.lastVerification)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
   });
 
   it('keeps a subscription whose url does not echo the challenge unverified, and sends it nothing', async () => {

@@ -212,7 +212,13 @@ export class WebhooksService implements WebhooksApi {
         ? { verified: true }
         : { verified: false, reason: 'the response did not echo the challenge' };
     } catch (error) {
-      if (error instanceof WebhookTransportError) return { verified: false, reason: error.message };
+      // What went wrong below HTTP stays here: a distributor (or someone probing through the handshake)
+      // learns that the url could not be reached, not how (refused, reset, which address answered).
+      if (error instanceof WebhookTransportError)
+        return {
+          verified: false,
+          reason: error.kind === 'timeout' ? error.message : 'could not connect to the url',
+        };
       throw error;
     }
   }

@@ -33,7 +33,10 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
+  // NAT64 local-use prefix (RFC 8215): translates to whatever the operator's network holds.
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  // IETF protocol assignments, Teredo (2001::/32, embeds an IPv4 peer) among them.
   ['2001::', 23],
   ['2001:db8::', 32],
   ['fc00::', 7],

@@ -23,7 +23,12 @@ describe('webhook url guard', () => {
     '::ffff:7f00:1',
     '::ffff:169.254.169.254',
     '64:ff9b::a9fe:a9fe',
+    '64:ff9b::10.0.0.1',
+    '64:ff9b:1::808:808',
     '2002:7f00:1::',
+    '2002:c0a8:101::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '::7f00:1',
     'not-an-ip',
   ])('refuses %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);

@@ -24,7 +24,11 @@ export interface WebhookResponse {
 
 /** No answer at all: refused address, connection error, time-out. */
 export class WebhookTransportError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** `timeout`: connected, but no answer in time; `connection`: no connection could be made. */
+    readonly kind: 'timeout' | 'connection' = 'connection',
+  ) {
     super(message);
     this.name = 'WebhookTransportError';
   }
@@ -90,7 +94,9 @@ export class WebhookHttpClient {
       });
       const deadline = setTimeout(
         () =>
-          request.destroy(new WebhookTransportError(`no answer within ${this.options.timeoutMs / 1000} s`)),
+          request.destroy(
+            new WebhookTransportError(`no answer within ${this.options.timeoutMs / 1000} s`, 'timeout'),
+          ),
         this.options.timeoutMs,
       );
       const fail = (error: Error) => {
