@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   // Tells the CLI that a platform runs on this data directory: projection rebuilds refuse to run beside
   // it. Written before the consumers start; a file left by a crash names a dead pid, which the CLI ignores.
   const pidFile = join(config.dataDir, 'platform.pid');
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   writeFileSync(pidFile, `${process.pid}\n`);
   const platform = await startPlatform(config);
   const lines = [

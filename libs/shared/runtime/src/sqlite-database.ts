@@ -1,8 +1,20 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type SqliteDatabase = Database.Database;
+
+/**
+ * The stores hold the whole log, keys' hashes and sealed secrets: readable by the platform's user only. A
+ * directory the platform creates is 0700; the database file is 0600, and SQLite gives its WAL and shared
+ * memory files the mode of the database file. A directory that already exists keeps its mode (it may be
+ * a mount point or shared), only the files are tightened.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
+}
 
 /**
  * Opens one SQLite file of the embedded runtime. WAL lets readers run beside the single writer;
@@ -19,7 +31,7 @@ export function openSqliteDatabase(
   path: string,
   options: { synchronous?: 'FULL' | 'NORMAL' } = {},
 ): SqliteDatabase {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') createPrivately(path);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
