@@ -500,4 +500,23 @@ describe('rate limiting', () => {
     expect(Number(limited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await h.http.get('/v1/users').set({ 'x-api-key': PRODUCTION_KEY })).status).toBe(200);
   });
+
+  it('limits requests without a valid key per client address, so keys cannot be guessed quickly', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const guess = await h.http
+        .get('/v1/users')
+        .set({ 'x-api-key': `sk_sandbox_guess${i}AAAAAAAAAAAAAAAAAAAAAAAAA` });
+      statuses.push(guess.status);
+      if (guess.status === 429) {
+        expect(guess.body.error.code).toBe('rate_limited');
+        expect(Number(guess.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      }
+    }
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
+    expect((await h.http.get('/v1/users')).status).toBe(429);
+    // A valid key is not held back by the guesses made from the same address.
+    expect((await h.http.get('/v1/users').set({ 'x-api-key': PRODUCTION_KEY })).status).toBe(200);
+  });
 });

@@ -38,7 +38,7 @@ export interface GatewayPipelineOptions {
  */
 export function installGatewayPipeline(fastify: FastifyInstance, options: GatewayPipelineOptions): void {
   installRequestId(fastify);
-  installAuthentication(fastify, options.authenticate);
+  installAuthentication(fastify, options);
   installRateLimit(fastify, { ...options.rateLimit, clock: options.clock });
   installIdempotency(fastify, options);
   installAccessLog(fastify, options);

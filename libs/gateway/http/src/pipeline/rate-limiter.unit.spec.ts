@@ -83,3 +83,19 @@ describe('RateLimiter', () => {
     expect(limiter.take(KEY_A, T0 + 1000)).toEqual({ allowed: true, remaining: 0 });
   });
 });
+
+describe('rate limiter memory', () => {
+  it('drops buckets that have refilled once it holds too many, so passing keys cannot grow it forever', () => {
+    const limiter = new RateLimiter(10, 5, 100);
+    for (let i = 0; i < 100; i++) limiter.take(`10.0.0.${i}`, 0);
+    expect(limiter.size).toBe(100);
+    // One second later every bucket is full again: a new key prunes them all.
+    limiter.take('10.0.1.0', 1_000);
+    expect(limiter.size).toBe(1);
+    // Buckets still refilling are kept (forgetting them would give their owners a fresh burst): at the
+    // limit, a new key finds none to drop and is added beyond it.
+    for (let i = 0; i < 100; i++) limiter.take(`10.0.2.${i}`, 2_000);
+    limiter.take('10.0.3.0', 2_100);
+    expect(limiter.size).toBe(101);
+  });
+});
