@@ -18,7 +18,7 @@ async function main(): Promise<void> {
       infrastructure: distributedInfrastructure('cip-gateway', { logger, runConsumers: false }),
       users: { host: process.env.USERS_HOST || 'localhost', port: readPort('USERS_TCP_PORT', 4010) },
     }),
-    { logger, rateLimit: config.rateLimit },
+    { logger, rateLimit: config.rateLimit, timeouts: config.httpTimeouts },
   );
   if (config.bootstrapSandboxApiKey || config.bootstrapProductionApiKey) {
     await app.get(DistributorsService).bootstrap({

@@ -38,7 +38,7 @@ export async function startPlatform(
       wallets: embeddedWalletChain(config, logger),
       webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
     }),
-    { logger, rateLimit: config.rateLimit },
+    { logger, rateLimit: config.rateLimit, timeouts: config.httpTimeouts },
   );
   const bootstrap = await app.get(DistributorsService).bootstrap({
     sandboxKey: config.bootstrapSandboxApiKey,

@@ -34,6 +34,7 @@ export interface Harness {
 export async function startHarness(
   options: {
     rateLimit?: { ratePerSecond: number; burst: number };
+    httpTimeouts?: PlatformConfig['httpTimeouts'];
     clock?: ManualClock;
     /** Webhook tests with a local receiver turn this on; SSRF tests keep it off (the default). */
     allowPrivateWebhookUrls?: boolean;
@@ -56,6 +57,7 @@ export async function startHarness(
       bootstrapSandboxApiKey: SANDBOX_KEY,
       bootstrapProductionApiKey: PRODUCTION_KEY,
       rateLimit: options.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 },
+      httpTimeouts: options.httpTimeouts ?? config.httpTimeouts,
       chains: options.chains ?? {},
     },
     {

@@ -6,6 +6,7 @@ import { DistributorDirectory } from '@cip/distributors/service';
 import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
 import { randomUUID } from 'node:crypto';
+import { createServer, RequestListener } from 'node:http';
 import { serveApiDocs } from './docs-page';
 import { ApiError, ApiExceptionFilter } from './pipeline/error-responses';
 import { installGatewayPipeline, requestIdOf } from './pipeline/gateway-pipeline';
@@ -19,6 +20,8 @@ export interface HttpAppOptions {
   rateLimit: { ratePerSecond: number; burst: number };
   /** Largest accepted request body. */
   bodyLimitBytes?: number;
+  /** Headers and whole-request deadlines (PlatformConfig.httpTimeouts); Node's defaults when absent. */
+  timeouts?: { headersMs: number; requestMs: number };
 }
 
 /** Nest's own messages (bootstrap, errors) go to the same structured log. */
@@ -44,12 +47,26 @@ export async function createHttpApp(
   rootModule: Type<unknown> | DynamicModule,
   options: HttpAppOptions,
 ): Promise<NestFastifyApplication> {
+  const timeouts = options.timeouts;
   const adapter = new FastifyAdapter({
     logger: false,
     bodyLimit: options.bodyLimitBytes ?? 1024 * 1024,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdOf(request.headers['x-request-id'], () => `req_${randomUUID()}`),
     routerOptions: { ignoreTrailingSlash: true },
+    // Slow or incomplete requests are cut off (408) so idle connections cannot pile up. Node checks the
+    // deadlines of open connections every `connectionsCheckingInterval`, so that runs well under them.
+    ...(timeouts && {
+      serverFactory: (handler: RequestListener) =>
+        createServer(
+          {
+            headersTimeout: timeouts.headersMs,
+            requestTimeout: timeouts.requestMs,
+            connectionsCheckingInterval: Math.max(10, Math.min(1_000, timeouts.headersMs / 4)),
+          },
+          handler,
+        ),
+    }),
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
     logger: new PinoNestLogger(options.logger),

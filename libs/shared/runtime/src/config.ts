@@ -9,6 +9,11 @@ export interface PlatformConfig {
   bootstrapSandboxApiKey?: string;
   bootstrapProductionApiKey?: string;
   rateLimit: { ratePerSecond: number; burst: number };
+  /**
+   * How long a client may take to send a request's headers, and the whole request with its body, before
+   * the connection is closed (408): slow or incomplete requests cannot hold connections open.
+   */
+  httpTimeouts: { headersMs: number; requestMs: number };
   /** Address users reach the platform at (hosted KYC links); defaults to the URL it listens on. */
   publicBaseUrl?: string;
   /** Key of hosted KYC link signatures; generated under DATA_DIR/secrets on first start when unset. */
@@ -99,6 +104,10 @@ export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     bootstrapSandboxApiKey: env.BOOTSTRAP_SANDBOX_API_KEY || undefined,
     bootstrapProductionApiKey: env.BOOTSTRAP_PRODUCTION_API_KEY || undefined,
     rateLimit: { ratePerSecond, burst: positiveInteger(env, 'RATE_LIMIT_BURST', ratePerSecond * 2) },
+    httpTimeouts: {
+      headersMs: positiveInteger(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
+      requestMs: positiveInteger(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000),
+    },
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     kycLinkSecret: env.KYC_LINK_SECRET || undefined,
     walletHdSeeds: {
