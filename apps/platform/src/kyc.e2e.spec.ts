@@ -190,6 +190,35 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
       expect((await getKyc(kyc.id)).body.status).toBe('pending');
     });
 
+    it("refuses the page token of another link, even with that link's cookie", async () => {
+      const attackers = await startFull();
+      const victims = await startFull();
+      // The attacker opens their own link and replays its cookie and token against the victim's link.
+      const { csrf, cookie } = await openLink(attackers.access.url);
+      const replayed = await request(h.platform.url)
+        .post(new URL(victims.access.url).pathname)
+        .set({ cookie: cookie ?? '', 'content-type': 'application/x-www-form-urlencoded' })
+        .send(new URLSearchParams({ ...identityForm, csrf: csrf ?? '' }).toString());
+      expect(replayed.status).toBe(403);
+      expect((await getKyc(victims.id)).body.status).toBe('pending');
+    });
+
+    it('refuses a post whose Origin is another site, even without Fetch metadata', async () => {
+      const kyc = await startFull();
+      const { pathname, csrf, cookie } = await openLink(kyc.access.url);
+      const post = (origin: string) =>
+        request(h.platform.url)
+          .post(pathname)
+          .set({ cookie: cookie ?? '', origin, 'content-type': 'application/x-www-form-urlencoded' })
+          .send(new URLSearchParams({ ...identityForm, csrf: csrf ?? '' }).toString());
+      expect((await post('https://evil.example')).status).toBe(403);
+      expect((await post(`http://evil.example:${new URL(h.platform.url).port}`)).status).toBe(403);
+      expect((await getKyc(kyc.id)).body.status).toBe('pending');
+      // The same form from the page's own origin goes through.
+      expect((await post(new URL(h.platform.url).origin)).status).toBe(200);
+      expect((await getKyc(kyc.id)).body.status).toBe('completed');
+    });
+
     it('answers a forged or unknown link with the dead-link page', async () => {
       const kyc = await startFull();
       const forged = `${new URL(kyc.access.url).pathname.slice(0, -4)}AAAA`;

@@ -11,17 +11,9 @@ import {
 import type { Logger } from '@cip/shared/runtime';
 import { LOGGER } from '@cip/shared/infrastructure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const CSRF_COOKIE = 'kyc_form';
-
-function cookie(request: FastifyRequest, name: string): string | null {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return null;
-}
 
 const sameToken = (a: string | null, b: unknown): boolean =>
   typeof a === 'string' &&
@@ -31,10 +23,55 @@ const sameToken = (a: string | null, b: unknown): boolean =>
   timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
+ * The form token of one link: a random nonce and its HMAC keyed by the link's own token. A token taken from
+ * the page of one link (an attacker's own verification, say) is worthless on another link, and the server
+ * keeps no state for it.
+ */
+function formTokenFor(linkToken: string, nonce = randomBytes(18).toString('base64url')): string {
+  return `${nonce}.${createHmac('sha256', linkToken).update(nonce).digest('base64url')}`;
+}
+
+function isFormTokenOf(linkToken: string, formToken: string): boolean {
+  const nonce = formToken.split('.')[0];
+  return sameToken(formTokenFor(linkToken, nonce), formToken);
+}
+
+/** The cookie lives on the link's own path, so two links open in one browser do not overwrite each other. */
+const formCookie = (linkToken: string, value: string, extra = '') =>
+  `${CSRF_COOKIE}=${value}; Path=${HOSTED_KYC_PATH}/${encodeURIComponent(linkToken)}; HttpOnly; SameSite=Strict${extra}`;
+
+/**
+ * Whether a browser said the post comes from elsewhere. Fetch metadata is authoritative when present (the
+ * page's no-referrer policy makes browsers send `Origin: null` even on same-origin posts, so Origin cannot
+ * overrule it). Without it (older browsers), an `Origin` naming another host is refused; an opaque `null`
+ * origin says nothing either way and is left to the link-bound form token.
+ */
+function isCrossOrigin(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'cross-site' || site === 'same-site';
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === 'null') return false;
+  try {
+    return new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+function cookie(request: FastifyRequest, name: string): string | null {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return null;
+}
+
+/**
  * The sandbox provider's hosted verification page, outside /v1 and without an API key: the unguessable link
  * is the credential. Everything is rendered on the server and works without script. The form post is guarded
- * against cross-site submission twice over: a browser that says the post comes from another site is refused,
- * and the post must carry the random token that the page set both in a cookie and in a hidden field.
+ * against cross-site submission twice over: a browser that says the post comes from another origin (Fetch
+ * metadata or `Origin`) is refused, and the post must carry the token that the page set both in a cookie and
+ * in a hidden field, bound to this link.
  */
 @ApiExcludeController()
 @Controller(HOSTED_KYC_PATH.slice(1))
@@ -49,11 +86,8 @@ export class HostedKycController {
     await this.respond(reply, request, async () => {
       const session = await this.kycs.openHostedSession(token);
       if (!session) return this.dead(reply);
-      const csrfToken = randomBytes(24).toString('base64url');
-      reply.header(
-        'set-cookie',
-        `${CSRF_COOKIE}=${csrfToken}; Path=${HOSTED_KYC_PATH}/; HttpOnly; SameSite=Strict`,
-      );
+      const csrfToken = formTokenFor(token);
+      reply.header('set-cookie', formCookie(token, csrfToken));
       return reply.code(200).send(renderFormPage({ form: session.form, values: {}, errors: {}, csrfToken }));
     });
   }
@@ -63,7 +97,7 @@ export class HostedKycController {
     await this.respond(reply, request, async () => {
       const posted = (request.body ?? {}) as Record<string, unknown>;
       const csrf = cookie(request, CSRF_COOKIE);
-      if (request.headers['sec-fetch-site'] === 'cross-site' || !sameToken(csrf, posted.csrf)) {
+      if (isCrossOrigin(request) || !sameToken(csrf, posted.csrf) || !isFormTokenOf(token, csrf as string)) {
         return reply
           .code(403)
           .send(
@@ -84,10 +118,7 @@ export class HostedKycController {
           }),
         );
       }
-      reply.header(
-        'set-cookie',
-        `${CSRF_COOKIE}=; Path=${HOSTED_KYC_PATH}/; HttpOnly; SameSite=Strict; Max-Age=0`,
-      );
+      reply.header('set-cookie', formCookie(token, '', '; Max-Age=0'));
       return reply.code(200).send(renderSubmittedPage());
     });
   }
