@@ -176,6 +176,49 @@ describe('webhooks over /v1 with a local receiver', () => {
     ).toThrow();
   });
 
+  it('lets a receiver without an API key verify with the PEM or the JWKS of the well-known URL', async () => {
+    await subscribe();
+    await createUser();
+    await settle(h);
+    const [delivery] = receiver.acknowledged('user.created');
+    const content = Buffer.from(
+      `${delivery.headers['webhook-id']}.${delivery.headers['webhook-timestamp']}.${delivery.rawBody}`,
+    );
+    const signature = (delivery.headers['webhook-signature'] as string)
+      .split(' ')
+      .find((s) => s.startsWith('v1a,'));
+    const signatureBytes = Buffer.from(signature?.slice(4) ?? '', 'base64');
+
+    const pem = await h.http.get('/.well-known/webhook-signing-keys/sandbox/public-key.pem');
+    expect(pem.status).toBe(200);
+    expect(pem.headers['content-type']).toContain('application/x-pem-file');
+    expect(verify(null, content, pem.text, signatureBytes)).toBe(true);
+
+    const jwks = await h.http.get('/.well-known/webhook-signing-keys/sandbox/jwks.json');
+    expect(jwks.status).toBe(200);
+    const authenticated = (await h.http.get('/v1/webhook-subscriptions/public-key').set(api())).body;
+    expect(jwks.body.keys).toEqual([
+      {
+        kty: 'OKP',
+        crv: 'Ed25519',
+        x: expect.any(String),
+        kid: authenticated.keyId,
+        alg: 'EdDSA',
+        use: 'sig',
+      },
+    ]);
+    expect(authenticated.pem).toBe(pem.text);
+    const [jwk] = jwks.body.keys;
+    expect(verify(null, content, createPublicKey({ key: jwk, format: 'jwk' }), signatureBytes)).toBe(true);
+
+    // Production has its own keys; anything else is a 404 in the error shape.
+    const production = await h.http.get('/.well-known/webhook-signing-keys/production/jwks.json');
+    expect(production.body.keys[0].kid).not.toBe(authenticated.keyId);
+    const unknown = await h.http.get('/.well-known/webhook-signing-keys/staging/jwks.json');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('not_found');
+  });
+
   it('shows each delivery with its attempts, and redelivers an Event on request', async () => {
     const { body: subscription } = await subscribe();
     await createUser();

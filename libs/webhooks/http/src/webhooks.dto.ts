@@ -74,6 +74,11 @@ export class CreatedWebhookSubscriptionResponse extends WebhookSubscriptionRespo
 class SigningKeyResponse {
   @ApiProperty({ enum: ['ed25519'] }) algorithm: string;
   @ApiProperty({ description: 'Raw 32-byte Ed25519 public key, base64' }) publicKey: string;
+  @ApiProperty({
+    description: 'The same key as a PEM (SPKI) document, for crypto.verify(null, content, pem, signature)',
+    example: '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA...\n-----END PUBLIC KEY-----\n',
+  })
+  pem: string;
   @ApiProperty({ example: 'whk_3f9a1c0d7e2b4a58' }) keyId: string;
   @ApiProperty() createdAt: string;
   @ApiPropertyOptional({ description: 'Previous key during a rotation: it stops signing at this time' })
@@ -115,4 +120,19 @@ export class DeliveryResponse {
   @ApiProperty() eventCreatedAt: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
+}
+
+class SigningJwk {
+  @ApiProperty({ enum: ['OKP'] }) kty: string;
+  @ApiProperty({ enum: ['Ed25519'] }) crv: string;
+  @ApiProperty({ description: 'The raw public key, base64url' }) x: string;
+  @ApiProperty({ description: 'The keyId of the public-key endpoint', example: 'whk_3f9a1c0d7e2b4a58' })
+  kid: string;
+  @ApiProperty({ enum: ['EdDSA'] }) alg: string;
+  @ApiProperty({ enum: ['sig'] }) use: string;
+}
+
+export class SigningKeySetResponse {
+  @ApiProperty({ type: [SigningJwk], description: 'Every key that signs deliveries now' })
+  keys: SigningJwk[];
 }

@@ -1,4 +1,4 @@
-import { webhooksContract } from '@cip/webhooks/contract';
+import { webhookSigningKeysContract, webhooksContract } from '@cip/webhooks/contract';
 import { WEBHOOKS_CONTROLLERS } from '@cip/webhooks/http';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
 import { webhookSubscriptionPublicEvents, webhookSubscriptionsProjection } from '@cip/webhooks/read-models';
@@ -7,7 +7,7 @@ import { WebhooksModule } from './webhooks.module';
 /** The webhooks context (subscriptions, signing keys, the dispatcher), as the platform registry lists it. */
 export const webhooksContext: ContextDefinition = {
   name: 'webhooks',
-  contracts: [webhooksContract],
+  contracts: [webhooksContract, webhookSigningKeysContract],
   module: WebhooksModule,
   readModels: [projectionReadModel(webhookSubscriptionsProjection)],
   publicEvents: [webhookSubscriptionPublicEvents],

@@ -20,7 +20,7 @@ import { DISPATCHER_GROUP, WebhookDispatcher } from './dispatch/webhook-dispatch
 import { WebhookMetrics } from './dispatch/webhook-metrics';
 import { SigningKeyRing } from './signing/signing-keys';
 import { SecretBox } from './signing/webhook-signature';
-import { WEBHOOKS_API } from '@cip/webhooks/contract';
+import { WEBHOOK_SIGNING_KEYS_API, WEBHOOKS_API } from '@cip/webhooks/contract';
 import { WebhooksService } from './webhooks.service';
 
 /** What the app decides for the webhooks context (provided under WEBHOOKS_OPTIONS). */
@@ -236,6 +236,7 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
         }),
     },
     { provide: WEBHOOKS_API, useExisting: WebhooksService },
+    { provide: WEBHOOK_SIGNING_KEYS_API, useExisting: WebhooksService },
     {
       provide: DispatcherLifecycle,
       inject: [WebhookDispatcher, WebhookHttpClient],
@@ -243,7 +244,7 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
         new DispatcherLifecycle(dispatcher, http),
     },
   ],
-  exports: [WebhooksService, WEBHOOKS_API, WebhookDispatcher, DeliveryEngine],
+  exports: [WebhooksService, WEBHOOKS_API, WEBHOOK_SIGNING_KEYS_API, WebhookDispatcher, DeliveryEngine],
 })
 export class WebhooksModule {
   constructor(

@@ -28,6 +28,7 @@ import type {
   PublicKeyResponse,
   PublicSigningKey,
   WebhooksApi,
+  WebhookSigningKeysApi,
 } from '@cip/webhooks/contract';
 
 export interface WebhooksPorts {
@@ -52,6 +53,7 @@ export interface WebhooksServiceDependencies {
 const publicKeyOf = (key: SigningKey): PublicSigningKey => ({
   algorithm: 'ed25519',
   publicKey: key.publicKey,
+  pem: key.pem,
   keyId: key.keyId,
   createdAt: key.createdAt,
   ...(key.retiresAt ? { retiresAt: key.retiresAt } : {}),
@@ -62,7 +64,7 @@ const publicKeyOf = (key: SigningKey): PublicSigningKey => ({
  * changes that need verifying again, deletion, the public signing key, the delivery log and redelivery.
  * A distributor may hold several subscriptions per environment; each verified one receives every Event.
  */
-export class WebhooksService implements WebhooksApi {
+export class WebhooksService implements WebhooksApi, WebhookSigningKeysApi {
   constructor(private readonly deps: WebhooksServiceDependencies) {}
 
   async createSubscription(caller: Caller, rawUrl: string) {
@@ -132,7 +134,11 @@ export class WebhooksService implements WebhooksApi {
   }
 
   async publicKey(caller: Caller): Promise<PublicKeyResponse> {
-    const ring = this.deps.keys(caller.environment);
+    return this.signingKeys(caller.environment);
+  }
+
+  async signingKeys(environment: Environment): Promise<PublicKeyResponse> {
+    const ring = this.deps.keys(environment);
     return { ...publicKeyOf(ring.current()), keys: ring.signingKeys().map(publicKeyOf) };
   }
 

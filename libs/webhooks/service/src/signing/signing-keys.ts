@@ -32,6 +32,8 @@ export interface SigningKey {
   keyId: string;
   /** Raw 32-byte public key, base64 (what GET /v1/webhook-subscriptions/public-key returns). */
   publicKey: string;
+  /** The public key as SPKI PEM. */
+  pem: string;
   privateKey: KeyObject;
   createdAt: string;
   /** Only on the previous key during an overlap. */
@@ -60,11 +62,13 @@ function toSigningKey(stored: StoredKey, retiresAt?: string): SigningKey {
     format: 'der',
     type: 'pkcs8',
   });
+  const publicKey = createPublicKey(privateKey);
   // The SPKI encoding of an Ed25519 key ends with the 32 raw key bytes.
-  const raw = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(-32);
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
   return {
     keyId: `whk_${createHash('sha256').update(raw).digest('hex').slice(0, 16)}`,
     publicKey: raw.toString('base64'),
+    pem: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
     privateKey,
     createdAt: stored.createdAt,
     ...(retiresAt ? { retiresAt } : {}),
