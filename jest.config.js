@@ -22,6 +22,11 @@ module.exports = {
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.unit.spec.ts'] },
     { ...base, displayName: 'contract', testMatch: ['<rootDir>/{apps,libs}/**/*.contract.spec.ts'] },
     { ...base, displayName: 'int', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts'] },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/{apps,libs}/**/*.e2e.spec.ts'] },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{apps,libs}/**/*.e2e.spec.ts'],
+      globalSetup: '<rootDir>/tools/jest/build-platform.js',
+    },
   ],
 };

@@ -1,67 +1,30 @@
 import { READ_MODELS } from '@cip/platform/registry';
 import { openEmbeddedInfrastructure, verifyProjections } from '@cip/shared/infrastructure';
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exited, freePort, listening, spawnPlatform } from './testing/platform-process';
 
-const ROOT = join(__dirname, '..', '..', '..');
 const KEY = 'sk_sandbox_crashTestKeyCCCCCCCCCCCCCCCCCCCCCCCCCC';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts the built platform as a real process and resolves once it prints where it listens. */
+/** Starts the built platform as a real process and resolves once it says where it listens. */
 function startProcess(dataDir: string, port: number): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/apps/platform/src/main.js')], {
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        BOOTSTRAP_SANDBOX_API_KEY: KEY,
-        RATE_LIMIT_PER_SECOND: '1000000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('listening on')) resolve(child);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) =>
-      reject(new Error(`platform exited with ${code} before listening:\n${output}`)),
-    );
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-  });
+  return listening(
+    spawnPlatform({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      BOOTSTRAP_SANDBOX_API_KEY: KEY,
+      RATE_LIMIT_PER_SECOND: '1000000',
+    }),
+  );
 }
 
 describe('durability: kill -9 in the middle of user creations', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-'));
   let child: ChildProcess | undefined;
 
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT });
-  });
   afterAll(async () => {
     if (child && child.exitCode === null) {
       child.kill('SIGKILL');
@@ -144,10 +107,6 @@ describe('durability: kill -9 in the middle of user creations', () => {
 describe('durability: kill -9 in the middle of deposits and withdrawals on one wallet', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-ledger-'));
   let child: ChildProcess | undefined;
-
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT });
-  });
 
   afterAll(async () => {
     if (child && child.exitCode === null) {

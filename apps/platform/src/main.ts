@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { readPlatformConfig } from '@cip/shared/runtime';
+import { ConfigError, readPlatformConfig } from '@cip/shared/runtime';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startPlatform } from './start-platform';
@@ -26,7 +26,8 @@ async function main(): Promise<void> {
     );
   }
   lines.push(`  started in ${Math.round(performance.now() - startedAt)} ms`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  // The banner is for the person at the terminal: stderr, so stdout stays JSON log lines for collectors.
+  process.stderr.write(`${lines.join('\n')}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  process.stderr.write(`Platform failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  const reason =
+    error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`Platform failed to start: ${reason}\n`);
   process.exit(1);
 });

@@ -6,7 +6,7 @@ import {
   readPort,
   runMain,
 } from '@cip/shared/infrastructure/distributed';
-import { createLogger, PlatformMetrics } from '@cip/shared/runtime';
+import { createLogger, PlatformMetrics, readLogLevel } from '@cip/shared/runtime';
 import { createServer } from 'node:http';
 import { Gauge } from 'prom-client';
 
@@ -15,7 +15,7 @@ import { Gauge } from 'prom-client';
  * from the stores to the bus. Exactly one runs per deployment. /health and /metrics on METRICS_PORT.
  */
 async function main(): Promise<void> {
-  const logger = createLogger(process.env.LOG_LEVEL || 'info', 'relay');
+  const logger = createLogger(readLogLevel(), 'relay');
   const metrics = new PlatformMetrics();
   const infrastructure = await openDistributedInfrastructure({
     ...readDistributedConfig('cip-relay'),

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { z } from 'zod';
 
 /** Settings read from the environment at start-up (README, "Configuration"). */
 export interface PlatformConfig {
@@ -58,70 +59,162 @@ export interface WebhookConfig {
   secretsKey?: string;
 }
 
-function evmChainConfig(
-  env: NodeJS.ProcessEnv,
-  suffix: 'SANDBOX' | 'PRODUCTION',
-): EvmChainConfig | undefined {
-  const rpcUrl = env[`CHAIN_RPC_URL_${suffix}`];
+// ---------------------------------------------------------------------------------------------------
+// Reading and validating the environment: one zod schema, so a wrong value stops the start with a message
+// naming the variable, instead of a default silently taking its place or a crash far from the cause.
+// ---------------------------------------------------------------------------------------------------
+
+/** A configuration the platform refuses to start with; the message names every wrong variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
+const flag = z
+  .enum(['true', 'false'], { error: 'must be true or false' })
+  .transform((value) => value === 'true');
+const text = z.string();
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+const chainVariables = (suffix: 'SANDBOX' | 'PRODUCTION') => ({
+  [`CHAIN_RPC_URL_${suffix}`]: httpUrl.optional(),
+  [`CHAIN_ID_${suffix}`]: integer(1).optional(),
+  [`USDC_CONTRACT_ADDRESS_${suffix}`]: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, { error: 'must be a 0x-prefixed 20-byte address' })
+    .optional(),
+  [`CHAIN_CONFIRMATIONS_${suffix}`]: integer(1).default(12),
+  [`CHAIN_POLL_INTERVAL_MS_${suffix}`]: integer(10).default(4_000),
+  [`CHAIN_MAX_BLOCK_RANGE_${suffix}`]: integer(1).default(2_000),
+  [`CHAIN_START_BLOCK_${suffix}`]: integer(0).optional(),
+  [`HOT_WALLET_PRIVATE_KEY_${suffix}`]: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, { error: 'must be a 0x-prefixed 32-byte hex key' })
+    .optional(),
+});
+
+const PLATFORM_ENV = z.object({
+  PORT: integer(0, 65_535).default(3000),
+  HOST: text.default('0.0.0.0'),
+  DATA_DIR: text.default('./data'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  BOOTSTRAP_SANDBOX_API_KEY: z
+    .string()
+    .startsWith('sk_sandbox_', { error: 'must start with sk_sandbox_' })
+    .optional(),
+  BOOTSTRAP_PRODUCTION_API_KEY: z
+    .string()
+    .startsWith('sk_live_', { error: 'must start with sk_live_' })
+    .optional(),
+  RATE_LIMIT_PER_SECOND: integer(1).default(100),
+  RATE_LIMIT_BURST: integer(1).optional(),
+  HTTP_HEADERS_TIMEOUT_MS: integer(100).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: integer(100).default(30_000),
+  PUBLIC_BASE_URL: httpUrl.optional(),
+  KYC_LINK_SECRET: text.optional(),
+  WALLET_HD_SEED_SANDBOX: text.optional(),
+  WALLET_HD_SEED_PRODUCTION: text.optional(),
+  ...chainVariables('SANDBOX'),
+  ...chainVariables('PRODUCTION'),
+  WEBHOOK_ALLOW_PRIVATE_URLS: flag.default(false),
+  WEBHOOK_SIGNING_KEY_SANDBOX: text.optional(),
+  WEBHOOK_SIGNING_KEY_PRODUCTION: text.optional(),
+  WEBHOOK_SECRETS_KEY: text.optional(),
+});
+
+const SECRET_VARIABLE = /KEY|SECRET|SEED/;
+
+/**
+ * Parses the variables a schema knows. An empty variable counts as unset (how compose files and shells
+ * usually leave one out); variables the schema does not know are ignored (the process environment holds
+ * many).
+ */
+export function parseEnvironment<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const known = Object.fromEntries(
+    Object.keys(schema.shape)
+      .filter((name) => env[name] !== undefined && env[name] !== '')
+      .map((name) => [name, env[name]]),
+  );
+  const parsed = schema.safeParse(known);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      // A wrong secret is not echoed: start-up errors end up in logs.
+      const got = SECRET_VARIABLE.test(name) ? 'value not shown' : `got "${known[name]}"`;
+      return `${name}: ${issue.message} (${got})`;
+    }),
+  );
+}
+
+/** LOG_LEVEL of the apps that read nothing else of the platform's configuration (relay, context services). */
+export function readLogLevel(env: NodeJS.ProcessEnv = process.env): (typeof LOG_LEVELS)[number] {
+  return parseEnvironment(PLATFORM_ENV.pick({ LOG_LEVEL: true }), env).LOG_LEVEL;
+}
+
+type PlatformEnv = z.infer<typeof PLATFORM_ENV>;
+
+function evmChainConfig(env: PlatformEnv, suffix: 'SANDBOX' | 'PRODUCTION'): EvmChainConfig | undefined {
+  const value = <T>(name: string) => (env as Record<string, unknown>)[`${name}_${suffix}`] as T;
+  const rpcUrl = value<string | undefined>('CHAIN_RPC_URL');
   if (!rpcUrl) return undefined;
-  const required = (name: string): string => {
-    const value = env[`${name}_${suffix}`];
-    if (!value) throw new Error(`${name}_${suffix} must be set when CHAIN_RPC_URL_${suffix} is`);
-    return value;
-  };
-  const chainId = Number(required('CHAIN_ID'));
-  if (!Number.isInteger(chainId) || chainId <= 0)
-    throw new Error(`CHAIN_ID_${suffix} must be a positive integer`);
-  const startBlock = env[`CHAIN_START_BLOCK_${suffix}`];
+  const missing = ['CHAIN_ID', 'USDC_CONTRACT_ADDRESS']
+    .filter((name) => value(name) === undefined)
+    .map((name) => `${name}_${suffix}: must be set when CHAIN_RPC_URL_${suffix} is`);
+  if (missing.length > 0) throw new ConfigError(missing);
   return {
     rpcUrl,
-    chainId,
-    usdcContractAddress: required('USDC_CONTRACT_ADDRESS'),
-    confirmations: Math.max(1, positiveInteger(env, `CHAIN_CONFIRMATIONS_${suffix}`, 12)),
-    pollIntervalMs: Math.max(10, positiveInteger(env, `CHAIN_POLL_INTERVAL_MS_${suffix}`, 4_000)),
-    maxBlockRange: Math.max(1, positiveInteger(env, `CHAIN_MAX_BLOCK_RANGE_${suffix}`, 2_000)),
-    startBlock: startBlock ? positiveInteger(env, `CHAIN_START_BLOCK_${suffix}`, 0) : undefined,
-    hotWalletPrivateKey: env[`HOT_WALLET_PRIVATE_KEY_${suffix}`] || undefined,
+    chainId: value('CHAIN_ID'),
+    usdcContractAddress: value('USDC_CONTRACT_ADDRESS'),
+    confirmations: value('CHAIN_CONFIRMATIONS'),
+    pollIntervalMs: value('CHAIN_POLL_INTERVAL_MS'),
+    maxBlockRange: value('CHAIN_MAX_BLOCK_RANGE'),
+    startBlock: value('CHAIN_START_BLOCK'),
+    hotWalletPrivateKey: value('HOT_WALLET_PRIVATE_KEY'),
   };
 }
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
-export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
-  const ratePerSecond = positiveInteger(env, 'RATE_LIMIT_PER_SECOND', 100);
+/** The platform's settings from the environment; a wrong value throws a ConfigError naming the variable. */
+export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const env = parseEnvironment(PLATFORM_ENV, source);
   return {
-    port: positiveInteger(env, 'PORT', 3000),
-    host: env.HOST || '0.0.0.0',
-    dataDir: resolve(env.DATA_DIR || './data'),
-    logLevel: env.LOG_LEVEL || 'info',
-    bootstrapSandboxApiKey: env.BOOTSTRAP_SANDBOX_API_KEY || undefined,
-    bootstrapProductionApiKey: env.BOOTSTRAP_PRODUCTION_API_KEY || undefined,
-    rateLimit: { ratePerSecond, burst: positiveInteger(env, 'RATE_LIMIT_BURST', ratePerSecond * 2) },
-    httpTimeouts: {
-      headersMs: positiveInteger(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
-      requestMs: positiveInteger(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000),
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: resolve(env.DATA_DIR),
+    logLevel: env.LOG_LEVEL,
+    bootstrapSandboxApiKey: env.BOOTSTRAP_SANDBOX_API_KEY,
+    bootstrapProductionApiKey: env.BOOTSTRAP_PRODUCTION_API_KEY,
+    rateLimit: {
+      ratePerSecond: env.RATE_LIMIT_PER_SECOND,
+      burst: env.RATE_LIMIT_BURST ?? env.RATE_LIMIT_PER_SECOND * 2,
     },
-    publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
-    kycLinkSecret: env.KYC_LINK_SECRET || undefined,
-    walletHdSeeds: {
-      sandbox: env.WALLET_HD_SEED_SANDBOX || undefined,
-      production: env.WALLET_HD_SEED_PRODUCTION || undefined,
-    },
+    httpTimeouts: { headersMs: env.HTTP_HEADERS_TIMEOUT_MS, requestMs: env.HTTP_REQUEST_TIMEOUT_MS },
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    kycLinkSecret: env.KYC_LINK_SECRET,
+    walletHdSeeds: { sandbox: env.WALLET_HD_SEED_SANDBOX, production: env.WALLET_HD_SEED_PRODUCTION },
     chains: { sandbox: evmChainConfig(env, 'SANDBOX'), production: evmChainConfig(env, 'PRODUCTION') },
     webhooks: {
-      allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+      allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
       signingKeys: {
-        sandbox: env.WEBHOOK_SIGNING_KEY_SANDBOX || undefined,
-        production: env.WEBHOOK_SIGNING_KEY_PRODUCTION || undefined,
+        sandbox: env.WEBHOOK_SIGNING_KEY_SANDBOX,
+        production: env.WEBHOOK_SIGNING_KEY_PRODUCTION,
       },
-      secretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
+      secretsKey: env.WEBHOOK_SECRETS_KEY,
     },
   };
 }

@@ -10,7 +10,7 @@ import {
   SystemController,
 } from '@cip/shared/infrastructure';
 import { distributedInfrastructure, readPort, runMain } from '@cip/shared/infrastructure/distributed';
-import { createLogger } from '@cip/shared/runtime';
+import { createLogger, readLogLevel } from '@cip/shared/runtime';
 import { ContextTransportModule } from './context-transport.module';
 
 export interface ContextServiceModuleOptions {
@@ -60,7 +60,7 @@ export interface ContextServiceAppOptions extends Omit<ContextServiceModuleOptio
  */
 export function runContextService(options: ContextServiceAppOptions): void {
   runMain(`${options.name} service`, async () => {
-    const logger = createLogger(process.env.LOG_LEVEL || 'info', options.name);
+    const logger = createLogger(readLogLevel(), options.name);
     const host = process.env.HOST || '0.0.0.0';
     const tcpPort = readPort(options.tcpPort.env, options.tcpPort.default);
     const metricsPort = readPort('METRICS_PORT', 9464);

@@ -1,0 +1,81 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The built platform, as `npm start` runs it (the e2e project's global setup builds dist/ first). */
+export const PLATFORM_MAIN = join(__dirname, '..', '..', '..', '..', 'dist/apps/platform/src/main.js');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface PlatformProcess {
+  child: ChildProcess;
+  /** What the process wrote so far. */
+  stdout(): string;
+  stderr(): string;
+}
+
+/** Spawns the built platform with these variables on top of the test's environment. */
+export function spawnPlatform(env: NodeJS.ProcessEnv): PlatformProcess {
+  const child = spawn(process.execPath, [PLATFORM_MAIN], {
+    env: { ...process.env, HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Resolves once the banner says where the platform listens; fails if it exits first or takes too long. */
+export function listening(platform: PlatformProcess, withinMs = 30_000): Promise<ChildProcess> {
+  const { child } = platform;
+  return new Promise((resolve, reject) => {
+    const output = () => `stdout:\n${platform.stdout()}\nstderr:\n${platform.stderr()}`;
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`the platform did not say it listens within ${withinMs} ms\n${output()}`));
+    }, withinMs);
+    const check = () => {
+      if (!platform.stderr().includes('listening on')) return;
+      cleanup();
+      resolve(child);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`platform exited with ${code} before listening:\n${output()}`));
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stderr?.off('data', check);
+      child.off('exit', onExit);
+    };
+    child.stderr?.on('data', check);
+    child.once('exit', onExit);
+    check();
+  });
+}
+
+/** Resolves with the exit code once the process has exited; fails if it is still running after `withinMs`. */
+export function exited(child: ChildProcess, withinMs = 30_000): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+    const timer = setTimeout(
+      () => reject(new Error(`the platform process ${child.pid} did not exit within ${withinMs} ms`)),
+      withinMs,
+    );
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}

@@ -1,0 +1,90 @@
+import { ConfigError, readLogLevel, readPlatformConfig } from './config';
+
+const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
+  try {
+    readPlatformConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('the platform configuration, read from the environment', () => {
+  it('starts from documented defaults, an empty variable counting as unset', () => {
+    const config = readPlatformConfig({ PORT: '', LOG_LEVEL: '' });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      logLevel: 'info',
+      rateLimit: { ratePerSecond: 100, burst: 200 },
+      httpTimeouts: { headersMs: 10_000, requestMs: 30_000 },
+      webhooks: { allowPrivateUrls: false },
+      chains: { sandbox: undefined, production: undefined },
+    });
+  });
+
+  it('takes valid values', () => {
+    const config = readPlatformConfig({
+      PORT: '8080',
+      LOG_LEVEL: 'debug',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      PUBLIC_BASE_URL: 'https://cards.example.com',
+      CHAIN_RPC_URL_SANDBOX: 'http://127.0.0.1:8545',
+      CHAIN_ID_SANDBOX: '31337',
+      USDC_CONTRACT_ADDRESS_SANDBOX: `0x${'ab'.repeat(20)}`,
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      logLevel: 'debug',
+      publicBaseUrl: 'https://cards.example.com',
+      webhooks: { allowPrivateUrls: true },
+      chains: { sandbox: { chainId: 31337, confirmations: 12, pollIntervalMs: 4000 } },
+    });
+  });
+
+  it('refuses a wrong value with a message naming the variable and the value', () => {
+    expect(problemsOf({ LOG_LEVEL: 'verbose' })).toEqual([
+      expect.stringMatching(
+        /^LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/,
+      ),
+    ]);
+    expect(problemsOf({ WEBHOOK_ALLOW_PRIVATE_URLS: '1' })).toEqual([
+      'WEBHOOK_ALLOW_PRIVATE_URLS: must be true or false (got "1")',
+    ]);
+  });
+
+  it('lists every wrong variable at once', () => {
+    const problems = problemsOf({
+      PORT: '70000',
+      RATE_LIMIT_PER_SECOND: 'ten',
+      PUBLIC_BASE_URL: 'cards.example.com',
+      BOOTSTRAP_SANDBOX_API_KEY: 'sk_live_x',
+    });
+    expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual([
+      'BOOTSTRAP_SANDBOX_API_KEY',
+      'PORT',
+      'PUBLIC_BASE_URL',
+      'RATE_LIMIT_PER_SECOND',
+    ]);
+  });
+
+  it('never echoes the value of a secret it refuses', () => {
+    const [problem] = problemsOf({ HOT_WALLET_PRIVATE_KEY_SANDBOX: 'not-hex-but-still-secret' });
+    expect(problem).toBe(
+      'HOT_WALLET_PRIVATE_KEY_SANDBOX: must be a 0x-prefixed 32-byte hex key (value not shown)',
+    );
+  });
+
+  it('needs the chain id and token of a chain whose RPC url is set', () => {
+    expect(problemsOf({ CHAIN_RPC_URL_PRODUCTION: 'https://rpc.example.com' })).toEqual([
+      'CHAIN_ID_PRODUCTION: must be set when CHAIN_RPC_URL_PRODUCTION is',
+      'USDC_CONTRACT_ADDRESS_PRODUCTION: must be set when CHAIN_RPC_URL_PRODUCTION is',
+    ]);
+  });
+
+  it('checks LOG_LEVEL alone for the apps that read nothing else', () => {
+    expect(readLogLevel({ LOG_LEVEL: 'warn' })).toBe('warn');
+    expect(() => readLogLevel({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+});
