@@ -18,6 +18,11 @@ export interface PlatformConfig {
   publicBaseUrl?: string;
   /** Key of hosted KYC link signatures; generated under DATA_DIR/secrets on first start when unset. */
   kycLinkSecret?: string;
+  /**
+   * PERSONAL_DATA_MASTER_KEY: 32 bytes (base64) wrapping the per-user keys that seal personal data in
+   * events; generated under DATA_DIR/secrets on first start when unset.
+   */
+  personalDataMasterKey?: string;
   /** Wallets: deposit-address HD seeds (BIP-39 mnemonics), generated on first start when not given. */
   walletHdSeeds?: { sandbox?: string; production?: string };
   /**
@@ -110,6 +115,7 @@ export function readPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     },
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     kycLinkSecret: env.KYC_LINK_SECRET || undefined,
+    personalDataMasterKey: env.PERSONAL_DATA_MASTER_KEY || undefined,
     walletHdSeeds: {
       sandbox: env.WALLET_HD_SEED_SANDBOX || undefined,
       production: env.WALLET_HD_SEED_PRODUCTION || undefined,
