@@ -1,6 +1,6 @@
 import { DistributorDirectory } from '@cip/distributors/service';
 import { EmbeddedMessageBus } from '@cip/shared/eventing';
-import { Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { environmentStores, Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { systemClock } from '@cip/shared/runtime';
 import { UsersService } from '@cip/users/service';
 import { spawnSync } from 'node:child_process';
@@ -193,8 +193,7 @@ describe('cli', () => {
     const userIds = await withInfrastructure(async (infrastructure) => {
       const users = new UsersService(
         {
-          eventStore: (environment) => infrastructure.scope(environment).eventStore,
-          readStore: (environment) => infrastructure.scope(environment).readStore,
+          ...environmentStores(infrastructure),
           settle: async () => undefined,
         },
         systemClock,

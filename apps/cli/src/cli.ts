@@ -1,3 +1,4 @@
+import { PLATFORM_PERSONAL_DATA } from '@cip/platform/registry';
 import { DomainError } from '@cip/shared/contracts';
 import { Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { resolve } from 'node:path';
@@ -8,12 +9,14 @@ import { exportCommands } from './commands/export';
 import { keyCommands } from './commands/keys';
 import { kycCommands } from './commands/kyc';
 import { projectionCommands } from './commands/projections';
+import { userCommands } from './commands/users';
 import { walletCommands } from './commands/wallets';
 import { webhookCommands } from './commands/webhooks';
 
 const COMMANDS: Command[] = [
   ...distributorCommands,
   ...keyCommands,
+  ...userCommands,
   ...projectionCommands,
   ...exportCommands,
   ...kycCommands,
@@ -92,7 +95,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       dataDir,
       json: line.flags.bool('json') ?? false,
       io,
-      infrastructure: () => (opened.infrastructure ??= openEmbeddedInfrastructure({ dataDir })),
+      infrastructure: () =>
+        (opened.infrastructure ??= openEmbeddedInfrastructure({
+          dataDir,
+          personalData: { policies: PLATFORM_PERSONAL_DATA, masterKey: io.env.PERSONAL_DATA_MASTER_KEY },
+        })),
     };
     const args = Object.fromEntries(command.args.map((name, i) => [name, line.positionals[i]]));
     return await command.run(context, { args, flags: line.flags });

@@ -1,6 +1,6 @@
 import { isKyc, kycDecider } from '@cip/kyc/domain';
 import { loadState } from '@cip/shared/eventing';
-import { openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { environmentStores, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { systemClock } from '@cip/shared/runtime';
 import { UsersService } from '@cip/users/service';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,8 +38,7 @@ describe('cli: kyc rfi and review', () => {
     try {
       const users = new UsersService(
         {
-          eventStore: (environment) => infrastructure.scope(environment).eventStore,
-          readStore: (environment) => infrastructure.scope(environment).readStore,
+          ...environmentStores(infrastructure),
           settle: async () => undefined,
         },
         systemClock,

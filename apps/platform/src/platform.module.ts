@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DistributorsModule } from '@cip/distributors/service';
 import { GatewayHttpModule } from '@cip/gateway/http';
 import { KYC_OPTIONS, loadKycLinkKey } from '@cip/kyc/service';
-import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
+import { PLATFORM_CONTEXTS, PLATFORM_PERSONAL_DATA } from '@cip/platform/registry';
 import {
   ContextsModule,
   controllersOf,
@@ -22,6 +22,8 @@ export interface PlatformModuleOptions {
   pollIntervalMs?: number;
   /** Key of hosted KYC link signatures (KYC_LINK_SECRET); generated under DATA_DIR/secrets when unset. */
   kycLinkSecret?: string;
+  /** PERSONAL_DATA_MASTER_KEY; generated under DATA_DIR/secrets when unset. */
+  personalDataMasterKey?: string;
   /** Chain adapters of the wallets context. */
   wallets: WalletsModuleOptions;
   webhooks: Omit<WebhooksModuleOptions, 'dataDir'>;
@@ -44,6 +46,7 @@ export class PlatformModule {
               metrics,
               logger,
               pollIntervalMs: options.pollIntervalMs,
+              personalData: { policies: PLATFORM_PERSONAL_DATA, masterKey: options.personalDataMasterKey },
             }),
           runConsumers: true,
           logger: options.logger,

@@ -35,6 +35,7 @@ export async function startPlatform(
       clock: overrides.clock,
       pollIntervalMs: overrides.pollIntervalMs,
       kycLinkSecret: config.kycLinkSecret,
+      personalDataMasterKey: config.personalDataMasterKey,
       wallets: embeddedWalletChain(config, logger),
       webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
     }),

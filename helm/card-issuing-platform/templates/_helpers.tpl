@@ -45,6 +45,11 @@ app.kubernetes.io/component: {{ .component }}
     secretKeyRef:
       name: {{ .root.Values.connectionSecret.name }}
       key: {{ .root.Values.connectionSecret.mongoUrlKey }}
+- name: PERSONAL_DATA_MASTER_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ .root.Values.connectionSecret.name }}
+      key: {{ .root.Values.connectionSecret.personalDataMasterKeyKey }}
 - name: KAFKA_BROKERS
   value: {{ .root.Values.kafkaBrokers | quote }}
 - name: KAFKA_CLIENT_ID

@@ -14,10 +14,14 @@ const ndjson = (events: RecordedEvent[]) =>
 
 const SCOPE_FLAG = { env: { kind: 'text', required: true, choices: STORE_SCOPES } } as const;
 
+/** The log as stored: personal data stays sealed, so an export never carries a person in clear. */
 const eventStoreOf = (context: CommandContext, scope: string) =>
-  context.infrastructure().scope(scope as StoreScope).eventStore;
+  context.infrastructure().scope(scope as StoreScope).storedEventStore;
 
-/** Events are written one page at a time, so exporting a large log never holds it all in memory. */
+/**
+ * Events are written one page at a time, so exporting a large log never holds it all in memory. Personal
+ * fields appear sealed (`data.personal`), as the log stores them.
+ */
 export const exportCommands: Command[] = [
   {
     group: 'export',

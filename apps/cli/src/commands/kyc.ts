@@ -2,9 +2,9 @@ import { DECLINED_CODES, DeclinedCode, RFI_SUBTYPES, RfiSubtype } from '@cip/kyc
 import { KycService, loadKycLinkKey, SandboxIdentityProvider, UsersForKyc } from '@cip/kyc/service';
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
 import { newId, systemClock } from '@cip/shared/runtime';
-import { UsersService } from '@cip/users/service';
 import { Command, CommandContext, print } from '../command';
 import { existingDistributor, openControlPlane } from './control-plane';
+import { openUsers } from './users';
 
 /**
  * The KYC service over the data directory's stores, for operator actions (raising an RFI), with the same
@@ -13,14 +13,7 @@ import { existingDistributor, openControlPlane } from './control-plane';
  */
 export async function openKyc(context: CommandContext): Promise<KycService> {
   const infrastructure = context.infrastructure();
-  const users = new UsersService(
-    {
-      eventStore: (environment: Environment) => infrastructure.scope(environment).eventStore,
-      readStore: (environment: Environment) => infrastructure.scope(environment).readStore,
-      settle: async () => undefined,
-    },
-    systemClock,
-  );
+  const users = openUsers(context);
   const { directory } = await openControlPlane(context);
   const lookup = new UsersForKyc(users, { programOf: (id) => directory.get(id)?.program ?? null });
   const provider = new SandboxIdentityProvider(

@@ -54,9 +54,12 @@ export class PublicEventRecorder {
     const snapshots = new Map<string, { doc: ReadDocument | null; version: number; changed: boolean }>();
     const records: VersionedWrite<EventRecord>[] = [];
     const sources: VersionedWrite<EventSource>[] = [];
+    const erasures: { mapper: PublicEventMapper; userId: string; event: ProjectedEvent }[] = [];
     for (const event of events) {
       const mapper = this.mappers.get(categoryOf(event.streamId));
       if (!mapper) continue;
+      const erasedUser = mapper.erasure?.userOf(event);
+      if (erasedUser) erasures.push({ mapper, userId: erasedUser, event });
       let snapshot = snapshots.get(event.streamId);
       if (!snapshot) {
         const stored = await readStore.getVersioned(this.collections.snapshots, event.streamId);
@@ -101,8 +104,43 @@ export class PublicEventRecorder {
       .filter(([, s]) => s.changed)
       .map(([id, s]) => ({ id, doc: s.doc, version: s.version }));
     if (writes.length) await readStore.upsertMany(this.collections.snapshots, writes);
+    for (const erasure of erasures) await this.redact(readStore, erasure);
+  }
+
+  /**
+   * An erasure of a user's personal data reaches the Events already recorded about the user: each is
+   * rewritten as the mapper redacts it, at the erasure's position (so a replay of an older event cannot
+   * bring the data back, and a redelivered erasure changes nothing).
+   */
+  private async redact(
+    readStore: ReadStore,
+    { mapper, userId, event }: { mapper: PublicEventMapper; userId: string; event: ProjectedEvent },
+  ): Promise<void> {
+    const redact = mapper.erasure?.redact;
+    if (!redact) return;
+    const filter = { userId, distributorId: event.metadata.distributorId ?? '' };
+    const sort = { field: 'createdAt', direction: 'asc' } as const;
+    for (let page = 0; ; page++) {
+      const found = await readStore.find<EventRecord>(this.collections.records, {
+        filter,
+        sort,
+        page,
+        limit: REDACTION_PAGE,
+      });
+      await readStore.upsertMany(
+        this.collections.records,
+        found.items.map((record) => ({
+          id: record.id,
+          version: event.position,
+          doc: { ...record, data: redact(record.data) },
+        })),
+      );
+      if (!found.hasMore) return;
+    }
   }
 }
+
+const REDACTION_PAGE = 100;
 
 function withoutTenant(doc: ReadDocument): Record<string, unknown> {
   const { distributorId: _distributorId, ...rest } = doc;

@@ -144,7 +144,12 @@ function submitKyc({ data }: SubmitKyc, state: KycState): KycEvent[] {
   if (data.submission.kind !== SUBMISSION_KIND[kyc.type]) {
     throw new DomainError('validation_error', `A ${kyc.type} KYC takes ${SUBMISSION_KIND[kyc.type]} data`);
   }
-  return [{ type: 'KycCompleted', data: { kycId: kyc.kycId, submission: data.submission, at: data.now } }];
+  return [
+    {
+      type: 'KycCompleted',
+      data: { kycId: kyc.kycId, userId: kyc.userId, submission: data.submission, at: data.now },
+    },
+  ];
 }
 
 /** A hosted KYC is reviewed once the user has submitted it; an import as soon as it is pending. */

@@ -65,7 +65,7 @@ const created = (type: KycType = 'full', overrides: Partial<KycCreated['data']> 
 const pending = (at = T0): KycEvent => ({ type: 'KycPending', data: { kycId: KYC_ID, at } });
 const completed = (submission: KycSubmission = identity): KycEvent => ({
   type: 'KycCompleted',
-  data: { kycId: KYC_ID, submission, at: T1 },
+  data: { kycId: KYC_ID, userId: USER_ID, submission, at: T1 },
 });
 const verified: KycEvent = {
   type: 'KycVerified',

@@ -1,4 +1,4 @@
-import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
+import { domainEventReader, type DomainEvent, type PersonalDataPolicy } from '@cip/shared/contracts';
 import type { DeclinedCode, KycSubmission, KycType, RfiSubtype, UserNotActivatedReason } from './kyc.types';
 
 // ---------------------------------------------------------------------------------------------------
@@ -28,7 +28,14 @@ export type KycPending = DomainEvent<'KycPending', { kycId: string; at: string }
 
 export type KycCompleted = DomainEvent<
   'KycCompleted',
-  { kycId: string; submission: KycSubmission; at: string }
+  {
+    kycId: string;
+    /** Whose data the submission is (its key seals it); absent from events recorded before sealing. */
+    userId?: string;
+    /** Null once the user was erased. */
+    submission: KycSubmission | null;
+    at: string;
+  }
 >;
 
 export type KycVerified = DomainEvent<
@@ -66,3 +73,12 @@ export type KycEvent =
 
 /** How KYC streams are read (no upcaster yet: every event is still in its first shape). */
 export const kycEvents = domainEventReader<KycEvent>();
+
+/**
+ * The personal data of KYC events: the identity, address or answer submitted, the user's own (sealed with
+ * the user's key, so erasing the user erases its KYCs' data too).
+ */
+export const kycPersonalData = {
+  KycCreated: { subject: 'userId', fields: ['submission'] },
+  KycCompleted: { subject: 'userId', fields: ['submission'] },
+} as const satisfies PersonalDataPolicy;

@@ -1,3 +1,4 @@
+import { kycPersonalData } from '@cip/kyc/domain';
 import { KYC_CONTROLLERS } from '@cip/kyc/http';
 import { kycLinkDeadlinesProjection, kycPublicEvents, kycsProjection } from '@cip/kyc/read-models';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
@@ -13,4 +14,5 @@ export const kycContext: ContextDefinition = {
   publicEvents: [kycPublicEvents],
   sagas: [rfiOutcomesSaga],
   controllers: KYC_CONTROLLERS,
+  personalData: kycPersonalData,
 };

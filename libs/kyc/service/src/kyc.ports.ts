@@ -14,8 +14,9 @@ export type KycScope = Omit<Caller, 'program'>;
 export interface KycUserFacts {
   userId: string;
   status: 'onboarding' | 'unverified' | 'active' | 'frozen' | 'disabled' | 'revoked' | 'deleted';
-  firstName: string;
-  lastName: string;
+  /** Null once the user's personal data was erased. */
+  firstName: string | null;
+  lastName: string | null;
   countryOfResidence: string;
 }
 

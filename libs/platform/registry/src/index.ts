@@ -1,7 +1,9 @@
 import { eventsContext } from '@cip/events/service';
 import { kycContext } from '@cip/kyc/service';
+import type { PersonalDataPolicy } from '@cip/shared/contracts';
 import {
   ContextDefinition,
+  personalDataOf,
   publicEventMappers,
   RebuildableReadModel,
   readModelsOf,
@@ -27,6 +29,9 @@ export const PLATFORM_CONTEXTS: readonly ContextDefinition[] = [
 
 /** Every context's public Event mappers (the recorder turns domain events into Events with them). */
 export const PUBLIC_EVENT_MAPPERS: PublicEventMapper[] = publicEventMappers(PLATFORM_CONTEXTS);
+
+/** Every context's personal-data policy: what every runtime writing the contexts' events seals. */
+export const PLATFORM_PERSONAL_DATA: PersonalDataPolicy[] = personalDataOf(PLATFORM_CONTEXTS);
 
 /** Every read model of an environment, in the order a rebuild replays them. */
 export const READ_MODELS: RebuildableReadModel[] = readModelsOf(PLATFORM_CONTEXTS);

@@ -7,3 +7,4 @@ export * from './public-events';
 export * from './context-contract';
 export * from './pages';
 export * from './upcasting';
+export * from './personal-data';

@@ -3,3 +3,4 @@
 export * from './esdb/esdb-event-store';
 export * from './kafka/kafka-message-bus';
 export * from './kafka/kafka-relay';
+export * from './personal-data/mongo-personal-data-key-store';

@@ -3,3 +3,4 @@ export * from './message-bus.port';
 export * from './sqlite/sqlite-event-store';
 export * from './sqlite/embedded-message-bus';
 export * from './command-handler';
+export * from './personal-data';

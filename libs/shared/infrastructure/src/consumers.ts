@@ -65,7 +65,15 @@ export class ConsumerHost {
         const consumer = await ports.bus.consume({
           groupId: definition.group,
           topics: definition.topics,
-          handle: (messages) => definition.handle(ports, messages),
+          // The bus carries events as the log stores them: personal data sealed, opened here for every
+          // consumer (the relay and exports never open it).
+          handle: async (messages) => {
+            const events = await ports.personalData.open(messages.map((m) => m.event));
+            await definition.handle(
+              ports,
+              messages.map((m, i) => ({ ...m, event: events[i] })),
+            );
+          },
         });
         this.running.push({ scope, group: definition.group, consumer });
       }

@@ -1,6 +1,15 @@
-import { EmbeddedMessageBus, SqliteEventStore } from '@cip/shared/eventing';
+import {
+  EmbeddedMessageBus,
+  newPersonalDataMasterKey,
+  PersonalDataEventStore,
+  personalDataMasterKey,
+  PersonalDataVault,
+  SqliteEventStore,
+  SqlitePersonalDataKeyStore,
+} from '@cip/shared/eventing';
 import { SqliteIdempotencyStore, SqliteReadStore } from '@cip/shared/read-store';
 import {
+  loadOrCreateSecret,
   Logger,
   PlatformMetrics,
   SqliteCheckpointer,
@@ -8,7 +17,7 @@ import {
   openSqliteDatabase,
 } from '@cip/shared/runtime';
 import { join } from 'node:path';
-import { Infrastructure, STORE_SCOPES, ScopePorts, StoreScope } from './infrastructure';
+import { Infrastructure, PersonalDataOptions, STORE_SCOPES, ScopePorts, StoreScope } from './infrastructure';
 
 export interface EmbeddedInfrastructureOptions {
   dataDir: string;
@@ -16,11 +25,32 @@ export interface EmbeddedInfrastructureOptions {
   logger?: Logger;
   /** How often live subscriptions look for appends made by another process (the CLI). */
   pollIntervalMs?: number;
+  /**
+   * The contexts' personal-data policies and the master key. Without policies nothing new is sealed, but
+   * what the log holds sealed still opens: only apps that write the contexts' events need them.
+   */
+  personalData?: PersonalDataOptions;
 }
 
-/** The embedded runtime's ports: one SQLite file per scope under DATA_DIR (control, sandbox, production). */
+/** The master key of the embedded runtime: the deployment's, or one generated under DATA_DIR/secrets. */
+export const loadPersonalDataMasterKey = (dataDir: string, fromEnv?: string): Buffer =>
+  personalDataMasterKey(
+    loadOrCreateSecret({
+      dataDir,
+      name: 'personal-data-master-key',
+      fromEnv,
+      generate: newPersonalDataMasterKey,
+    }),
+  );
+
+/**
+ * The embedded runtime's ports: one SQLite file per scope under DATA_DIR (control, sandbox, production),
+ * and beside each the scope's personal-data keys in a file of their own (`<scope>-keys.sqlite`).
+ */
 export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOptions): Infrastructure {
   const databases: SqliteDatabase[] = [];
+  const masterKey = loadPersonalDataMasterKey(options.dataDir, options.personalData?.masterKey);
+  const keyStores: SqlitePersonalDataKeyStore[] = [];
   const scopes = new Map<StoreScope, ScopePorts>();
   for (const scope of STORE_SCOPES) {
     const file = join(options.dataDir, `${scope}.sqlite`);
@@ -50,16 +80,24 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
         );
       },
     });
+    const keyStore = SqlitePersonalDataKeyStore.open(join(options.dataDir, `${scope}-keys.sqlite`));
+    keyStores.push(keyStore);
+    const personalData = new PersonalDataVault(keyStore, masterKey, options.personalData?.policies ?? []);
     scopes.set(scope, {
       scope,
-      eventStore,
+      eventStore: new PersonalDataEventStore(eventStore, personalData),
+      storedEventStore: eventStore,
+      personalData,
       bus,
       readStore: new SqliteReadStore(derived),
       idempotency: new SqliteIdempotencyStore(db),
     });
   }
   const checkpointer = new SqliteCheckpointer(
-    STORE_SCOPES.map((scope) => join(options.dataDir, `${scope}.sqlite`)),
+    STORE_SCOPES.flatMap((scope) => [
+      join(options.dataDir, `${scope}.sqlite`),
+      join(options.dataDir, `${scope}-keys.sqlite`),
+    ]),
     1000,
     (message) => options.logger?.warn({ message }, 'WAL checkpoint failed'),
   );
@@ -79,6 +117,7 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
         await ports.eventStore.close();
       }
       for (const db of databases) db.close();
+      for (const keyStore of keyStores) await keyStore.close();
       await checkpointer.stop();
     },
   };

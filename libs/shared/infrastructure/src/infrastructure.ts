@@ -1,5 +1,5 @@
-import type { Environment } from '@cip/shared/contracts';
-import type { EventStore, MessageBus } from '@cip/shared/eventing';
+import type { Environment, PersonalDataPolicy } from '@cip/shared/contracts';
+import type { EventStore, MessageBus, PersonalDataVault } from '@cip/shared/eventing';
 import type { IdempotencyStore, ReadStore } from '@cip/shared/read-store';
 
 /**
@@ -14,7 +14,15 @@ export const STORE_SCOPES: readonly StoreScope[] = ['control', 'sandbox', 'produ
 /** The ports of one scope, as every service module sees them whatever the driver. */
 export interface ScopePorts {
   readonly scope: StoreScope;
+  /** The log as the contexts use it: personal data sealed on append, opened on read (PersonalDataVault). */
   readonly eventStore: EventStore;
+  /** The log as stored, personal data sealed: for exports and the relay, never for deciding. */
+  readonly storedEventStore: EventStore;
+  /**
+   * The personal-data keys of the scope: erasure, blind indexes. The bus carries events sealed, as stored;
+   * the ConsumerHost opens them for consumers.
+   */
+  readonly personalData: PersonalDataVault;
   readonly bus: MessageBus;
   readonly readStore: ReadStore;
   readonly idempotency: IdempotencyStore;
@@ -33,9 +41,22 @@ export const INFRASTRUCTURE = Symbol('INFRASTRUCTURE');
 export interface EnvironmentStores {
   eventStore(environment: Environment): EventStore;
   readStore(environment: Environment): ReadStore;
+  personalData(environment: Environment): PersonalDataVault;
 }
 
 export const environmentStores = (infrastructure: Infrastructure): EnvironmentStores => ({
   eventStore: (environment) => infrastructure.scope(environment).eventStore,
   readStore: (environment) => infrastructure.scope(environment).readStore,
+  personalData: (environment) => infrastructure.scope(environment).personalData,
 });
+
+/** How a runtime protects personal data in its scopes' logs (see PersonalDataVault). */
+export interface PersonalDataOptions {
+  /** Every context's policy: which fields of which events are personal data, and whose. */
+  policies: readonly PersonalDataPolicy[];
+  /**
+   * The platform's master key (PERSONAL_DATA_MASTER_KEY: 32 bytes, base64), which wraps the data keys.
+   * The embedded runtime generates one under DATA_DIR/secrets when unset.
+   */
+  masterKey?: string;
+}

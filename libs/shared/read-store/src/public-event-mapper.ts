@@ -21,4 +21,13 @@ export interface PublicEventMapper<Snapshot extends ReadDocument = ReadDocument>
   topic: string;
   snapshot: Projection<Snapshot>;
   toPublicEvents(event: ProjectedEvent, snapshot: Snapshot | null): PublicEventDraft[];
+  /**
+   * How the Events already recorded show an erasure of personal data: `userOf` names the user an event
+   * erases (null for other events), and `redact` turns the data of each of that user's recorded Events
+   * into its erased form. Replays reach the same result: the erased fields read as null in the log.
+   */
+  erasure?: {
+    userOf(event: ProjectedEvent): string | null;
+    redact(data: Record<string, unknown>): Record<string, unknown>;
+  };
 }

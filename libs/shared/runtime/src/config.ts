@@ -19,6 +19,11 @@ export interface PlatformConfig {
   publicBaseUrl?: string;
   /** Key of hosted KYC link signatures; generated under DATA_DIR/secrets on first start when unset. */
   kycLinkSecret?: string;
+  /**
+   * PERSONAL_DATA_MASTER_KEY: 32 bytes (base64) wrapping the per-user keys that seal personal data in
+   * events; generated under DATA_DIR/secrets on first start when unset.
+   */
+  personalDataMasterKey?: string;
   /** Wallets: deposit-address HD seeds (BIP-39 mnemonics), generated on first start when not given. */
   walletHdSeeds?: { sandbox?: string; production?: string };
   /**
@@ -127,6 +132,7 @@ const PLATFORM_ENV = z.object({
   HTTP_REQUEST_TIMEOUT_MS: integer(100).default(30_000),
   PUBLIC_BASE_URL: httpUrl.optional(),
   KYC_LINK_SECRET: text.optional(),
+  PERSONAL_DATA_MASTER_KEY: text.optional(),
   WALLET_HD_SEED_SANDBOX: text.optional(),
   WALLET_HD_SEED_PRODUCTION: text.optional(),
   ...chainVariables('SANDBOX'),
@@ -206,6 +212,7 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
     httpTimeouts: { headersMs: env.HTTP_HEADERS_TIMEOUT_MS, requestMs: env.HTTP_REQUEST_TIMEOUT_MS },
     publicBaseUrl: env.PUBLIC_BASE_URL,
     kycLinkSecret: env.KYC_LINK_SECRET,
+    personalDataMasterKey: env.PERSONAL_DATA_MASTER_KEY,
     walletHdSeeds: { sandbox: env.WALLET_HD_SEED_SANDBOX, production: env.WALLET_HD_SEED_PRODUCTION },
     chains: { sandbox: evmChainConfig(env, 'SANDBOX'), production: evmChainConfig(env, 'PRODUCTION') },
     webhooks: {

@@ -37,6 +37,9 @@ export function openSqliteDatabase(
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // Deleted and overwritten content is zeroed rather than left in free space: an erasure (a read model
+  // document rewritten, a personal-data key deleted) must not survive in the file's unused bytes.
+  db.pragma('secure_delete = ON');
   db.pragma('cache_size = -32000');
   // Checkpoints are run by a SqliteCheckpointer off the event loop (see there).
   db.pragma('wal_autocheckpoint = 0');

@@ -5,6 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import {
   ContextDefinition,
   ContextsModule,
+  personalDataOf,
   InfrastructureModule,
   InfrastructureModuleOptions,
   SystemController,
@@ -67,7 +68,11 @@ export function runContextService(options: ContextServiceAppOptions): void {
     const app = await NestFactory.create<NestFastifyApplication>(
       contextServiceModule({
         ...options,
-        infrastructure: distributedInfrastructure(`cip-${options.name}`, { logger, runConsumers: true }),
+        infrastructure: distributedInfrastructure(`cip-${options.name}`, {
+          logger,
+          runConsumers: true,
+          personalData: personalDataOf(options.contexts),
+        }),
       }),
       new FastifyAdapter({ logger: false }),
       { logger: new ConsoleLogger({ json: true, logLevels: ['error', 'warn'] }), abortOnError: false },

@@ -1,12 +1,15 @@
 import type { Phone, ShippingAddress, UserStatus } from './user.types';
 
-/** A user as the API returns it, plus the owning distributor (kept for tenant filtering, never rendered). */
+/**
+ * A user as the API returns it, plus the owning distributor (kept for tenant filtering, never rendered).
+ * Once erased, a user is a pseudonymous record: its personal fields are null.
+ */
 export interface UserView {
   id: string;
   distributorId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
   countryOfResidence: string;
   phone: Phone | null;
   shippingAddress: ShippingAddress | null;
@@ -15,6 +18,9 @@ export interface UserView {
   updatedAt: string;
   [field: string]: unknown;
 }
+
+/** The fields of a user that are personal data: null once the user was erased. */
+export const USER_PERSONAL_FIELDS = ['email', 'firstName', 'lastName', 'phone', 'shippingAddress'] as const;
 
 /** The user record of the API (without internal fields). */
 export function renderUser(view: UserView): Omit<UserView, 'distributorId'> {

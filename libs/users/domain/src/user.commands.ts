@@ -41,4 +41,10 @@ export interface ChangeUserStatus {
   data: { to: TargetStatus; reason?: string; cause?: string; now: string };
 }
 
-export type UserCommand = CreateUser | SetUserPhone | UpdateShippingAddress | ChangeUserStatus;
+/** An operator's erasure of the user's personal data (a closed user only: see the decider). */
+export interface EraseUser {
+  type: 'EraseUser';
+  data: { erasedBy: string; reason: string; now: string };
+}
+
+export type UserCommand = CreateUser | SetUserPhone | UpdateShippingAddress | ChangeUserStatus | EraseUser;

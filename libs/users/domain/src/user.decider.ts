@@ -2,6 +2,7 @@ import { Decider, DomainError } from '@cip/shared/contracts';
 import type {
   ChangeUserStatus,
   CreateUser,
+  EraseUser,
   SetUserPhone,
   UpdateShippingAddress,
   UserCommand,
@@ -17,12 +18,15 @@ export interface UserRecord {
   status: UserStatus;
   userId: string;
   distributorId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
+  /** Personal fields: null once the user was erased (`erasedAt`). */
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
   countryOfResidence: string;
   phone: Phone | null;
   shippingAddress: ShippingAddress | null;
+  /** When an operator erased the user's personal data; null while it is kept. */
+  erasedAt: string | null;
   /** Causes of the status changes applied so far (see ChangeUserStatus): each takes effect once. */
   appliedCauses: readonly string[];
   createdAt: string;
@@ -60,7 +64,7 @@ function existing(state: UserState): UserRecord {
 
 function modifiable(state: UserState): UserRecord {
   const user = existing(state);
-  if (TERMINAL.includes(user.status)) {
+  if (TERMINAL.includes(user.status) || user.erasedAt) {
     throw new DomainError(
       'invalid_state_transition',
       `User ${user.userId} is ${user.status} and can no longer change`,
@@ -152,6 +156,28 @@ function changeUserStatus({ data }: ChangeUserStatus, state: UserState): UserEve
   ];
 }
 
+/**
+ * Erasure closes nothing by itself: the user must be closed first (revoked or deleted; the operators'
+ * erasure deletes an open user before erasing it), so no card or wallet keeps serving a person whose
+ * identity is gone. Erasing an erased user changes nothing.
+ */
+function eraseUser({ data }: EraseUser, state: UserState): UserEvent[] {
+  const user = existing(state);
+  if (user.erasedAt) return [];
+  if (!TERMINAL.includes(user.status)) {
+    throw new DomainError(
+      'invalid_state_transition',
+      `User ${user.userId} is ${user.status}: only a revoked or deleted user can be erased`,
+    );
+  }
+  return [
+    {
+      type: 'UserErased',
+      data: { userId: user.userId, erasedBy: data.erasedBy, reason: data.reason, at: data.now },
+    },
+  ];
+}
+
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'CreateUser':
@@ -162,6 +188,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return updateShippingAddress(command, state);
     case 'ChangeUserStatus':
       return changeUserStatus(command, state);
+    case 'EraseUser':
+      return eraseUser(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown command ${(unknown as UserCommand).type}`);
@@ -180,6 +208,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         ...event.data,
         status: 'onboarding',
         phone: null,
+        erasedAt: null,
         appliedCauses: [],
         updatedAt: event.data.createdAt,
       };
@@ -188,6 +217,19 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'UserShippingAddressUpdated':
       return isUser(state)
         ? { ...state, shippingAddress: event.data.shippingAddress, updatedAt: event.data.at }
+        : state;
+    case 'UserErased':
+      return isUser(state)
+        ? {
+            ...state,
+            email: null,
+            firstName: null,
+            lastName: null,
+            phone: null,
+            shippingAddress: null,
+            erasedAt: event.data.at,
+            updatedAt: event.data.at,
+          }
         : state;
     case 'UserActivated':
     case 'UserUnverified':

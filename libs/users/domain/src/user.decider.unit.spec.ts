@@ -1,6 +1,12 @@
 import { DomainError } from '@cip/shared/contracts';
 import { deciderSpec } from '@cip/shared/testing';
-import type { ChangeUserStatus, CreateUser, SetUserPhone, UpdateShippingAddress } from './user.commands';
+import type {
+  ChangeUserStatus,
+  CreateUser,
+  EraseUser,
+  SetUserPhone,
+  UpdateShippingAddress,
+} from './user.commands';
 import { userDecider, UserRecord, UserState } from './user.decider';
 import type { TargetStatus, UserCreated, UserEvent, UserStatusChanged } from './user.events';
 import { Phone, ShippingAddress, UserProgramRules, UserStatus, USER_STATUSES } from './user.types';
@@ -203,6 +209,7 @@ describe('user decider: CreateUser', () => {
       countryOfResidence: 'FR',
       phone: null,
       shippingAddress: null,
+      erasedAt: null,
       appliedCauses: [],
       createdAt: CREATED_AT,
       updatedAt: CREATED_AT,
@@ -479,6 +486,65 @@ describe('user decider: revoked and deleted are terminal', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------
+// Erasure
+// ---------------------------------------------------------------------------------------------------
+
+describe('user decider: EraseUser', () => {
+  const erase: EraseUser = {
+    type: 'EraseUser',
+    data: { erasedBy: 'operator:lee', reason: 'GDPR-42', now: LATER },
+  };
+  const erased: UserEvent = {
+    type: 'UserErased',
+    data: { userId: USER_ID, erasedBy: 'operator:lee', reason: 'GDPR-42', at: LATER },
+  };
+
+  it.each(['revoked', 'deleted'] as const)(
+    'erases a %s user, saying who and why, nothing personal',
+    (status) => {
+      spec.given(HISTORY[status]).when(erase).then([erased]);
+    },
+  );
+
+  it.each(['onboarding', 'active', 'frozen', 'disabled'] as const)('refuses to erase a %s user', (status) => {
+    spec
+      .given(HISTORY[status])
+      .when(erase)
+      .thenThrows('invalid_state_transition', /revoked or deleted/);
+  });
+
+  it('erases once: a second erasure changes nothing', () => {
+    spec
+      .given([...HISTORY.deleted, erased])
+      .when(erase)
+      .thenNothing();
+  });
+
+  it('leaves a pseudonymous record: id, status, country and dates, no personal field', () => {
+    const history = [created(), phoneSet(frenchMobile, null), ...HISTORY.deleted.slice(1), erased];
+    expect(fold(history)).toMatchObject({
+      userId: USER_ID,
+      status: 'deleted',
+      countryOfResidence: 'FR',
+      email: null,
+      firstName: null,
+      lastName: null,
+      phone: null,
+      shippingAddress: null,
+      erasedAt: LATER,
+      createdAt: CREATED_AT,
+    });
+  });
+
+  it('refuses personal data for an erased user', () => {
+    spec
+      .given([...HISTORY.deleted, erased])
+      .when(setPhone(frenchMobile))
+      .thenThrows('invalid_state_transition');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
 // Absent user
 // ---------------------------------------------------------------------------------------------------
 
@@ -544,6 +610,7 @@ describe('user decider: evolve', () => {
       countryOfResidence: 'FR',
       phone: frenchMobile,
       shippingAddress: berlinAddress,
+      erasedAt: null,
       appliedCauses: [],
       createdAt: CREATED_AT,
       updatedAt: '2024-05-06T09:00:00.000Z',

@@ -1,9 +1,15 @@
-import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
+import {
+  domainEventReader,
+  type DomainEvent,
+  type Erasable,
+  type PersonalDataPolicy,
+} from '@cip/shared/contracts';
 import type { TargetStatus as PublishedTargetStatus, UserStatusChangedEvent } from '@cip/users/contract';
 import type { Phone, ShippingAddress, UserStatus } from './user.types';
 
 // ---------------------------------------------------------------------------------------------------
-// Domain events of a user stream (`usr-<uuid>`)
+// Domain events of a user stream (`usr-<uuid>`). The personal fields (`Erasable`) are sealed in the log
+// with the user's own key (`userPersonalData`) and read as null once the user was erased.
 // ---------------------------------------------------------------------------------------------------
 
 export type UserCreated = DomainEvent<
@@ -11,9 +17,9 @@ export type UserCreated = DomainEvent<
   {
     userId: string;
     distributorId: string;
-    email: string;
-    firstName: string;
-    lastName: string;
+    email: Erasable<string>;
+    firstName: Erasable<string>;
+    lastName: Erasable<string>;
     countryOfResidence: string;
     shippingAddress: ShippingAddress | null;
     createdAt: string;
@@ -22,12 +28,22 @@ export type UserCreated = DomainEvent<
 
 export type UserPhoneNumberSet = DomainEvent<
   'UserPhoneNumberSet',
-  { userId: string; phone: Phone; previousPhone: Phone | null; at: string }
+  { userId: string; phone: Erasable<Phone>; previousPhone: Phone | null; at: string }
 >;
 
 export type UserShippingAddressUpdated = DomainEvent<
   'UserShippingAddressUpdated',
-  { userId: string; shippingAddress: ShippingAddress; source: 'api' | 'kyc'; at: string }
+  { userId: string; shippingAddress: Erasable<ShippingAddress>; source: 'api' | 'kyc'; at: string }
+>;
+
+/**
+ * An operator erased the user's personal data (a data subject's erasure request): the user's key is
+ * deleted right after, so every personal field of its events (and of its KYCs') reads as null from then
+ * on. Carries who and why, nothing personal; the user stays as a pseudonymous record.
+ */
+export type UserErased = DomainEvent<
+  'UserErased',
+  { userId: string; erasedBy: string; reason: string; at: string }
 >;
 
 /**
@@ -49,7 +65,8 @@ export type UserDeleted = StatusChange<'UserDeleted'>;
 export type UserStatusChanged =
   UserActivated | UserUnverified | UserFrozen | UserDisabled | UserRevoked | UserDeleted;
 
-export type UserEvent = UserCreated | UserPhoneNumberSet | UserShippingAddressUpdated | UserStatusChanged;
+export type UserEvent =
+  UserCreated | UserPhoneNumberSet | UserShippingAddressUpdated | UserStatusChanged | UserErased;
 
 export const STATUS_EVENT_TYPES = {
   active: 'UserActivated',
@@ -81,3 +98,10 @@ export const STATUS_OF_EVENT: Record<UserStatusChanged['type'], TargetStatus> = 
 
 /** How user streams are read (no upcaster yet: every user event is still in its first shape). */
 export const userEvents = domainEventReader<UserEvent>();
+
+/** The personal data of user events: all of it the user's own (ARCHITECTURE.md, "Personal data"). */
+export const userPersonalData = {
+  UserCreated: { subject: 'userId', fields: ['email', 'firstName', 'lastName', 'shippingAddress'] },
+  UserPhoneNumberSet: { subject: 'userId', fields: ['phone', 'previousPhone'] },
+  UserShippingAddressUpdated: { subject: 'userId', fields: ['shippingAddress'] },
+} as const satisfies PersonalDataPolicy;

@@ -63,14 +63,20 @@ export class UserListQueryDto extends ListQueryDto {
   email?: string;
 }
 
+const ERASED =
+  "Null once the user's personal data was erased at the person's request: the user stays a pseudonymous " +
+  'record (id, status, country, dates), its status `deleted` or `revoked`.';
+
 export class UserResponse {
   @ApiProperty({ example: 'usr-2b1f7a2e-6a3c-4f0e-9d55-0c6b1f1d2a10' }) id: string;
-  @ApiProperty() email: string;
-  @ApiProperty() firstName: string;
-  @ApiProperty() lastName: string;
+  @ApiProperty({ type: String, nullable: true, description: ERASED }) email: string | null;
+  @ApiProperty({ type: String, nullable: true, description: ERASED }) firstName: string | null;
+  @ApiProperty({ type: String, nullable: true, description: ERASED }) lastName: string | null;
   @ApiProperty() countryOfResidence: string;
-  @ApiProperty({ type: PhoneDto, nullable: true }) phone: PhoneDto | null;
-  @ApiProperty({ type: ShippingAddressDto, nullable: true }) shippingAddress: ShippingAddressDto | null;
+  @ApiProperty({ type: PhoneDto, nullable: true, description: `Null until set. ${ERASED}` })
+  phone: PhoneDto | null;
+  @ApiProperty({ type: ShippingAddressDto, nullable: true, description: `Null until set. ${ERASED}` })
+  shippingAddress: ShippingAddressDto | null;
   @ApiProperty({ enum: USER_STATUSES }) status: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;

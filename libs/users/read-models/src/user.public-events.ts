@@ -1,4 +1,5 @@
 import type { PublicEventDraft, PublicEventMapper } from '@cip/shared/read-store';
+import { USER_PERSONAL_FIELDS } from '@cip/users/contract';
 import { userEvents } from '@cip/users/domain';
 import type { UserView } from './user-view';
 import { usersProjection } from './users.projection';
@@ -34,10 +35,24 @@ export const userPublicEvents: PublicEventMapper<UserView> = {
       case 'UserRevoked':
       case 'UserDeleted':
         return [{ ...base, eventName: STATUS_EVENT_NAMES[event.type], fields: { status: snapshot?.status } }];
+      case 'UserErased':
+        // The spec has no public Event for an erasure: the distributor learnt of the closing (user.deleted),
+        // and the Events recorded so far are redacted (`erasure`).
+        return [];
       default: {
         const unknown: never = event;
         return unknown;
       }
     }
+  },
+  erasure: {
+    userOf: (recorded) => (recorded.type === 'UserErased' ? userEvents.read(recorded).data.userId : null),
+    redact: (data) =>
+      Object.fromEntries(
+        Object.entries(data).map(([field, value]) => [
+          field,
+          (USER_PERSONAL_FIELDS as readonly string[]).includes(field) ? null : value,
+        ]),
+      ),
   },
 };

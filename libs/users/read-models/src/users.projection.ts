@@ -4,12 +4,12 @@ import { toUserView, UserView } from './user-view';
 
 /**
  * Back from the view to the decider's state, so the projection folds with the domain's own evolve. The
- * view does not keep the applied causes: only the decider decides with them.
+ * view does not keep the applied causes nor the time of an erasure: only the decider decides with them.
  */
 function toState(view: UserView | null): UserState {
   if (!view) return { status: 'absent' };
   const { id, ...rest } = view;
-  return { ...rest, userId: id, appliedCauses: [] } as UserState;
+  return { ...rest, userId: id, erasedAt: null, appliedCauses: [] } as UserState;
 }
 
 /** The `users` read model: one document per user stream, for lists and filters. */

@@ -1,4 +1,5 @@
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
+import { userPersonalData } from '@cip/users/domain';
 import { USERS_CONTROLLERS } from '@cip/users/http';
 import { userPublicEvents, usersProjection } from '@cip/users/read-models';
 import { USERS_CONTRACTS, UsersModule } from './users.module';
@@ -12,4 +13,5 @@ export const usersContext: ContextDefinition = {
   publicEvents: [userPublicEvents],
   sagas: [],
   controllers: USERS_CONTROLLERS,
+  personalData: userPersonalData,
 };

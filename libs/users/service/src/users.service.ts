@@ -1,5 +1,20 @@
-import { Caller, Environment, FindPage, FindResult, isOwnedBy, ownedBy } from '@cip/shared/contracts';
-import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
+import {
+  Caller,
+  DomainError,
+  Environment,
+  FindPage,
+  FindResult,
+  isOwnedBy,
+  ownedBy,
+} from '@cip/shared/contracts';
+import {
+  CommandContext,
+  EventStore,
+  handleCommand,
+  loadState,
+  callerContext,
+  PersonalDataVault,
+} from '@cip/shared/eventing';
 import { forTenant, ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
 import {
@@ -28,10 +43,28 @@ export interface UsersPorts {
   readStore(environment: Environment): ReadStore;
   /** Waits until the users projection has caught up with the log (read-your-writes for lists). */
   settle(environment: Environment): Promise<void>;
+  /** The environment's personal-data keys: the keyed hash of reservations, erasure. */
+  personalData(environment: Environment): Pick<PersonalDataVault, 'blindIndex' | 'erase'>;
 }
 
-const uniqueStream = (distributorId: string, kind: UniqueValueKind, value: string) =>
-  `uniq-${createHash('sha256').update(`${distributorId}|${kind}|${value}`).digest('hex').slice(0, 40)}`;
+/** Who erased a user and why (`UserErased`): an operator, at a data subject's request. */
+export interface UserErasure {
+  erasedBy: string;
+  reason: string;
+}
+
+const uniqueValue = (distributorId: string, kind: UniqueValueKind, value: string) =>
+  `${distributorId}|${kind}|${value}`;
+
+/**
+ * Reservation streams named before reservations were keyed: a plain hash of the value, which anyone can
+ * recompute from a guessed email. Still checked (their owners keep their values) and released, never made.
+ */
+const legacyUniqueStream = (distributorId: string, kind: UniqueValueKind, value: string) =>
+  `uniq-${createHash('sha256')
+    .update(uniqueValue(distributorId, kind, value))
+    .digest('hex')
+    .slice(0, 40)}`;
 
 const phoneValue = (phone: Phone) => `${phone.country}${phone.number}`;
 
@@ -66,15 +99,48 @@ export class UsersService implements UsersApi, UserLifecycleApi {
     // Refuse what the rules refuse before reserving anything.
     decideUser(command, { status: 'absent' });
     const store = this.ports.eventStore(caller.environment);
-    const email = uniqueStream(caller.distributorId, 'email', normaliseEmail(input.email));
-    await this.reserve(store, email, 'email', userId, context);
+    const email = this.reservation(caller, 'email', normaliseEmail(input.email));
+    await this.reserve(store, email, userId, context);
     try {
       const result = await handleCommand(store, userDecider, userId, command, context, { expectNew: true });
       return toUserView(result.state as UserRecord);
     } catch (error) {
-      await this.release(store, email, 'email', userId, context);
+      await this.release(store, email, userId, context);
       throw error;
     }
+  }
+
+  /**
+   * Erases the user's personal data at the person's request (an operator's action): an open user is
+   * deleted first, its email and phone reservations are released, `UserErased` records who and why, and
+   * the user's key is deleted, after which every personal field of its events and its KYCs' reads as null.
+   * Running it again completes an erasure that stopped half way (the key is deleted last).
+   */
+  async eraseUser(caller: Caller, userId: string, erasure: UserErasure): Promise<UserView> {
+    const store = this.ports.eventStore(caller.environment);
+    const context = this.context(caller);
+    let user = this.owned(caller, userId, (await loadState(store, userDecider, userId)).state);
+    if (!user.erasedAt) {
+      if (user.status !== 'revoked' && user.status !== 'deleted') {
+        await this.changeStatus(caller, userId, 'deleted', `erasure: ${erasure.reason}`);
+      }
+      if (user.email) {
+        await this.release(store, this.reservation(caller, 'email', user.email), userId, context);
+      }
+      if (user.phone) {
+        await this.release(store, this.reservation(caller, 'phone', phoneValue(user.phone)), userId, context);
+      }
+      const result = await handleCommand(
+        store,
+        userDecider,
+        userId,
+        { type: 'EraseUser', data: { ...erasure, now: context.occurredAt } },
+        context,
+      );
+      user = result.state as UserRecord;
+    }
+    await this.ports.personalData(caller.environment).erase(userId, context.occurredAt);
+    return toUserView(user);
   }
 
   async getUser(caller: Caller, userId: string): Promise<UserView> {
@@ -85,6 +151,13 @@ export class UsersService implements UsersApi, UserLifecycleApi {
   async findUser(caller: Caller, userId: string): Promise<UserView | null> {
     const { state } = await loadState(this.ports.eventStore(caller.environment), userDecider, userId);
     return isUser(state) && isOwnedBy(caller, state) ? toUserView(state) : null;
+  }
+
+  /** The distributor a user belongs to, for operators who name a user only (not for API callers). */
+  async ownerOf(environment: Environment, userId: string): Promise<string> {
+    const { state } = await loadState(this.ports.eventStore(environment), userDecider, userId);
+    if (!isUser(state)) throw new DomainError('not_found', `User ${userId} was not found in ${environment}`);
+    return state.distributorId;
   }
 
   async listUsers(caller: Caller, filter: UserListFilter, page: FindPage): Promise<FindResult<UserView>> {
@@ -101,8 +174,8 @@ export class UsersService implements UsersApi, UserLifecycleApi {
     const context = this.context(caller);
     const current = this.owned(caller, userId, (await loadState(store, userDecider, userId)).state);
     if (current.phone && phoneValue(current.phone) === phoneValue(phone)) return toUserView(current);
-    const reservation = uniqueStream(caller.distributorId, 'phone', phoneValue(phone));
-    await this.reserve(store, reservation, 'phone', userId, context);
+    const reservation = this.reservation(caller, 'phone', phoneValue(phone));
+    await this.reserve(store, reservation, userId, context);
     try {
       const result = await handleCommand(
         store,
@@ -117,17 +190,11 @@ export class UsersService implements UsersApi, UserLifecycleApi {
       const previous =
         result.events[0]?.type === 'UserPhoneNumberSet' ? result.events[0].data.previousPhone : null;
       if (previous) {
-        await this.release(
-          store,
-          uniqueStream(caller.distributorId, 'phone', phoneValue(previous)),
-          'phone',
-          userId,
-          context,
-        );
+        await this.release(store, this.reservation(caller, 'phone', phoneValue(previous)), userId, context);
       }
       return toUserView(result.state as UserRecord);
     } catch (error) {
-      await this.release(store, reservation, 'phone', userId, context);
+      await this.release(store, reservation, userId, context);
       throw error;
     }
   }
@@ -191,21 +258,41 @@ export class UsersService implements UsersApi, UserLifecycleApi {
     return ownedBy(caller, isUser(state) ? state : null, 'User', userId);
   }
 
+  /**
+   * The reservation of a value: its stream is named by a keyed hash (the platform's master key), so the
+   * log does not disclose which emails or phones it holds to whoever can hash guesses.
+   */
+  private reservation(caller: Caller, kind: UniqueValueKind, value: string): Reservation {
+    const unique = uniqueValue(caller.distributorId, kind, value);
+    return {
+      kind,
+      streamId: `uniq-${this.ports.personalData(caller.environment).blindIndex(unique).slice(0, 40)}`,
+      legacyStreamId: legacyUniqueStream(caller.distributorId, kind, value),
+    };
+  }
+
   private async reserve(
     store: EventStore,
-    streamId: string,
-    kind: UniqueValueKind,
+    reservation: Reservation,
     ownerId: string,
     context: CommandContext,
   ): Promise<void> {
+    const legacy = (await loadState(store, uniqueValueDecider, reservation.legacyStreamId)).state;
+    if (legacy.ownerId && legacy.ownerId !== ownerId && !(await this.abandoned(store, legacy))) {
+      throw new DomainError(
+        'duplicate_user_error',
+        `A user with this ${reservation.kind === 'email' ? 'email address' : 'phone number'} already exists: ${legacy.ownerId}`,
+        [{ field: reservation.kind, message: `already used by ${legacy.ownerId}` }],
+      );
+    }
     await handleCommand(
       store,
       uniqueValueDecider,
-      streamId,
+      reservation.streamId,
       async (state: UniqueValueState) => ({
         type: 'ReserveUniqueValue' as const,
         data: {
-          kind,
+          kind: reservation.kind,
           ownerId,
           now: context.occurredAt,
           currentOwnerAbandoned: await this.abandoned(store, state),
@@ -224,22 +311,29 @@ export class UsersService implements UsersApi, UserLifecycleApi {
 
   private async release(
     store: EventStore,
-    streamId: string,
-    kind: UniqueValueKind,
+    reservation: Reservation,
     ownerId: string,
     context: CommandContext,
   ): Promise<void> {
-    try {
-      await handleCommand(
-        store,
-        uniqueValueDecider,
-        streamId,
-        { type: 'ReleaseUniqueValue', data: { kind, ownerId, now: context.occurredAt } },
-        context,
-      );
-    } catch {
-      // Best effort: a reservation left behind is taken over once its owner is seen not to exist
-      // (see `abandoned`), so failing to release never blocks the value for good.
+    for (const streamId of [reservation.streamId, reservation.legacyStreamId]) {
+      try {
+        await handleCommand(
+          store,
+          uniqueValueDecider,
+          streamId,
+          { type: 'ReleaseUniqueValue', data: { kind: reservation.kind, ownerId, now: context.occurredAt } },
+          context,
+        );
+      } catch {
+        // Best effort: a reservation left behind is taken over once its owner is seen not to exist
+        // (see `abandoned`), so failing to release never blocks the value for good.
+      }
     }
   }
+}
+
+interface Reservation {
+  kind: UniqueValueKind;
+  streamId: string;
+  legacyStreamId: string;
 }

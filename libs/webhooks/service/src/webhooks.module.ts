@@ -9,7 +9,15 @@ import {
   PUBLIC_EVENT_MAPPERS,
 } from '@cip/shared/infrastructure';
 import type { PublicEventMapper } from '@cip/shared/read-store';
-import { CLOCK, Clock, loadOrCreateSecret, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
+import {
+  CLOCK,
+  Clock,
+  loadOrCreateSecret,
+  Logger,
+  METRICS,
+  PlatformMetrics,
+  SecretBox,
+} from '@cip/shared/runtime';
 import { webhookSubscriptionsProjection } from '@cip/webhooks/read-models';
 import { randomBytes } from 'node:crypto';
 import { AddressPolicy, Resolver, systemResolver } from './delivery/url-guard';
@@ -19,7 +27,6 @@ import { SubscriptionDirectory } from './dispatch/subscription-directory';
 import { DISPATCHER_GROUP, WebhookDispatcher } from './dispatch/webhook-dispatcher';
 import { WebhookMetrics } from './dispatch/webhook-metrics';
 import { SigningKeyRing } from './signing/signing-keys';
-import { SecretBox } from './signing/webhook-signature';
 import { WEBHOOK_SIGNING_KEYS_API, WEBHOOKS_API } from '@cip/webhooks/contract';
 import { WebhooksService } from './webhooks.service';
 

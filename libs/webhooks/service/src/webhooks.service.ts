@@ -2,7 +2,7 @@ import { Caller, DomainError, Environment, FindPage, FindResult, ownedBy } from 
 import type { PublicEventLog } from '@cip/events/contract';
 import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
 import { forTenant, type ReadStore } from '@cip/shared/read-store';
-import { Clock, newId } from '@cip/shared/runtime';
+import { Clock, newId, SecretBox } from '@cip/shared/runtime';
 import {
   isWebhookSubscription,
   webhookSubscriptionDecider,
@@ -22,7 +22,7 @@ import { AddressPolicy, parseWebhookUrl, resolveDeliveryAddress } from './delive
 import { WebhookHttpClient, WebhookTransportError } from './delivery/webhook-http-client';
 import type { WebhookDispatcher } from './dispatch/webhook-dispatcher';
 import type { SigningKey, SigningKeyRing } from './signing/signing-keys';
-import { newSubscriptionSecret, SecretBox, signWebhook } from './signing/webhook-signature';
+import { newSubscriptionSecret, signWebhook } from './signing/webhook-signature';
 import type {
   DeliveryListFilter,
   PublicKeyResponse,

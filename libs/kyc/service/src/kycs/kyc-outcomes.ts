@@ -32,8 +32,9 @@ function simulatedSubmission(kyc: KycRecord, user: KycUserFacts): KycSubmission 
     default:
       return {
         kind: 'identity',
-        firstName: user.firstName,
-        lastName: user.lastName,
+        // An erased user's names are gone: the submission is then incomplete, as it should be.
+        firstName: user.firstName ?? '',
+        lastName: user.lastName ?? '',
         dateOfBirth: '1990-01-01',
         address,
         ...(kyc.type === 'full' ? { documentNumber: 'SANDBOX-0000' } : {}),

@@ -1,5 +1,5 @@
 import type { DynamicModule, Provider, Type } from '@nestjs/common';
-import type { ContextContract } from '@cip/shared/contracts';
+import type { ContextContract, PersonalDataPolicy } from '@cip/shared/contracts';
 import type { PublicEventMapper } from '@cip/shared/read-store';
 import type { RebuildableReadModel } from '../projections/verify-projections';
 import type { AnySaga } from './saga';
@@ -31,7 +31,16 @@ export interface ContextDefinition {
   sagas: AnySaga[];
   /** The HTTP controllers of the context's contracts, mounted by the gateway. */
   controllers: Type[];
+  /**
+   * Which fields of the context's events are personal data, and whose (sealed with the subject's key in
+   * the log, see PersonalDataVault). Every runtime that writes the context's events seals with it.
+   */
+  personalData?: PersonalDataPolicy;
 }
+
+/** The personal-data policies of a set of contexts, as the infrastructure takes them. */
+export const personalDataOf = (contexts: readonly ContextDefinition[]): PersonalDataPolicy[] =>
+  contexts.flatMap((context) => (context.personalData ? [context.personalData] : []));
 
 /** Every public Event mapper of a set of contexts. */
 export const publicEventMappers = (contexts: readonly ContextDefinition[]): PublicEventMapper[] =>

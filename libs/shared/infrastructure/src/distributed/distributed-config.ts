@@ -1,3 +1,4 @@
+import type { PersonalDataPolicy } from '@cip/shared/contracts';
 import { Logger, PlatformMetrics } from '@cip/shared/runtime';
 import type { InfrastructureModuleOptions } from '../infrastructure.module';
 import {
@@ -5,10 +6,15 @@ import {
   openDistributedInfrastructure,
 } from './distributed-infrastructure';
 
-/** The connection settings every distributed app reads: EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL, KAFKA_CLIENT_ID. */
+/**
+ * The settings every distributed app reads: EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL, KAFKA_CLIENT_ID, and
+ * PERSONAL_DATA_MASTER_KEY (which wraps the personal-data keys). `policies` are those of the contexts the
+ * app writes events of.
+ */
 export function readDistributedConfig(
   defaultClientId: string,
   env: NodeJS.ProcessEnv = process.env,
+  policies: readonly PersonalDataPolicy[] = [],
 ): Omit<DistributedInfrastructureOptions, 'logger' | 'metrics'> {
   const required = (name: string): string => {
     const value = env[name];
@@ -23,6 +29,7 @@ export function readDistributedConfig(
       .filter(Boolean),
     mongoUrl: required('MONGO_URL'),
     clientId: env.KAFKA_CLIENT_ID || defaultClientId,
+    personalData: { masterKey: required('PERSONAL_DATA_MASTER_KEY'), policies },
   };
 }
 
@@ -52,10 +59,10 @@ export function runMain(appName: string, main: () => Promise<void>): void {
  */
 export function distributedInfrastructure(
   clientId: string,
-  options: { logger: Logger; runConsumers: boolean },
+  options: { logger: Logger; runConsumers: boolean; personalData?: readonly PersonalDataPolicy[] },
   env: NodeJS.ProcessEnv = process.env,
 ): InfrastructureModuleOptions {
-  const config = readDistributedConfig(clientId, env);
+  const config = readDistributedConfig(clientId, env, options.personalData);
   return {
     open: ({ logger, metrics }) => openDistributedInfrastructure({ ...config, logger, metrics }),
     runConsumers: options.runConsumers,

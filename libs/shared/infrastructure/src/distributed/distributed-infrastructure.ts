@@ -1,15 +1,17 @@
 import { EventStoreDBClient } from '@eventstore/db-client';
+import { PersonalDataEventStore, personalDataMasterKey, PersonalDataVault } from '@cip/shared/eventing';
 import {
   EsdbEventStore,
   KafkaMessageBus,
   KafkaRelay,
+  MongoPersonalDataKeyStore,
   RELAY_CHECKPOINT_STREAM,
 } from '@cip/shared/eventing/distributed';
 import { MongoIdempotencyStore, MongoReadStore } from '@cip/shared/read-store/distributed';
 import type { Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { Kafka, logLevel } from 'kafkajs';
 import type { logCreator } from 'kafkajs';
-import { Infrastructure, STORE_SCOPES, ScopePorts, StoreScope } from '../infrastructure';
+import { Infrastructure, PersonalDataOptions, STORE_SCOPES, ScopePorts, StoreScope } from '../infrastructure';
 
 export interface DistributedInfrastructureOptions {
   /** EventStoreDB / KurrentDB connection string, e.g. `esdb://eventstore:2113?tls=false`. */
@@ -23,6 +25,8 @@ export interface DistributedInfrastructureOptions {
   metrics?: PlatformMetrics;
   /** Partitions of the topics the buses create (default 6). */
   kafkaPartitions?: number;
+  /** The master key is required here (PERSONAL_DATA_MASTER_KEY): the orchestrator holds the secrets. */
+  personalData: PersonalDataOptions & { masterKey: string };
 }
 
 export interface DistributedInfrastructure extends Infrastructure {
@@ -36,7 +40,7 @@ export interface DistributedInfrastructure extends Infrastructure {
 }
 
 interface DistributedScopePorts extends ScopePorts {
-  readonly eventStore: EsdbEventStore;
+  readonly storedEventStore: EsdbEventStore;
   readonly bus: KafkaMessageBus;
 }
 
@@ -67,45 +71,49 @@ export async function openDistributedInfrastructure(
     ...(logger && { logCreator: kafkaLogCreator(logger) }),
   });
 
+  const masterKey = personalDataMasterKey(options.personalData.masterKey);
   const scopes = new Map<StoreScope, DistributedScopePorts>();
   for (const scope of STORE_SCOPES) {
     const storeName = `esdb:${scope}`;
     const busName = `kafka:${scope}`;
     const db = mongo.useDb(`cip_${scope}`, { useCache: true });
+    const storedEventStore = new EsdbEventStore({
+      client: esdb,
+      scopePrefix: scope,
+      name: storeName,
+      onAppended: (ms) => metrics?.appendDuration.observe({ store: storeName }, ms / 1000),
+      onSubscriptionDropped: (error, attempt) =>
+        logger?.warn({ err: error, attempt, store: storeName }, 'event store subscription dropped; resuming'),
+    });
+    const storedBus = new KafkaMessageBus({
+      kafka,
+      topicPrefix: `${scope}.`,
+      clientId: `${options.clientId}:${scope}`,
+      partitions: options.kafkaPartitions,
+      observer: {
+        onHandlerError: (group, error, attempt) => {
+          metrics?.consumerErrors.inc({ store: busName, group });
+          logger?.error({ err: error, group, attempt, store: busName }, 'consumer handler failed; retrying');
+        },
+        onProgress: (group, lag) => metrics?.consumerLag.set({ store: busName, group }, lag),
+        onConsumerCrash: (group, error, restart) =>
+          logger?.error(
+            { err: error, group, restart, store: busName },
+            restart ? 'consumer crashed; kafkajs restarts it' : 'consumer crashed and stays stopped',
+          ),
+      },
+    });
+    const personalData = new PersonalDataVault(
+      new MongoPersonalDataKeyStore(db),
+      masterKey,
+      options.personalData.policies,
+    );
     scopes.set(scope, {
       scope,
-      eventStore: new EsdbEventStore({
-        client: esdb,
-        scopePrefix: scope,
-        name: storeName,
-        onAppended: (ms) => metrics?.appendDuration.observe({ store: storeName }, ms / 1000),
-        onSubscriptionDropped: (error, attempt) =>
-          logger?.warn(
-            { err: error, attempt, store: storeName },
-            'event store subscription dropped; resuming',
-          ),
-      }),
-      bus: new KafkaMessageBus({
-        kafka,
-        topicPrefix: `${scope}.`,
-        clientId: `${options.clientId}:${scope}`,
-        partitions: options.kafkaPartitions,
-        observer: {
-          onHandlerError: (group, error, attempt) => {
-            metrics?.consumerErrors.inc({ store: busName, group });
-            logger?.error(
-              { err: error, group, attempt, store: busName },
-              'consumer handler failed; retrying',
-            );
-          },
-          onProgress: (group, lag) => metrics?.consumerLag.set({ store: busName, group }, lag),
-          onConsumerCrash: (group, error, restart) =>
-            logger?.error(
-              { err: error, group, restart, store: busName },
-              restart ? 'consumer crashed; kafkajs restarts it' : 'consumer crashed and stays stopped',
-            ),
-        },
-      }),
+      eventStore: new PersonalDataEventStore(storedEventStore, personalData),
+      storedEventStore,
+      personalData,
+      bus: storedBus,
       readStore: new MongoReadStore(db),
       idempotency: new MongoIdempotencyStore(db, { ttlGraceMs: IDEMPOTENCY_TTL_GRACE_MS }),
     });
@@ -124,9 +132,9 @@ export async function openDistributedInfrastructure(
       if (closed) throw new Error('The infrastructure is closed');
       if (relays.length) throw new Error('The relays are already started');
       for (const [scope, ports] of scopes) {
-        await ports.eventStore.setMaxCount(RELAY_CHECKPOINT_STREAM, RELAY_CHECKPOINTS_KEPT);
+        await ports.storedEventStore.setMaxCount(RELAY_CHECKPOINT_STREAM, RELAY_CHECKPOINTS_KEPT);
         const relay = new KafkaRelay({
-          store: ports.eventStore,
+          store: ports.storedEventStore,
           bus: ports.bus,
           checkpointStream: RELAY_CHECKPOINT_STREAM,
           onRetry: (error, attempt) =>

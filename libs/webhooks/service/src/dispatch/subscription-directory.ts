@@ -7,7 +7,7 @@ import {
   WebhookSubscriptionRecord,
 } from '@cip/webhooks/domain';
 import { WebhookSubscriptionView, webhookSubscriptionsProjection } from '@cip/webhooks/read-models';
-import type { SecretBox } from '../signing/webhook-signature';
+import type { SecretBox } from '@cip/shared/runtime';
 
 /** A subscription as the dispatcher needs it: its state from the stream and its secret in clear. */
 export interface DirectoryEntry {

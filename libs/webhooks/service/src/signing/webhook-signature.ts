@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { ed25519Signature, SigningKey } from './signing-keys';
 
 // ---------------------------------------------------------------------------------------------------
@@ -42,34 +42,4 @@ export function signWebhook(input: {
     'webhook-timestamp': timestamp,
     'webhook-signature': signatures.join(' '),
   };
-}
-
-/**
- * Seals subscription secrets at rest (AES-256-GCM): the event log keeps only the sealed form, so an
- * export of the log or a copy of the database does not disclose the secrets.
- */
-export class SecretBox {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error('The webhook secrets key must be 32 bytes');
-  }
-
-  seal(plain: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [
-      'v1',
-      iv.toString('base64'),
-      cipher.getAuthTag().toString('base64'),
-      sealed.toString('base64'),
-    ].join('.');
-  }
-
-  open(sealed: string): string {
-    const [version, iv, tag, data] = sealed.split('.');
-    if (version !== 'v1') throw new Error(`Unknown sealed secret version ${version}`);
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
-  }
 }

@@ -1,0 +1,77 @@
+import { Caller, Environment, ENVIRONMENTS } from '@cip/shared/contracts';
+import { environmentStores } from '@cip/shared/infrastructure';
+import { newId, systemClock } from '@cip/shared/runtime';
+import type { UserView } from '@cip/users/contract';
+import { UsersService } from '@cip/users/service';
+import { Command, CommandContext, print } from '../command';
+import { existingDistributor, openControlPlane } from './control-plane';
+
+/**
+ * The users service over the data directory's stores, for operator actions. Lists never wait for the
+ * platform's projections from here: the CLI runs none.
+ */
+export function openUsers(context: CommandContext): UsersService {
+  return new UsersService(
+    { ...environmentStores(context.infrastructure()), settle: async () => undefined },
+    systemClock,
+  );
+}
+
+export interface EraseUserRequest {
+  userId: string;
+  environment: Environment;
+  /** Why (the request's reference, e.g. a ticket): recorded in `UserErased`, so never personal data. */
+  reason: string;
+  /** Who: the operator's name as the platform user's login, unless given. */
+  operator: string;
+}
+
+/**
+ * Erases a user's personal data (a data subject's erasure request; UsersService.eraseUser): the user, as
+ * it is read after, is a pseudonymous record. The user's distributor is found from the user itself, so the
+ * operator only names the user.
+ */
+export async function eraseUser(context: CommandContext, request: EraseUserRequest): Promise<UserView> {
+  const users = openUsers(context);
+  const { directory } = await openControlPlane(context);
+  const caller = (distributorId: string): Caller => ({
+    distributorId,
+    environment: request.environment,
+    requestId: newId('cli'),
+    program: existingDistributor(directory, distributorId).program,
+  });
+  const owner = await users.ownerOf(request.environment, request.userId);
+  return users.eraseUser(caller(owner), request.userId, {
+    erasedBy: `operator:${request.operator}`,
+    reason: request.reason,
+  });
+}
+
+export const userCommands: Command[] = [
+  {
+    group: 'users',
+    action: 'erase',
+    args: [],
+    flags: {
+      user: { kind: 'text', required: true, valueName: 'userId' },
+      reason: { kind: 'text', required: true, valueName: 'text' },
+      env: { kind: 'text', required: true, choices: ENVIRONMENTS },
+      operator: { kind: 'text', valueName: 'name' },
+    },
+    description:
+      "Erase a user's personal data at the person's request: an open user is deleted, its key destroyed; " +
+      'it stays as a pseudonymous record. --reason is recorded: a ticket reference, nothing personal.',
+    async run(context, { flags }) {
+      const user = await eraseUser(context, {
+        userId: flags.requiredText('user'),
+        environment: flags.requiredText('env') as Environment,
+        reason: flags.requiredText('reason'),
+        operator: flags.text('operator') ?? context.io.env.USER ?? 'unknown',
+      });
+      await print(context, user, () => [
+        `User ${user.id} is erased (${user.status}): its personal data can no longer be read`,
+      ]);
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,214 @@
+import { DomainError, type PersonalDataPolicy, type PersonalFields } from '@cip/shared/contracts';
+import { SecretBox } from '@cip/shared/runtime';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import type { EventData, RecordedEvent } from '../event-store.port';
+import type { PersonalDataKeyStore } from './personal-data-key-store.port';
+
+/**
+ * The personal fields of one event as the log stores them: sealed (AES-256-GCM) with the data key of
+ * `keyId` (the subject's id), bound to the event's id and type so a sealed value cannot be moved to another
+ * event. `fields` names what is inside, so an erased subject's fields read as null without any policy.
+ */
+export interface SealedPersonalData {
+  enc: 'v1';
+  keyId: string;
+  fields: string[];
+  /** `v1.<iv>.<tag>.<ciphertext>` of the JSON object of the fields (SecretBox). */
+  ct: string;
+}
+
+/** Where an event's data keeps its sealed personal fields. */
+export const SEALED_FIELD = 'personal';
+
+const isSealed = (value: unknown): value is SealedPersonalData =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as SealedPersonalData).enc === 'v1' &&
+  typeof (value as SealedPersonalData).keyId === 'string' &&
+  Array.isArray((value as SealedPersonalData).fields) &&
+  typeof (value as SealedPersonalData).ct === 'string';
+
+/** The subject's data may no longer be written: it was erased (a refusal, answered as a 4xx). */
+export class PersonalDataErasedError extends DomainError {
+  constructor(readonly subjectId: string) {
+    super(
+      'invalid_state_transition',
+      `The personal data of ${subjectId} was erased; none may be recorded again`,
+    );
+  }
+}
+
+/** Reads the platform's master key: 32 random bytes, base64 (what `newPersonalDataMasterKey` makes). */
+export function personalDataMasterKey(encoded: string): Buffer {
+  const key = Buffer.from(encoded.trim(), 'base64');
+  if (key.length !== 32) {
+    throw new Error('PERSONAL_DATA_MASTER_KEY must be 32 random bytes in base64 (openssl rand -base64 32)');
+  }
+  return key;
+}
+
+export const newPersonalDataMasterKey = (): string => randomBytes(32).toString('base64');
+
+/** One key per purpose from the master key (HKDF), so that no key serves two algorithms. */
+const derive = (master: Buffer, purpose: string) =>
+  Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `cip personal data: ${purpose}`, 32));
+
+type OpenedKey = { key: SecretBox } | { erased: true };
+
+/**
+ * Crypto-shredding of personal data in events. On append the personal fields of each event (as the
+ * contexts' policies declare them) are replaced by one sealed envelope under the subject's data key, made
+ * on first use; on read they are opened and put back, or read as null once the key was erased. Events
+ * written before sealing existed (fields in clear) read unchanged.
+ *
+ * Data keys are wrapped with a key derived from the platform's master key before they are stored, and
+ * are never cached beyond one call: an erasure made by another process (the CLI) takes effect on this
+ * one's next read.
+ */
+export class PersonalDataVault {
+  private readonly wrapping: SecretBox;
+  private readonly indexKey: Buffer;
+  private readonly policy: Map<string, PersonalFields>;
+
+  constructor(
+    private readonly keys: PersonalDataKeyStore,
+    masterKey: Buffer,
+    policies: readonly PersonalDataPolicy[],
+  ) {
+    this.wrapping = new SecretBox(derive(masterKey, 'key wrapping'));
+    this.indexKey = derive(masterKey, 'blind index');
+    this.policy = new Map(policies.flatMap((p) => Object.entries(p)));
+  }
+
+  /**
+   * A keyed hash (HMAC-SHA256) of a personal value, for lookups that must not disclose it (uniqueness
+   * reservations): unlike a plain hash it cannot be reversed by hashing guesses without the master key.
+   */
+  blindIndex(value: string): string {
+    return createHmac('sha256', this.indexKey).update(value, 'utf8').digest('hex');
+  }
+
+  async seal<E extends EventData>(events: E[]): Promise<E[]> {
+    if (!events.some((e) => this.policy.has(e.type))) return events;
+    const keys = new Map<string, OpenedKey>();
+    const sealed: E[] = [];
+    for (const event of events) {
+      const policy = this.policy.get(event.type);
+      const present = policy?.fields.filter((f) => event.data[f] !== undefined) ?? [];
+      if (!policy || present.length === 0) {
+        sealed.push(event);
+        continue;
+      }
+      const subjectId = event.data[policy.subject];
+      if (typeof subjectId !== 'string' || !subjectId) {
+        throw new Error(`${event.type} has no ${policy.subject} to seal its personal data with`);
+      }
+      const key = await this.keyOf(subjectId, keys, event.metadata.occurredAt);
+      if ('erased' in key) throw new PersonalDataErasedError(subjectId);
+      const data: Record<string, unknown> = { ...event.data };
+      const values: Record<string, unknown> = {};
+      for (const field of present) {
+        values[field] = data[field];
+        delete data[field];
+      }
+      data[SEALED_FIELD] = {
+        enc: 'v1',
+        keyId: subjectId,
+        fields: present,
+        ct: key.key.seal(JSON.stringify(values), boundTo(event)),
+      } satisfies SealedPersonalData;
+      sealed.push({ ...event, data });
+    }
+    return sealed;
+  }
+
+  async open<E extends RecordedEvent>(events: E[]): Promise<E[]> {
+    if (!events.some((e) => this.policy.has(e.type) || isSealed(e.data[SEALED_FIELD]))) return events;
+    const keys = new Map<string, OpenedKey>();
+    const opened: E[] = [];
+    for (const event of events) {
+      const envelope = event.data[SEALED_FIELD];
+      if (!isSealed(envelope)) {
+        opened.push(await this.inClear(event, keys));
+        continue;
+      }
+      const key = await this.keyOf(envelope.keyId, keys);
+      const { [SEALED_FIELD]: _sealed, ...data } = event.data;
+      const values: Record<string, unknown> =
+        'erased' in key
+          ? Object.fromEntries(envelope.fields.map((field) => [field, null]))
+          : JSON.parse(key.key.open(envelope.ct, boundTo(event)));
+      opened.push({ ...event, data: { ...data, ...values } });
+    }
+    return opened;
+  }
+
+  /**
+   * An event written before sealing existed keeps its fields in clear in the log (stored events are never
+   * rewritten); once its subject is erased they read as null all the same, so that everything derived
+   * from the log shows the erasure.
+   */
+  private async inClear<E extends RecordedEvent>(event: E, keys: Map<string, OpenedKey>): Promise<E> {
+    const policy = this.policy.get(event.type);
+    const subjectId = policy && event.data[policy.subject];
+    if (!policy || typeof subjectId !== 'string') return event;
+    let key = keys.get(subjectId);
+    if (!key) {
+      const stored = await this.keys.get(subjectId);
+      if (stored?.status !== 'erased') return event;
+      key = { erased: true };
+      keys.set(subjectId, key);
+    }
+    if (!('erased' in key)) return event;
+    const erased = policy.fields.filter((f) => event.data[f] !== undefined).map((f) => [f, null]);
+    return { ...event, data: { ...event.data, ...Object.fromEntries(erased) } };
+  }
+
+  /** Deletes the subject's data key: its sealed fields read as null everywhere from now on. */
+  erase(subjectId: string, at: string): Promise<void> {
+    return this.keys.erase(subjectId, at);
+  }
+
+  /** Whether the subject's data key was erased. */
+  async isErased(subjectId: string): Promise<boolean> {
+    return (await this.keys.get(subjectId))?.status === 'erased';
+  }
+
+  close(): Promise<void> {
+    return this.keys.close();
+  }
+
+  /** The subject's data key; made and stored first when `createAt` is given and it has none. */
+  private async keyOf(
+    subjectId: string,
+    cache: Map<string, OpenedKey>,
+    createAt?: string,
+  ): Promise<OpenedKey> {
+    const cached = cache.get(subjectId);
+    if (cached) return cached;
+    let stored = await this.keys.get(subjectId);
+    if (!stored && createAt !== undefined) {
+      stored = await this.keys.create(
+        subjectId,
+        this.wrapping.seal(randomBytes(32), wrapContext(subjectId)),
+        createAt,
+      );
+    }
+    if (!stored) {
+      // Not a missing key to read as erased: the log references a key this key store never had, so it is
+      // not this log's key store (a wrong DATA_DIR or database). Reading on would show everything erased.
+      throw new Error(
+        `No personal-data key for ${subjectId}: the key store does not belong to this event log`,
+      );
+    }
+    const key: OpenedKey =
+      stored.status === 'erased'
+        ? { erased: true }
+        : { key: new SecretBox(this.wrapping.openBytes(stored.wrappedKey, wrapContext(subjectId))) };
+    cache.set(subjectId, key);
+    return key;
+  }
+}
+
+const wrapContext = (subjectId: string) => `key of ${subjectId}`;
+const boundTo = (event: EventData) => `${event.metadata.eventId}|${event.type}`;

@@ -1,0 +1,44 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { personalDataKeyStoreContract } from '../contract/personal-data-key-store.contract';
+import { SqlitePersonalDataKeyStore } from './sqlite-personal-data-key-store';
+
+describe('personal-data key store contract: SQLite (embedded)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-keys-'));
+  let store: SqlitePersonalDataKeyStore;
+  personalDataKeyStoreContract({
+    open: async () => (store = SqlitePersonalDataKeyStore.open(join(dir, 'sandbox-keys.sqlite'))),
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+});
+
+describe('personal-data key store: SQLite files after an erasure', () => {
+  it("no longer hold the erased key's bytes, in the database or its WAL", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cip-keys-'));
+    const path = join(dir, 'sandbox-keys.sqlite');
+    try {
+      const store = SqlitePersonalDataKeyStore.open(path);
+      const wrapped = `v1.${'K'.repeat(40)}`;
+      await store.create('usr-erased', wrapped, '2026-01-01T00:00:00.000Z');
+      await store.create('usr-kept', `v1.${'Q'.repeat(40)}`, '2026-01-01T00:00:00.000Z');
+      const inFiles = () =>
+        ['', '-wal'].some((suffix) => {
+          try {
+            return readFileSync(`${path}${suffix}`).includes(wrapped);
+          } catch {
+            return false;
+          }
+        });
+      expect(inFiles()).toBe(true);
+      await store.erase('usr-erased', '2026-02-01T00:00:00.000Z');
+      expect(inFiles()).toBe(false);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
