@@ -4,7 +4,7 @@ import { Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastr
 import { systemClock } from '@cip/shared/runtime';
 import { UsersService } from '@cip/users/service';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli';
@@ -272,19 +272,106 @@ describe('cli', () => {
     expect(await cli('projections', 'rebuild', 'users', '--env', 'sandbox')).toMatchObject({ code: 0 });
   });
 
-  it('prints the usage on stderr with exit code 2 for a wrong command line, and domain errors with 1', async () => {
-    for (const argv of [
-      ['keys', 'frobnicate'],
-      ['keys', 'list', '--distributor', 'dst-x', '--colour', 'red'],
-      ['keys', 'create', '--distributor', 'dst-x', '--env', 'staging'],
-      ['distributors', 'configure', 'dst-x', '--b2b', 'maybe'],
-      ['keys', 'roll'],
-    ]) {
+  it('refuses a wrong command line with exit code 2, the reason and the help on stderr, and domain errors with 1', async () => {
+    const cases: [string[], string, string][] = [
+      [
+        ['keys', 'frobnicate'],
+        "error: unknown command 'frobnicate'",
+        'Usage: npm run cli -- keys [options] [command]',
+      ],
+      [
+        ['kyes', 'list'],
+        "error: unknown command 'kyes'\n(Did you mean keys?)",
+        'Usage: npm run cli -- [options] [command]',
+      ],
+      [['keys', 'lst', '--distributor', 'dst-x'], '(Did you mean list?)', 'Usage: npm run cli -- keys'],
+      [
+        ['keys', 'create', '--distributor', 'dst-x', '--env', 'sandbox', '--lable', 'ci'],
+        "error: unknown option '--lable'\n(Did you mean --label?)",
+        'Usage: npm run cli -- keys create [options]',
+      ],
+      [
+        ['keys', 'list', '--distributor', 'dst-x', '--colour', 'red'],
+        "error: unknown option '--colour'",
+        'keys list',
+      ],
+      [
+        ['keys', 'create', '--distributor', 'dst-x', '--env', 'staging'],
+        "argument 'staging' is invalid. Allowed choices are sandbox, production.",
+        'keys create',
+      ],
+      [
+        ['keys', 'create', '--env', 'sandbox'],
+        "error: required option '--distributor <distributorId>' not specified",
+        'keys create',
+      ],
+      [
+        ['distributors', 'configure', 'dst-x', '--b2b', 'maybe'],
+        "argument 'maybe' is invalid. Takes true or false.",
+        'distributors configure',
+      ],
+      [['distributors', 'configure', 'dst-x'], 'error: Nothing to configure', 'distributors configure'],
+      [
+        ['distributors', 'create', '--name', 'Acme', '--countries', 'France'],
+        'Takes ISO 3166-1 alpha-2 codes',
+        'distributors create',
+      ],
+      [['keys', 'roll'], "error: missing required argument 'keyId'", 'keys roll'],
+      [['keys', 'roll', 'key-a', 'key-b'], "error: too many arguments for 'roll'", 'keys roll'],
+      [
+        ['export', 'log', '--env', 'control', '--from', 'first'],
+        "argument 'first' is invalid. Takes a whole number.",
+        'export log',
+      ],
+      [
+        ['projections', 'rebuild', 'usrs', '--env', 'sandbox'],
+        'Allowed choices are users,',
+        'projections rebuild',
+      ],
+      [['keys'], 'Commands:', 'Usage: npm run cli -- keys [options] [command]'],
+      [[], 'Commands:', 'Usage: npm run cli -- [options] [command]'],
+    ];
+    for (const [argv, reason, help] of cases) {
       const run = await cli(...argv);
-      expect(run).toMatchObject({ code: 2, stdout: '' });
-      expect(run.stderr).toContain('Usage: npm run cli -- <command> [options]');
+      expect({ argv, ...run }).toMatchObject({ argv, code: 2, stdout: '' });
+      expect(run.stderr).toContain(reason);
+      expect(run.stderr).toContain(help);
     }
+    // Nothing was written by any of them.
+    expect(await withInfrastructure((i) => i.scope('control').eventStore.readAll())).toEqual([]);
     const missing = await cli('keys', 'delete', 'key-unknown');
     expect(missing).toEqual({ code: 1, stdout: '', stderr: 'error: API key key-unknown was not found\n' });
+  });
+
+  it('prints the help of every group and command, with examples, and the version', async () => {
+    const paths: string[][] = [[]];
+    const commandsOf = (help: string) =>
+      [...(help.split('\nCommands:\n')[1] ?? '').matchAll(/^ {2}([a-z][\w-]*)/gm)]
+        .map(([, name]) => name)
+        .filter((name) => name !== 'help');
+    let checked = 0;
+    while (paths.length) {
+      const path = paths.shift()!;
+      const run = await cli(...path, '--help');
+      expect({ path, code: run.code, stderr: run.stderr }).toEqual({ path, code: 0, stderr: '' });
+      expect(run.stdout).toContain(`Usage: npm run cli -- ${path.map((p) => `${p} `).join('')}`);
+      const subcommands = commandsOf(run.stdout);
+      if (subcommands.length === 0) {
+        // A command: its description, its options and how to use it.
+        expect(run.stdout).toMatch(/^Usage: .*\n\n\S.*\n/);
+        expect(run.stdout).toContain('Global Options:\n');
+        expect(run.stdout).toContain(`Examples:\n  $ npm run cli -- ${path.join(' ')}`);
+        checked++;
+      }
+      paths.push(...subcommands.map((name) => [...path, name]));
+    }
+    expect(checked).toBeGreaterThanOrEqual(17);
+    expect(await cli('help', 'keys')).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('roll <keyId>'),
+    });
+
+    const { version } = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8'));
+    expect(await cli('--version')).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 });

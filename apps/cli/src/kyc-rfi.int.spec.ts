@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli';
 import { openKyc } from './commands/kyc';
+import { NO_PROGRESS } from './progress';
 
 describe('cli: kyc rfi and review', () => {
   let dataDir: string;
@@ -105,12 +106,10 @@ describe('cli: kyc rfi and review', () => {
       const service = await openKyc({
         dataDir,
         json: false,
-        io: {
-          out: async () => undefined,
-          err: () => undefined,
-          env: { PUBLIC_BASE_URL: 'https://verify.example.com' },
-        },
+        io: { out: async () => undefined, err: () => undefined, env: {} },
         infrastructure: () => answering,
+        progress: () => NO_PROGRESS,
+        publicBaseUrl: () => 'https://verify.example.com',
       });
       const token = new URL(kyc.access.url).pathname.split('/').pop()!;
       expect(

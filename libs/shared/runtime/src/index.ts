@@ -7,3 +7,4 @@ export * from './config';
 export * from './sqlite-checkpointer';
 export * from './secrets';
 export * from './back-off';
+export * from './public-base-url';
