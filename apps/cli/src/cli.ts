@@ -87,7 +87,7 @@ function commandContext(
     io,
     infrastructure: () =>
       (opened.infrastructure ??= openEmbeddedInfrastructure({ dataDir: checkedDataDir() })),
-    progress: (label) => (showProgress ? progressLines(label, io.err) : NO_PROGRESS),
+    progress: (label) => (showProgress ? progressLines(label, io.err, io.now) : NO_PROGRESS),
     publicBaseUrl: () => {
       try {
         return publicBaseUrl(readPlatformConfig(io.env));

@@ -10,6 +10,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Whether stderr is a terminal: progress of long operations is then shown without `--progress`. */
   errIsTerminal?: boolean;
+  /** Milliseconds, for throttling progress lines (performance.now unless a test drives time). */
+  now?: () => number;
 }
 
 /**
