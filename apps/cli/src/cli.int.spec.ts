@@ -4,10 +4,11 @@ import { environmentStores, Infrastructure, openEmbeddedInfrastructure } from '@
 import { systemClock } from '@cip/shared/runtime';
 import { UsersService } from '@cip/users/service';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli';
+import type { CliIo } from './command';
 
 interface Run {
   code: number;
@@ -18,10 +19,11 @@ interface Run {
 describe('cli', () => {
   let dataDir: string;
 
-  const cli = async (...argv: string[]): Promise<Run> => {
+  /** Runs a command line as given (no --data-dir added), with `io` overriding the environment and terminal. */
+  const runWith = async (argv: string[], io: Partial<Omit<CliIo, 'out' | 'err'>> = {}): Promise<Run> => {
     let stdout = '';
     let stderr = '';
-    const code = await runCli([...argv, '--data-dir', dataDir], {
+    const code = await runCli(argv, {
       out: async (chunk) => {
         stdout += chunk;
       },
@@ -29,9 +31,12 @@ describe('cli', () => {
         stderr += chunk;
       },
       env: {},
+      ...io,
     });
     return { code, stdout, stderr };
   };
+
+  const cli = (...argv: string[]): Promise<Run> => runWith([...argv, '--data-dir', dataDir]);
 
   const cliJson = async <T>(...argv: string[]): Promise<T> => {
     const run = await cli(...argv, '--json');
@@ -271,19 +276,223 @@ describe('cli', () => {
     expect(await cli('projections', 'rebuild', 'users', '--env', 'sandbox')).toMatchObject({ code: 0 });
   });
 
-  it('prints the usage on stderr with exit code 2 for a wrong command line, and domain errors with 1', async () => {
-    for (const argv of [
-      ['keys', 'frobnicate'],
-      ['keys', 'list', '--distributor', 'dst-x', '--colour', 'red'],
-      ['keys', 'create', '--distributor', 'dst-x', '--env', 'staging'],
-      ['distributors', 'configure', 'dst-x', '--b2b', 'maybe'],
-      ['keys', 'roll'],
-    ]) {
+  it('refuses a wrong command line with exit code 2, the reason and the help on stderr, and domain errors with 1', async () => {
+    const cases: [string[], string, string][] = [
+      [
+        ['keys', 'frobnicate'],
+        "error: unknown command 'frobnicate'",
+        'Usage: npm run cli -- keys [options] [command]',
+      ],
+      [
+        ['kyes', 'list'],
+        "error: unknown command 'kyes'\n(Did you mean keys?)",
+        'Usage: npm run cli -- [options] [command]',
+      ],
+      [['keys', 'lst', '--distributor', 'dst-x'], '(Did you mean list?)', 'Usage: npm run cli -- keys'],
+      [
+        ['keys', 'create', '--distributor', 'dst-x', '--env', 'sandbox', '--lable', 'ci'],
+        "error: unknown option '--lable'\n(Did you mean --label?)",
+        'Usage: npm run cli -- keys create [options]',
+      ],
+      [
+        ['keys', 'list', '--distributor', 'dst-x', '--colour', 'red'],
+        "error: unknown option '--colour'",
+        'keys list',
+      ],
+      [
+        ['keys', 'create', '--distributor', 'dst-x', '--env', 'staging'],
+        "argument 'staging' is invalid. Allowed choices are sandbox, production.",
+        'keys create',
+      ],
+      [
+        ['keys', 'create', '--env', 'sandbox'],
+        "error: required option '--distributor <distributorId>' not specified",
+        'keys create',
+      ],
+      [
+        ['distributors', 'configure', 'dst-x', '--b2b', 'maybe'],
+        "argument 'maybe' is invalid. Takes true or false.",
+        'distributors configure',
+      ],
+      [['distributors', 'configure', 'dst-x'], 'error: Nothing to configure', 'distributors configure'],
+      [
+        ['distributors', 'create', '--name', 'Acme', '--countries', 'France'],
+        'Takes ISO 3166-1 alpha-2 codes',
+        'distributors create',
+      ],
+      [['keys', 'roll'], "error: missing required argument 'keyId'", 'keys roll'],
+      [['keys', 'roll', 'key-a', 'key-b'], "error: too many arguments for 'roll'", 'keys roll'],
+      [
+        ['export', 'log', '--env', 'control', '--from', 'first'],
+        "argument 'first' is invalid. Takes a whole number.",
+        'export log',
+      ],
+      [
+        ['projections', 'rebuild', 'usrs', '--env', 'sandbox'],
+        'Allowed choices are users,',
+        'projections rebuild',
+      ],
+      [['keys'], 'Commands:', 'Usage: npm run cli -- keys [options] [command]'],
+      [[], 'Commands:', 'Usage: npm run cli -- [options] [command]'],
+    ];
+    for (const [argv, reason, help] of cases) {
       const run = await cli(...argv);
-      expect(run).toMatchObject({ code: 2, stdout: '' });
-      expect(run.stderr).toContain('Usage: npm run cli -- <command> [options]');
+      expect({ argv, ...run }).toMatchObject({ argv, code: 2, stdout: '' });
+      expect(run.stderr).toContain(reason);
+      expect(run.stderr).toContain(help);
     }
+    // Nothing was written by any of them.
+    expect(await withInfrastructure((i) => i.scope('control').eventStore.readAll())).toEqual([]);
     const missing = await cli('keys', 'delete', 'key-unknown');
     expect(missing).toEqual({ code: 1, stdout: '', stderr: 'error: API key key-unknown was not found\n' });
+  });
+
+  it('prints the help of every group and command, with examples, and the version', async () => {
+    const paths: string[][] = [[]];
+    const commandsOf = (help: string) =>
+      [...(help.split('\nCommands:\n')[1] ?? '').matchAll(/^ {2}([a-z][\w-]*)/gm)]
+        .map(([, name]) => name)
+        .filter((name) => name !== 'help');
+    let checked = 0;
+    while (paths.length) {
+      const path = paths.shift()!;
+      const run = await cli(...path, '--help');
+      expect({ path, code: run.code, stderr: run.stderr }).toEqual({ path, code: 0, stderr: '' });
+      expect(run.stdout).toContain(`Usage: npm run cli -- ${path.map((p) => `${p} `).join('')}`);
+      const subcommands = commandsOf(run.stdout);
+      if (subcommands.length === 0) {
+        // A command: its description, its options and how to use it.
+        expect(run.stdout).toMatch(/^Usage: .*\n\n\S.*\n/);
+        expect(run.stdout).toContain('Global Options:\n');
+        expect(run.stdout).toContain(`Examples:\n  $ npm run cli -- ${path.join(' ')}`);
+        checked++;
+      }
+      paths.push(...subcommands.map((name) => [...path, name]));
+    }
+    expect(checked).toBeGreaterThanOrEqual(17);
+    expect(await cli('help', 'keys')).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('roll <keyId>'),
+    });
+
+    const { version } = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8'));
+    expect(await cli('--version')).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+  it('refuses a data directory that does not exist, from --data-dir or DATA_DIR, and never creates it', async () => {
+    const absent = join(dataDir, 'typo');
+    const commands = [
+      ['distributors', 'list'],
+      ['distributors', 'create', '--name', 'Acme'],
+      ['export', 'log', '--env', 'control'],
+      ['projections', 'verify', '--env', 'sandbox'],
+      ['webhooks', 'rotate-signing-key', '--env', 'sandbox'],
+      ['kyc', 'rfi', 'usr-x', '--distributor', 'dst-x', '--env', 'sandbox', '--subtype', 'onboarding'],
+      ['wallets', 'retry-provisioning', 'usr-x', '--env', 'sandbox'],
+    ];
+    for (const argv of commands) {
+      for (const run of [
+        await runWith([...argv, '--data-dir', absent]),
+        await runWith(argv, { env: { DATA_DIR: absent } }),
+      ]) {
+        expect({ argv, ...run }).toMatchObject({ argv, code: 2, stdout: '' });
+        expect(run.stderr).toMatch(
+          new RegExp(`^error: Data directory ${absent} \\((--data-dir|DATA_DIR)\\) does not exist\\.`),
+        );
+        expect(run.stderr).toContain('the CLI never creates one');
+      }
+      expect(existsSync(absent)).toBe(false);
+    }
+    writeFileSync(absent, '');
+    const notADirectory = await runWith(['distributors', 'list', '--data-dir', absent]);
+    expect(notADirectory).toMatchObject({ code: 2, stdout: '' });
+    expect(notADirectory.stderr).toContain(`Data directory ${absent} (--data-dir) is not a directory`);
+    // Commands that never touch the data directory still run.
+    expect(await runWith(['projections', 'list', '--data-dir', join(dataDir, 'absent')])).toMatchObject({
+      code: 0,
+    });
+  });
+
+  it('reports progress of exports, rebuilds and verifications on stderr, only on a terminal or with --progress', async () => {
+    await withInfrastructure(async (infrastructure) => {
+      const { eventStore } = infrastructure.scope('sandbox');
+      for (let batch = 0; batch < 3; batch++) {
+        await eventStore.append(
+          `note-${batch}`,
+          Array.from({ length: 500 }, (_, i) => ({
+            type: 'NoteTaken',
+            data: { i },
+            metadata: {
+              eventId: `evt-${batch}-${i}`,
+              occurredAt: new Date(0).toISOString(),
+              schemaVersion: 1,
+            },
+          })),
+        );
+      }
+    });
+    // Every progress line is due: each reading of the clock is a second after the previous one.
+    let clock = 0;
+    const ticking = () => (clock += 1000);
+
+    const exported = await runWith(
+      ['export', 'log', '--env', 'sandbox', '--data-dir', dataDir, '--progress'],
+      {
+        now: ticking,
+      },
+    );
+    expect(exported.code).toBe(0);
+    const lines = exported.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1500);
+    for (const line of lines) expect(JSON.parse(line)).toHaveProperty('type', 'NoteTaken');
+    expect(exported.stderr).toBe(
+      'export log (sandbox): 1000 events, position 1000 of 1500\n' +
+        'export log (sandbox): 1500 events, position 1500 of 1500\n' +
+        'export log (sandbox): 1500 events exported, up to position 1500\n',
+    );
+
+    const onTerminal = await runWith(
+      ['export', 'stream', 'note-1', '--env', 'sandbox', '--data-dir', dataDir],
+      {
+        errIsTerminal: true,
+      },
+    );
+    expect(onTerminal.stdout.trimEnd().split('\n')).toHaveLength(500);
+    expect(onTerminal.stderr).toBe('export stream note-1 (sandbox): 500 events exported\n');
+    for (const quiet of [
+      await runWith(['export', 'log', '--env', 'sandbox', '--data-dir', dataDir]),
+      await runWith(['export', 'log', '--env', 'sandbox', '--data-dir', dataDir, '--no-progress'], {
+        errIsTerminal: true,
+      }),
+    ]) {
+      expect(quiet).toEqual({ code: 0, stdout: exported.stdout, stderr: '' });
+    }
+
+    const rebuilt = await runWith(
+      ['projections', 'rebuild', 'users', '--env', 'sandbox', '--data-dir', dataDir],
+      {
+        errIsTerminal: true,
+        now: ticking,
+      },
+    );
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stderr).toBe(
+      'projections rebuild (sandbox): users: position 1500 of 1500 (1500 events read)\n' +
+        'projections rebuild (sandbox): 1 read model(s) replayed, the log read up to position 1500\n',
+    );
+    expect(rebuilt.stdout).toMatch(/^Rebuilt users \(users\) in sandbox up to position 1500\n/);
+
+    const verified = await runWith([
+      'projections',
+      'verify',
+      '--env',
+      'sandbox',
+      '--data-dir',
+      dataDir,
+      '--progress',
+      '--json',
+    ]);
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true });
+    expect(verified.stderr).toMatch(/read model\(s\) replayed, the log read up to position 1500\n$/);
   });
 });

@@ -1,17 +1,18 @@
 import { isKyc, kycDecider } from '@cip/kyc/domain';
 import { loadState } from '@cip/shared/eventing';
 import { environmentStores, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
-import { systemClock } from '@cip/shared/runtime';
+import { publicBaseUrl, readPlatformConfig, systemClock } from '@cip/shared/runtime';
 import { UsersService } from '@cip/users/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli';
 import { openKyc } from './commands/kyc';
+import { NO_PROGRESS } from './progress';
 
 describe('cli: kyc rfi and review', () => {
   let dataDir: string;
-  const cli = async (...argv: string[]) => {
+  const cliWith = async (env: Record<string, string>, argv: string[]) => {
     let stdout = '';
     let stderr = '';
     const code = await runCli([...argv, '--data-dir', dataDir], {
@@ -21,10 +22,11 @@ describe('cli: kyc rfi and review', () => {
       err: (chunk) => {
         stderr += chunk;
       },
-      env: { PUBLIC_BASE_URL: 'https://verify.example.com/' },
+      env,
     });
     return { code, stdout, stderr };
   };
+  const cli = (...argv: string[]) => cliWith({ PUBLIC_BASE_URL: 'https://verify.example.com/' }, argv);
 
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'cip-cli-kyc-'));
@@ -104,12 +106,10 @@ describe('cli: kyc rfi and review', () => {
       const service = await openKyc({
         dataDir,
         json: false,
-        io: {
-          out: async () => undefined,
-          err: () => undefined,
-          env: { PUBLIC_BASE_URL: 'https://verify.example.com' },
-        },
+        io: { out: async () => undefined, err: () => undefined, env: {} },
         infrastructure: () => answering,
+        progress: () => NO_PROGRESS,
+        publicBaseUrl: () => 'https://verify.example.com',
       });
       const token = new URL(kyc.access.url).pathname.split('/').pop()!;
       expect(
@@ -143,6 +143,62 @@ describe('cli: kyc rfi and review', () => {
       expect(otherTenant.code).toBe(1);
     } finally {
       await infrastructure.close().catch(() => undefined);
+    }
+  });
+  it('prints links at the address the platform would use with the same environment', async () => {
+    const created = await cli('distributors', 'create', '--name', 'Acme', '--countries', 'FR', '--json');
+    const distributorId = JSON.parse(created.stdout).distributorId as string;
+    const environments: [Record<string, string>, string][] = [
+      [{ PUBLIC_BASE_URL: 'https://cards.example.com/platform/' }, 'https://cards.example.com/platform'],
+      [
+        { PUBLIC_BASE_URL: 'https://cards.example.com', HOST: '127.0.0.1', PORT: '8080' },
+        'https://cards.example.com',
+      ],
+      [{ HOST: '127.0.0.1', PORT: '4100' }, 'http://127.0.0.1:4100'],
+      [{ HOST: '::1', PORT: '4100' }, 'http://[::1]:4100'],
+      [{ HOST: '0.0.0.0', PORT: '8080' }, 'http://localhost:8080'],
+      [{}, 'http://localhost:3000'],
+    ];
+    const infrastructure = openEmbeddedInfrastructure({ dataDir });
+    const userIds: string[] = [];
+    try {
+      const users = new UsersService(
+        { ...environmentStores(infrastructure), settle: async () => undefined },
+        systemClock,
+      );
+      for (let i = 0; i < environments.length; i++) {
+        const user = await users.createUser(
+          {
+            distributorId,
+            environment: 'sandbox',
+            program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
+            requestId: 't',
+          },
+          { email: `user${i}@example.com`, firstName: 'Ada', lastName: 'Lovelace', countryOfResidence: 'FR' },
+        );
+        userIds.push(user.id);
+      }
+    } finally {
+      await infrastructure.close();
+    }
+
+    for (const [i, [env, expected]] of environments.entries()) {
+      const raised = await cliWith(env, [
+        'kyc',
+        'rfi',
+        userIds[i],
+        '--distributor',
+        distributorId,
+        '--env',
+        'sandbox',
+        '--subtype',
+        'onboarding',
+      ]);
+      expect({ env, code: raised.code, stderr: raised.stderr }).toEqual({ env, code: 0, stderr: '' });
+      const link = /link +(\S+)/.exec(raised.stdout)?.[1] ?? '';
+      expect(link).toMatch(new RegExp(`^${expected.replace(/[.[\]]/g, '\\$&')}/hosted/kyc/kyc-`));
+      // The platform started with this environment hands out links from the same function.
+      expect(link.startsWith(`${publicBaseUrl(readPlatformConfig(env))}/hosted/kyc/`)).toBe(true);
     }
   });
 });

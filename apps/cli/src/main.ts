@@ -13,6 +13,7 @@ const io: CliIo = {
     ),
   err: (chunk) => void process.stderr.write(chunk),
   env: process.env,
+  errIsTerminal: process.stderr.isTTY,
 };
 // Write errors reach the callback above; without a listener the same error would also crash the process.
 process.stdout.on('error', () => undefined);

@@ -2,7 +2,15 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
 import { SandboxIdentityProvider } from '@cip/kyc/service';
-import { Clock, createLogger, Logger, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
+import {
+  Clock,
+  createLogger,
+  listenUrl,
+  Logger,
+  PlatformConfig,
+  PlatformMetrics,
+  publicBaseUrl,
+} from '@cip/shared/runtime';
 import { PlatformModule } from './platform.module';
 import { embeddedWalletChain } from './wallet-chain';
 
@@ -48,10 +56,10 @@ export async function startPlatform(
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  app.get(SandboxIdentityProvider).usePublicBaseUrl(config.publicBaseUrl ?? `http://localhost:${port}`);
+  app.get(SandboxIdentityProvider).usePublicBaseUrl(publicBaseUrl(config, port));
   return {
     app,
-    url: `http://localhost:${port}`,
+    url: listenUrl(config.host, port),
     distributorId: bootstrap.distributor.distributorId,
     firstSandboxKey: bootstrap.firstSandboxKey,
     logger,

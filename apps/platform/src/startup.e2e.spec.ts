@@ -24,7 +24,7 @@ describe('starting the platform as `npm start` runs it', () => {
     const child = await listening(platform);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
-    expect(platform.stderr()).toMatch(/listening on http:\/\/localhost:\d+/);
+    expect(platform.stderr()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(platform.stderr()).toMatch(/sandbox API key {2}sk_sandbox_\w+/);
     const lines = platform.stdout().split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import type { ApiKeyRecord, DistributorRecord, ProgramConfig } from '@cip/distributors/domain';
-import { ParsedFlags, UsageError } from '../args';
-import { Command, print, table, yesNo } from '../command';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { Cli, commandGroup, examples, print, table, UsageError, yesNo } from '../command';
+import { booleanOption, nonEmpty } from '../options';
 import { existingDistributor, openControlPlane } from './control-plane';
 
 /** A key as operators may see it: everything but its hash. */
@@ -28,14 +29,15 @@ function distributorView(distributor: DistributorRecord) {
   };
 }
 
-function countries(flags: ParsedFlags): string[] | undefined {
-  const codes = flags.list('countries')?.map((code) => code.toUpperCase());
-  if (!codes) return undefined;
+/** `--countries fr,DE`: ISO 3166-1 alpha-2 codes, upper-cased and without duplicates. */
+function countries(value: string): string[] {
+  const codes = value
+    .split(',')
+    .map((code) => code.trim().toUpperCase())
+    .filter((code) => code !== '');
   const invalid = codes.filter((code) => !/^[A-Z]{2}$/.test(code));
   if (invalid.length || codes.length === 0) {
-    throw new UsageError(
-      `--countries takes ISO 3166-1 alpha-2 codes such as FR,DE; got "${invalid.join(',')}"`,
-    );
+    throw new InvalidArgumentError('Takes ISO 3166-1 alpha-2 codes such as FR,DE.');
   }
   return [...new Set(codes)];
 }
@@ -47,103 +49,108 @@ const programLines = (program: ProgramConfig) => [
   `  kyc import  ${yesNo(program.kycImportEnabled)}`,
 ];
 
-const COUNTRIES_FLAG = { kind: 'list', valueName: 'FR,DE,...' } as const;
+const countriesOption = (description: string) =>
+  new Option('--countries <FR,DE,...>', description).argParser(countries);
 
-export const distributorCommands: Command[] = [
-  {
-    group: 'distributors',
-    action: 'create',
-    args: [],
-    flags: {
-      name: { kind: 'text', required: true },
-      countries: COUNTRIES_FLAG,
-      b2b: { kind: 'switch' },
-      prepaid: { kind: 'switch' },
-      'kyc-import': { kind: 'switch' },
-    },
-    description: 'Create a distributor (countries default to the EEA, the UK and Switzerland).',
-    async run(context, { flags }) {
-      const name = flags.requiredText('name').trim();
-      if (!name) throw new UsageError('--name must not be empty');
-      const program: Partial<ProgramConfig> = {
-        b2b: flags.bool('b2b') ?? false,
-        prepaid: flags.bool('prepaid') ?? false,
-        kycImportEnabled: flags.bool('kyc-import') ?? false,
-      };
-      const allowedCountries = countries(flags);
-      if (allowedCountries) program.allowedCountries = allowedCountries;
-      const { service } = await openControlPlane(context);
-      const distributor = await service.createDistributor({ name, program });
-      await print(context, distributorView(distributor), () => [
-        `Created distributor ${distributor.distributorId} (${distributor.name})`,
-        ...programLines(distributor.program),
-      ]);
-      return 0;
-    },
-  },
-  {
-    group: 'distributors',
-    action: 'list',
-    args: [],
-    flags: {},
-    description: 'List the distributors, their programs and how many active keys they have.',
-    async run(context) {
-      const { directory } = await openControlPlane(context);
-      const distributors = directory.list();
-      await print(context, distributors.map(distributorView), () =>
-        distributors.length === 0
-          ? ['No distributors yet.']
-          : table(
-              ['ID', 'NAME', 'COUNTRIES', 'B2B', 'PREPAID', 'KYC IMPORT', 'ACTIVE KEYS', 'DEFAULT'],
-              distributors.map((d) => [
-                d.distributorId,
-                d.name,
-                d.program.allowedCountries.length > 5
-                  ? `${d.program.allowedCountries.length} countries`
-                  : d.program.allowedCountries.join(','),
-                yesNo(d.program.b2b),
-                yesNo(d.program.prepaid),
-                yesNo(d.program.kycImportEnabled),
-                String(d.keys.filter((k) => k.status === 'active').length),
-                d.isDefault ? 'default' : '',
-              ]),
-            ),
-      );
-      return 0;
-    },
-  },
-  {
-    group: 'distributors',
-    action: 'configure',
-    args: ['distributorId'],
-    flags: {
-      countries: COUNTRIES_FLAG,
-      b2b: { kind: 'boolean' },
-      prepaid: { kind: 'boolean' },
-      'kyc-import': { kind: 'boolean' },
-    },
-    description: "Change a distributor's program; flags not given keep their value.",
-    async run(context, { args, flags }) {
-      const changes: Partial<ProgramConfig> = {};
-      const allowedCountries = countries(flags);
-      if (allowedCountries) changes.allowedCountries = allowedCountries;
-      const b2b = flags.bool('b2b');
-      if (b2b !== undefined) changes.b2b = b2b;
-      const prepaid = flags.bool('prepaid');
-      if (prepaid !== undefined) changes.prepaid = prepaid;
-      const kycImport = flags.bool('kyc-import');
-      if (kycImport !== undefined) changes.kycImportEnabled = kycImport;
-      if (Object.keys(changes).length === 0) {
-        throw new UsageError('Nothing to configure: give --countries, --b2b, --prepaid or --kyc-import');
-      }
-      const { service, directory } = await openControlPlane(context);
-      existingDistributor(directory, args.distributorId);
-      const distributor = await service.configureProgram(args.distributorId, changes);
-      await print(context, distributorView(distributor), () => [
-        `Configured distributor ${distributor.distributorId} (${distributor.name})`,
-        ...programLines(distributor.program),
-      ]);
-      return 0;
-    },
-  },
-];
+interface ProgramFlags {
+  countries?: string[];
+  b2b?: boolean;
+  prepaid?: boolean;
+  kycImport?: boolean;
+}
+
+export function registerDistributorCommands(program: Command, cli: Cli): void {
+  const distributors = commandGroup(
+    program,
+    'distributors',
+    'Distributors (client platforms) and their programs.',
+  );
+
+  distributors
+    .command('create')
+    .description('Create a distributor (countries default to the EEA, the UK and Switzerland).')
+    .requiredOption('--name <name>', "the distributor's name", nonEmpty)
+    .addOption(countriesOption('countries its users may reside in'))
+    .option('--b2b', 'business users allowed')
+    .option('--prepaid', 'prepaid cards')
+    .option('--kyc-import', 'KYC import allowed')
+    .addHelpText('after', examples('distributors create --name Acme --countries FR,DE --b2b'))
+    .action(
+      cli.action<{ name: string } & ProgramFlags>(async (context, { options }) => {
+        const program: Partial<ProgramConfig> = {
+          b2b: options.b2b ?? false,
+          prepaid: options.prepaid ?? false,
+          kycImportEnabled: options.kycImport ?? false,
+        };
+        if (options.countries) program.allowedCountries = options.countries;
+        const { service } = await openControlPlane(context);
+        const distributor = await service.createDistributor({ name: options.name, program });
+        await print(context, distributorView(distributor), () => [
+          `Created distributor ${distributor.distributorId} (${distributor.name})`,
+          ...programLines(distributor.program),
+        ]);
+        return 0;
+      }),
+    );
+
+  distributors
+    .command('list')
+    .description('List the distributors, their programs and how many active keys they have.')
+    .addHelpText('after', examples('distributors list', 'distributors list --json'))
+    .action(
+      cli.action(async (context) => {
+        const { directory } = await openControlPlane(context);
+        const all = directory.list();
+        await print(context, all.map(distributorView), () =>
+          all.length === 0
+            ? ['No distributors yet.']
+            : table(
+                ['ID', 'NAME', 'COUNTRIES', 'B2B', 'PREPAID', 'KYC IMPORT', 'ACTIVE KEYS', 'DEFAULT'],
+                all.map((d) => [
+                  d.distributorId,
+                  d.name,
+                  d.program.allowedCountries.length > 5
+                    ? `${d.program.allowedCountries.length} countries`
+                    : d.program.allowedCountries.join(','),
+                  yesNo(d.program.b2b),
+                  yesNo(d.program.prepaid),
+                  yesNo(d.program.kycImportEnabled),
+                  String(d.keys.filter((k) => k.status === 'active').length),
+                  d.isDefault ? 'default' : '',
+                ]),
+              ),
+        );
+        return 0;
+      }),
+    );
+
+  distributors
+    .command('configure')
+    .description("Change a distributor's program; options not given keep their value.")
+    .argument('<distributorId>', 'the distributor (dst-...)')
+    .addOption(countriesOption('countries its users may reside in'))
+    .addOption(booleanOption('--b2b <true|false>', 'business users allowed'))
+    .addOption(booleanOption('--prepaid <true|false>', 'prepaid cards'))
+    .addOption(booleanOption('--kyc-import <true|false>', 'KYC import allowed'))
+    .addHelpText('after', examples('distributors configure dst-... --prepaid true --countries FR,BE'))
+    .action(
+      cli.action<ProgramFlags>(async (context, { args: [distributorId], options }) => {
+        const changes: Partial<ProgramConfig> = {};
+        if (options.countries) changes.allowedCountries = options.countries;
+        if (options.b2b !== undefined) changes.b2b = options.b2b;
+        if (options.prepaid !== undefined) changes.prepaid = options.prepaid;
+        if (options.kycImport !== undefined) changes.kycImportEnabled = options.kycImport;
+        if (Object.keys(changes).length === 0) {
+          throw new UsageError('Nothing to configure: give --countries, --b2b, --prepaid or --kyc-import');
+        }
+        const { service, directory } = await openControlPlane(context);
+        existingDistributor(directory, distributorId);
+        const distributor = await service.configureProgram(distributorId, changes);
+        await print(context, distributorView(distributor), () => [
+          `Configured distributor ${distributor.distributorId} (${distributor.name})`,
+          ...programLines(distributor.program),
+        ]);
+        return 0;
+      }),
+    );
+}

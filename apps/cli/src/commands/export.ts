@@ -1,7 +1,8 @@
 import { RecordedEvent } from '@cip/shared/eventing';
 import { STORE_SCOPES, StoreScope } from '@cip/shared/infrastructure';
-import { UsageError } from '../args';
-import { Command, CommandContext, CommandFailed } from '../command';
+import { Command, Option } from 'commander';
+import { Cli, CommandContext, CommandFailed, commandGroup, examples } from '../command';
+import { nonNegativeInteger } from '../options';
 
 const PAGE = 1000;
 
@@ -12,56 +13,79 @@ const ndjson = (events: RecordedEvent[]) =>
     )
     .join('\n') + '\n';
 
-const SCOPE_FLAG = { env: { kind: 'text', required: true, choices: STORE_SCOPES } } as const;
+const scopeOption = () =>
+  new Option('--env <scope>', 'store to read: an environment, or the control plane')
+    .choices(STORE_SCOPES)
+    .makeOptionMandatory();
 
 /** The log as stored: personal data stays sealed, so an export never carries a person in clear. */
-const eventStoreOf = (context: CommandContext, scope: string) =>
-  context.infrastructure().scope(scope as StoreScope).storedEventStore;
+const eventStoreOf = (context: CommandContext, scope: StoreScope) =>
+  context.infrastructure().scope(scope).storedEventStore;
 
 /**
  * Events are written one page at a time, so exporting a large log never holds it all in memory. Personal
  * fields appear sealed (`data.personal`), as the log stores them.
  */
-export const exportCommands: Command[] = [
-  {
-    group: 'export',
-    action: 'stream',
-    args: ['streamId'],
-    flags: SCOPE_FLAG,
-    description: 'Print the events of one stream as NDJSON.',
-    async run(context, { args, flags }) {
-      const store = eventStoreOf(context, flags.requiredText('env'));
-      let fromRevision = 0;
-      for (;;) {
-        const events = await store.readStream(args.streamId, { fromRevision, maxCount: PAGE });
-        if (events.length === 0) break;
-        await context.io.out(ndjson(events));
-        fromRevision = events[events.length - 1].revision + 1;
-      }
-      if (fromRevision === 0) {
-        throw new CommandFailed(`Stream ${args.streamId} has no events in ${flags.requiredText('env')}`);
-      }
-      return 0;
-    },
-  },
-  {
-    group: 'export',
-    action: 'log',
-    args: [],
-    flags: { ...SCOPE_FLAG, from: { kind: 'text', valueName: 'position' } },
-    description: 'Print the log as NDJSON in log order, from position --from (default 1) on.',
-    async run(context, { flags }) {
-      const from = flags.text('from') ?? '1';
-      if (!/^\d+$/.test(from))
-        throw new UsageError(`--from takes a log position (an integer), not "${from}"`);
-      const store = eventStoreOf(context, flags.requiredText('env'));
-      let after = Math.max(0, Number(from) - 1);
-      for (;;) {
-        const events = await store.readAll({ after, maxCount: PAGE });
-        if (events.length === 0) return 0;
-        await context.io.out(ndjson(events));
-        after = events[events.length - 1].position;
-      }
-    },
-  },
-];
+export function registerExportCommands(program: Command, cli: Cli): void {
+  const exports = commandGroup(
+    program,
+    'export',
+    'Recorded events as NDJSON on stdout (progress, if any, goes to stderr).',
+  );
+
+  exports
+    .command('stream')
+    .description('Print the events of one stream as NDJSON.')
+    .argument('<streamId>', 'the stream (an entity id: usr-..., wlt-..., dst-...)')
+    .addOption(scopeOption())
+    .addHelpText('after', examples('export stream usr-... --env sandbox > user.ndjson'))
+    .action(
+      cli.action<{ env: StoreScope }>(async (context, { args: [streamId], options }) => {
+        const store = eventStoreOf(context, options.env);
+        const progress = context.progress(`export stream ${streamId} (${options.env})`);
+        let fromRevision = 0;
+        for (;;) {
+          const events = await store.readStream(streamId, { fromRevision, maxCount: PAGE });
+          if (events.length === 0) break;
+          await context.io.out(ndjson(events));
+          fromRevision = events[events.length - 1].revision + 1;
+          progress.update(() => `${fromRevision} events`);
+        }
+        if (fromRevision === 0) throw new CommandFailed(`Stream ${streamId} has no events in ${options.env}`);
+        progress.done(`${fromRevision} events exported`);
+        return 0;
+      }),
+    );
+
+  exports
+    .command('log')
+    .description('Print the log as NDJSON in log order, from position --from (default 1) on.')
+    .addOption(scopeOption())
+    .option('--from <position>', 'first log position to print', nonNegativeInteger)
+    .addHelpText(
+      'after',
+      examples(
+        'export log --env sandbox > sandbox.ndjson',
+        'export log --env control --from 120 --progress | gzip > control.ndjson.gz',
+      ),
+    )
+    .action(
+      cli.action<{ env: StoreScope; from?: number }>(async (context, { options }) => {
+        const store = eventStoreOf(context, options.env);
+        const progress = context.progress(`export log (${options.env})`);
+        const head = await store.headPosition();
+        let after = Math.max(0, (options.from ?? 1) - 1);
+        let exported = 0;
+        for (;;) {
+          const events = await store.readAll({ after, maxCount: PAGE });
+          if (events.length === 0) break;
+          await context.io.out(ndjson(events));
+          exported += events.length;
+          after = events[events.length - 1].position;
+          progress.update(() => `${exported} events, position ${after} of ${head}`);
+        }
+        progress.done(`${exported} events exported, up to position ${after}`);
+        return 0;
+      }),
+    );
+}

@@ -1,6 +1,8 @@
 import type { IssuedApiKey } from '@cip/distributors/service';
-import { ENVIRONMENTS, Environment } from '@cip/shared/contracts';
-import { Command, CommandContext, print, table } from '../command';
+import type { Environment } from '@cip/shared/contracts';
+import type { Command } from 'commander';
+import { Cli, CommandContext, commandGroup, examples, print, table } from '../command';
+import { distributorOption, environmentOption } from '../options';
 import { existingDistributor, openControlPlane } from './control-plane';
 import { keyView } from './distributors';
 
@@ -22,86 +24,91 @@ async function showIssuedKey(context: CommandContext, issued: IssuedApiKey, head
   );
 }
 
-export const keyCommands: Command[] = [
-  {
-    group: 'keys',
-    action: 'create',
-    args: [],
-    flags: {
-      distributor: { kind: 'text', required: true, valueName: 'distributorId' },
-      env: { kind: 'text', required: true, choices: ENVIRONMENTS },
-      label: { kind: 'text', valueName: 'text' },
-    },
-    description: 'Create an API key; the key is printed once and never stored.',
-    async run(context, { flags }) {
-      const { service, directory } = await openControlPlane(context);
-      const distributor = existingDistributor(directory, flags.requiredText('distributor'));
-      const issued = await service.issueKey(
-        distributor.distributorId,
-        flags.requiredText('env') as Environment,
-        flags.text('label') ?? null,
-      );
-      await showIssuedKey(
-        context,
-        issued,
-        `Created ${issued.environment} API key ${issued.keyId} for distributor ${issued.distributorId}`,
-      );
-      return 0;
-    },
-  },
-  {
-    group: 'keys',
-    action: 'list',
-    args: [],
-    flags: { distributor: { kind: 'text', required: true, valueName: 'distributorId' } },
-    description: "List a distributor's keys (never the keys themselves).",
-    async run(context, { flags }) {
-      const { directory } = await openControlPlane(context);
-      const keys = existingDistributor(directory, flags.requiredText('distributor')).keys.map(keyView);
-      await print(context, keys, () =>
-        keys.length === 0
-          ? ['No API keys.']
-          : table(
-              ['KEY ID', 'ENV', 'LAST4', 'STATUS', 'CREATED', 'LABEL'],
-              keys.map((k) => [k.keyId, k.environment, k.last4, k.status, k.createdAt, k.label ?? '']),
-            ),
-      );
-      return 0;
-    },
-  },
-  {
-    group: 'keys',
-    action: 'roll',
-    args: ['keyId'],
-    flags: {},
-    description: 'Revoke a key and issue its replacement in the same environment (printed once).',
-    async run(context, { args }) {
-      const { service } = await openControlPlane(context);
-      const issued = await service.rollKey(args.keyId);
-      await showIssuedKey(
-        context,
-        issued,
-        `Rolled ${args.keyId}: it is revoked; its replacement is ${issued.keyId}`,
-        {
-          replacedKeyId: args.keyId,
-        },
-      );
-      return 0;
-    },
-  },
-  {
-    group: 'keys',
-    action: 'delete',
-    args: ['keyId'],
-    flags: {},
-    description: 'Revoke a key for good.',
-    async run(context, { args }) {
-      const { service } = await openControlPlane(context);
-      await service.deleteKey(args.keyId);
-      await print(context, { keyId: args.keyId, status: 'revoked' }, () => [
-        `Deleted ${args.keyId}: it no longer authenticates.`,
-      ]);
-      return 0;
-    },
-  },
-];
+export function registerKeyCommands(program: Command, cli: Cli): void {
+  const keys = commandGroup(program, 'keys', "Distributors' API keys (shown once, only their hash kept).");
+
+  keys
+    .command('create')
+    .description('Create an API key; the key is printed once and never stored.')
+    .addOption(distributorOption('the distributor the key authenticates (dst-...)'))
+    .addOption(environmentOption('environment the key works in'))
+    .option('--label <text>', 'a label to tell keys apart')
+    .addHelpText(
+      'after',
+      examples(
+        'keys create --distributor dst-... --env sandbox --label "CI"',
+        'keys create --distributor dst-... --env production --json',
+      ),
+    )
+    .action(
+      cli.action<{ distributor: string; env: Environment; label?: string }>(async (context, { options }) => {
+        const { service, directory } = await openControlPlane(context);
+        const distributor = existingDistributor(directory, options.distributor);
+        const issued = await service.issueKey(distributor.distributorId, options.env, options.label ?? null);
+        await showIssuedKey(
+          context,
+          issued,
+          `Created ${issued.environment} API key ${issued.keyId} for distributor ${issued.distributorId}`,
+        );
+        return 0;
+      }),
+    );
+
+  keys
+    .command('list')
+    .description("List a distributor's keys (never the keys themselves).")
+    .addOption(distributorOption('the distributor whose keys are listed (dst-...)'))
+    .addHelpText('after', examples('keys list --distributor dst-...'))
+    .action(
+      cli.action<{ distributor: string }>(async (context, { options }) => {
+        const { directory } = await openControlPlane(context);
+        const list = existingDistributor(directory, options.distributor).keys.map(keyView);
+        await print(context, list, () =>
+          list.length === 0
+            ? ['No API keys.']
+            : table(
+                ['KEY ID', 'ENV', 'LAST4', 'STATUS', 'CREATED', 'LABEL'],
+                list.map((k) => [k.keyId, k.environment, k.last4, k.status, k.createdAt, k.label ?? '']),
+              ),
+        );
+        return 0;
+      }),
+    );
+
+  keys
+    .command('roll')
+    .description('Revoke a key and issue its replacement in the same environment (printed once).')
+    .argument('<keyId>', 'the key to replace (key-...)')
+    .addHelpText('after', examples('keys roll key-...'))
+    .action(
+      cli.action(async (context, { args: [keyId] }) => {
+        const { service } = await openControlPlane(context);
+        const issued = await service.rollKey(keyId);
+        await showIssuedKey(
+          context,
+          issued,
+          `Rolled ${keyId}: it is revoked; its replacement is ${issued.keyId}`,
+          {
+            replacedKeyId: keyId,
+          },
+        );
+        return 0;
+      }),
+    );
+
+  keys
+    .command('delete')
+    .description('Revoke a key for good.')
+    .argument('<keyId>', 'the key to revoke (key-...)')
+    .addHelpText('after', examples('keys delete key-...'))
+    .action(
+      cli.action(async (context, { args: [keyId] }) => {
+        const { service } = await openControlPlane(context);
+        await service.deleteKey(keyId);
+        await print(context, { keyId, status: 'revoked' }, () => [
+          `Deleted ${keyId}: it no longer authenticates.`,
+        ]);
+        return 0;
+      }),
+    );
+}

@@ -1,8 +1,10 @@
 import { DECLINED_CODES, DeclinedCode, RFI_SUBTYPES, RfiSubtype } from '@cip/kyc/domain';
 import { KycService, loadKycLinkKey, SandboxIdentityProvider, UsersForKyc } from '@cip/kyc/service';
-import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
+import type { Environment } from '@cip/shared/contracts';
 import { newId, systemClock } from '@cip/shared/runtime';
-import { Command, CommandContext, print } from '../command';
+import { Command, Option } from 'commander';
+import { Cli, CommandContext, commandGroup, examples, print } from '../command';
+import { distributorOption, environmentOption } from '../options';
 import { existingDistributor, openControlPlane } from './control-plane';
 import { openUsers } from './users';
 
@@ -19,9 +21,7 @@ export async function openKyc(context: CommandContext): Promise<KycService> {
   const provider = new SandboxIdentityProvider(
     loadKycLinkKey({ dataDir: context.dataDir, fromEnv: context.io.env.KYC_LINK_SECRET }),
   );
-  provider.usePublicBaseUrl(
-    context.io.env.PUBLIC_BASE_URL || `http://localhost:${context.io.env.PORT || 3000}`,
-  );
+  provider.usePublicBaseUrl(context.publicBaseUrl());
   return new KycService(
     {
       eventStore: (environment) => infrastructure.scope(environment).eventStore,
@@ -35,72 +35,92 @@ export async function openKyc(context: CommandContext): Promise<KycService> {
   );
 }
 
-export const kycCommands: Command[] = [
-  {
-    group: 'kyc',
-    action: 'review',
-    args: ['kycId'],
-    flags: {
-      distributor: { kind: 'text', required: true, valueName: 'distributorId' },
-      env: { kind: 'text', required: true, choices: ENVIRONMENTS },
-      decision: { kind: 'text', required: true, choices: ['approve', 'decline'] },
-      code: { kind: 'text', required: false, choices: DECLINED_CODES, valueName: 'declinedCode' },
-    },
-    description:
+export function registerKycCommands(program: Command, cli: Cli): void {
+  const kyc = commandGroup(program, 'kyc', 'Operator actions on identity verifications (KYC) and RFIs.');
+
+  kyc
+    .command('review')
+    .description(
       "Review a submitted KYC (the production reviewer until a vendor's decisions are wired in): approve " +
-      'activates the user as the spec says, decline takes an optional --code.',
-    async run(context, { args, flags }) {
-      const service = await openKyc(context);
-      const distributorId = flags.requiredText('distributor');
-      const { directory } = await openControlPlane(context);
-      const program = existingDistributor(directory, distributorId).program;
-      const { kyc } = await service.review(
-        {
-          distributorId,
-          environment: flags.requiredText('env') as Environment,
-          requestId: newId('cli'),
-          program,
+        'activates the user as the spec says, decline takes an optional --code.',
+    )
+    .argument('<kycId>', 'the KYC to review (kyc-...)')
+    .addOption(distributorOption('the distributor of the user (dst-...)'))
+    .addOption(environmentOption())
+    .addOption(
+      new Option('--decision <decision>', 'the outcome')
+        .choices(['approve', 'decline'])
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option('--code <declinedCode>', 'why it is declined (with decline)').choices(DECLINED_CODES),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'kyc review kyc-... --distributor dst-... --env production --decision approve',
+        'kyc review kyc-... --distributor dst-... --env production --decision decline --code identity',
+      ),
+    )
+    .action(
+      cli.action<{
+        distributor: string;
+        env: Environment;
+        decision: 'approve' | 'decline';
+        code?: DeclinedCode;
+      }>(async (context, { args: [kycId], options }) => {
+        const service = await openKyc(context);
+        const { directory } = await openControlPlane(context);
+        const program = existingDistributor(directory, options.distributor).program;
+        const { kyc: reviewed } = await service.review(
+          { distributorId: options.distributor, environment: options.env, requestId: newId('cli'), program },
+          kycId,
+          options.decision,
+          options.code,
+        );
+        await print(context, reviewed, () => [
+          `KYC ${reviewed.id} is ${reviewed.status}` +
+            (reviewed.status === 'verified'
+              ? ` (user ${reviewed.userActivated ? 'activated' : 'not activated'})`
+              : ''),
+        ]);
+        return 0;
+      }),
+    );
+
+  kyc
+    .command('rfi')
+    .description(
+      'Raise a Request for Information on a user (compliance). The user answers through the printed link ' +
+        '(PUBLIC_BASE_URL, else the address the platform listens on: HOST and PORT); a declined or ' +
+        'unanswered RFI freezes an active user.',
+    )
+    .argument('<userId>', 'the user (usr-...)')
+    .addOption(distributorOption('the distributor of the user (dst-...)'))
+    .addOption(environmentOption())
+    .addOption(
+      new Option('--subtype <subtype>', 'what the RFI is about').choices(RFI_SUBTYPES).makeOptionMandatory(),
+    )
+    .addHelpText(
+      'after',
+      examples('kyc rfi usr-... --distributor dst-... --env production --subtype transaction_monitoring'),
+    )
+    .action(
+      cli.action<{ distributor: string; env: Environment; subtype: RfiSubtype }>(
+        async (context, { args: [userId], options }) => {
+          const service = await openKyc(context);
+          const { kyc: raised, accessUrl } = await service.raiseRfi(
+            { distributorId: options.distributor, environment: options.env, requestId: newId('cli') },
+            userId,
+            options.subtype,
+          );
+          await print(context, { ...raised, access: { url: accessUrl } }, () => [
+            `Raised RFI ${raised.id} (${raised.rfiSubtype}) on user ${raised.userId}`,
+            `  link         ${accessUrl}`,
+            `  expires      ${raised.linkExpiresAt}`,
+          ]);
+          return 0;
         },
-        args.kycId,
-        flags.requiredText('decision') as 'approve' | 'decline',
-        flags.text('code') as DeclinedCode | undefined,
-      );
-      await print(context, kyc, () => [
-        `KYC ${kyc.id} is ${kyc.status}` +
-          (kyc.status === 'verified' ? ` (user ${kyc.userActivated ? 'activated' : 'not activated'})` : ''),
-      ]);
-      return 0;
-    },
-  },
-  {
-    group: 'kyc',
-    action: 'rfi',
-    args: ['userId'],
-    flags: {
-      distributor: { kind: 'text', required: true, valueName: 'distributorId' },
-      env: { kind: 'text', required: true, choices: ENVIRONMENTS },
-      subtype: { kind: 'text', required: true, choices: RFI_SUBTYPES },
-    },
-    description:
-      'Raise a Request for Information on a user (compliance). The user answers through the printed link; ' +
-      'a declined or unanswered RFI freezes an active user.',
-    async run(context, { args, flags }) {
-      const service = await openKyc(context);
-      const { kyc, accessUrl } = await service.raiseRfi(
-        {
-          distributorId: flags.requiredText('distributor'),
-          environment: flags.requiredText('env') as Environment,
-          requestId: newId('cli'),
-        },
-        args.userId,
-        flags.requiredText('subtype') as RfiSubtype,
-      );
-      await print(context, { ...kyc, access: { url: accessUrl } }, () => [
-        `Raised RFI ${kyc.id} (${kyc.rfiSubtype}) on user ${kyc.userId}`,
-        `  link         ${accessUrl}`,
-        `  expires      ${kyc.linkExpiresAt}`,
-      ]);
-      return 0;
-    },
-  },
-];
+      ),
+    );
+}

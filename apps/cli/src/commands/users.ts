@@ -1,9 +1,11 @@
-import { Caller, Environment, ENVIRONMENTS } from '@cip/shared/contracts';
+import type { Caller, Environment } from '@cip/shared/contracts';
 import { environmentStores } from '@cip/shared/infrastructure';
 import { newId, systemClock } from '@cip/shared/runtime';
 import type { UserView } from '@cip/users/contract';
 import { UsersService } from '@cip/users/service';
-import { Command, CommandContext, print } from '../command';
+import { Command, Option } from 'commander';
+import { Cli, CommandContext, commandGroup, examples, print } from '../command';
+import { environmentOption, nonEmpty } from '../options';
 import { existingDistributor, openControlPlane } from './control-plane';
 
 /**
@@ -47,31 +49,36 @@ export async function eraseUser(context: CommandContext, request: EraseUserReque
   });
 }
 
-export const userCommands: Command[] = [
-  {
-    group: 'users',
-    action: 'erase',
-    args: [],
-    flags: {
-      user: { kind: 'text', required: true, valueName: 'userId' },
-      reason: { kind: 'text', required: true, valueName: 'text' },
-      env: { kind: 'text', required: true, choices: ENVIRONMENTS },
-      operator: { kind: 'text', valueName: 'name' },
-    },
-    description:
+export function registerUserCommands(program: Command, cli: Cli): void {
+  const users = commandGroup(program, 'users', 'Operator actions on users (data subject requests).');
+
+  users
+    .command('erase')
+    .description(
       "Erase a user's personal data at the person's request: an open user is deleted, its key destroyed; " +
-      'it stays as a pseudonymous record. --reason is recorded: a ticket reference, nothing personal.',
-    async run(context, { flags }) {
-      const user = await eraseUser(context, {
-        userId: flags.requiredText('user'),
-        environment: flags.requiredText('env') as Environment,
-        reason: flags.requiredText('reason'),
-        operator: flags.text('operator') ?? context.io.env.USER ?? 'unknown',
-      });
-      await print(context, user, () => [
-        `User ${user.id} is erased (${user.status}): its personal data can no longer be read`,
-      ]);
-      return 0;
-    },
-  },
-];
+        'it stays as a pseudonymous record. --reason is recorded: a ticket reference, nothing personal.',
+    )
+    .addOption(new Option('--user <userId>', 'the user to erase (usr-...)').makeOptionMandatory())
+    .addOption(
+      new Option('--reason <text>', 'why: a ticket reference, recorded in UserErased').makeOptionMandatory(),
+    )
+    .addOption(environmentOption())
+    .option('--operator <name>', 'who asks (default: the login running the CLI)')
+    .addHelpText('after', examples('users erase --user usr-... --reason "DSR-2026-0042" --env production'))
+    .action(
+      cli.action<{ user: string; reason: string; env: Environment; operator?: string }>(
+        async (context, { options }) => {
+          const user = await eraseUser(context, {
+            userId: options.user,
+            environment: options.env,
+            reason: nonEmpty(options.reason),
+            operator: options.operator ?? context.io.env.USER ?? 'unknown',
+          });
+          await print(context, user, () => [
+            `User ${user.id} is erased (${user.status}): its personal data can no longer be read`,
+          ]);
+          return 0;
+        },
+      ),
+    );
+}

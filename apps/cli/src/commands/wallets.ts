@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, Environment } from '@cip/shared/contracts';
+import type { Environment } from '@cip/shared/contracts';
 import { systemClock } from '@cip/shared/runtime';
 import {
   HdDepositAddressDeriver,
@@ -8,9 +8,9 @@ import {
 } from '@cip/wallets/chain';
 import { renderWallet, WalletView } from '@cip/wallets/read-models';
 import { WalletsService } from '@cip/wallets/service';
-import { Command, CommandContext, print } from '../command';
-
-const ENV_FLAG = { env: { kind: 'text', required: true, choices: ENVIRONMENTS } } as const;
+import type { Command } from 'commander';
+import { Cli, CommandContext, commandGroup, examples, print } from '../command';
+import { environmentOption } from '../options';
 
 /**
  * The wallets service over the data directory's stores, for operator commands. Deposit addresses come
@@ -51,41 +51,52 @@ const walletLines = (wallet: WalletView) => [
   ...(wallet.error ? [`  error            ${wallet.error.code}: ${wallet.error.message}`] : []),
 ];
 
-const complianceHoldCommand = (action: 'hold' | 'release', on: boolean): Command => ({
-  group: 'wallets',
-  action,
-  args: ['walletId'],
-  flags: { ...ENV_FLAG, reason: { kind: 'text', required: true } },
-  description: on
-    ? 'Place a compliance hold on a wallet: spending and withdrawals are refused until it is released.'
-    : 'Release the compliance hold of a wallet.',
-  async run(context, { args, flags }) {
-    const environment = flags.requiredText('env') as Environment;
-    const wallet = await openWallets(context).setComplianceHold(
-      environment,
-      args.walletId,
-      on,
-      flags.requiredText('reason'),
-    );
-    await print(context, renderWallet(wallet), () => walletLines(wallet));
-    return 0;
-  },
-});
+export function registerWalletCommands(program: Command, cli: Cli): void {
+  const wallets = commandGroup(program, 'wallets', "Operator actions on users' USDC wallets.");
 
-export const walletCommands: Command[] = [
-  {
-    group: 'wallets',
-    action: 'retry-provisioning',
-    args: ['userId'],
-    flags: ENV_FLAG,
-    description: 'Provision again the wallet of a user whose provisioning failed (create_wallet_error).',
-    async run(context, { args, flags }) {
-      const environment = flags.requiredText('env') as Environment;
-      const wallet = await openWallets(context).retryProvisioning(environment, args.userId);
-      await print(context, renderWallet(wallet), () => walletLines(wallet));
-      return wallet.status === 'active' ? 0 : 1;
-    },
-  },
-  complianceHoldCommand('hold', true),
-  complianceHoldCommand('release', false),
-];
+  wallets
+    .command('retry-provisioning')
+    .description('Provision again the wallet of a user whose provisioning failed (create_wallet_error).')
+    .argument('<userId>', 'the user whose wallet failed (usr-...)')
+    .addOption(environmentOption())
+    .addHelpText('after', examples('wallets retry-provisioning usr-... --env production'))
+    .action(
+      cli.action<{ env: Environment }>(async (context, { args: [userId], options }) => {
+        const wallet = await openWallets(context).retryProvisioning(options.env, userId);
+        await print(context, renderWallet(wallet), () => walletLines(wallet));
+        return wallet.status === 'active' ? 0 : 1;
+      }),
+    );
+
+  for (const [action, on] of [
+    ['hold', true],
+    ['release', false],
+  ] as const) {
+    wallets
+      .command(action)
+      .description(
+        on
+          ? 'Place a compliance hold on a wallet: spending and withdrawals are refused until it is released.'
+          : 'Release the compliance hold of a wallet.',
+      )
+      .argument('<walletId>', 'the wallet (wlt-...)')
+      .addOption(environmentOption())
+      .requiredOption('--reason <text>', 'why, for the audit trail')
+      .addHelpText(
+        'after',
+        examples(`wallets ${action} wlt-... --env production --reason "RFI ${on ? 'pending' : 'answered'}"`),
+      )
+      .action(
+        cli.action<{ env: Environment; reason: string }>(async (context, { args: [walletId], options }) => {
+          const wallet = await openWallets(context).setComplianceHold(
+            options.env,
+            walletId,
+            on,
+            options.reason,
+          );
+          await print(context, renderWallet(wallet), () => walletLines(wallet));
+          return 0;
+        }),
+      );
+  }
+}

@@ -43,6 +43,8 @@ export async function startHarness(
     dataDir?: string;
     /** EVM chains of the wallets context (a local ganache chain in the funding tests). */
     chains?: PlatformConfig['chains'];
+    /** PUBLIC_BASE_URL; links start with the listening URL without it. */
+    publicBaseUrl?: string;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-'));
@@ -59,6 +61,7 @@ export async function startHarness(
       rateLimit: options.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 },
       httpTimeouts: options.httpTimeouts ?? config.httpTimeouts,
       chains: options.chains ?? {},
+      publicBaseUrl: options.publicBaseUrl,
     },
     {
       logger: createLogger('silent'),

@@ -8,3 +8,4 @@ export * from './sqlite-checkpointer';
 export * from './secrets';
 export * from './back-off';
 export * from './secret-box';
+export * from './public-base-url';

@@ -1,4 +1,11 @@
-import { categoryOf, EmbeddedMessageBus, EventStore, MessageBus, RecordedEvent } from '@cip/shared/eventing';
+import {
+  categoryOf,
+  EmbeddedMessageBus,
+  EventStore,
+  MessageBus,
+  ReadAllOptions,
+  RecordedEvent,
+} from '@cip/shared/eventing';
 import type { Projection, ReadDocument, ReadStore } from '@cip/shared/read-store';
 import { applyToProjection, replayProjection } from './apply-projection';
 
@@ -43,6 +50,19 @@ export interface CollectionDifferences {
   /** Documents the log produces. */
   total: number;
 }
+
+/** How far the replay of one read model has read the log (`projections rebuild|verify` show it). */
+export interface ReplayProgress {
+  name: string;
+  /** Log position read up to. */
+  position: number;
+  /** The log's head when the replay started. */
+  head: number;
+  /** Events read so far (of every topic: the replay reads the whole log). */
+  events: number;
+}
+
+export type ReplayProgressListener = (progress: ReplayProgress) => void;
 
 export interface RebuildOutcome {
   name: string;
@@ -91,6 +111,7 @@ export async function replayLog(
 export async function verifyProjections(
   ports: ReplayPorts,
   models: RebuildableReadModel[],
+  onProgress?: ReplayProgressListener,
 ): Promise<CollectionDifferences[]> {
   const results: CollectionDifferences[] = [];
   for (const model of models) {
@@ -98,7 +119,7 @@ export async function verifyProjections(
     // Leftovers of an interrupted verification would hold versions that make the replay skip events.
     await clearAll(ports.readStore, model.collections.map(scratch));
     try {
-      await model.replay(ports.eventStore, ports.readStore, scratch);
+      await model.replay(await observedLog(ports.eventStore, model, onProgress), ports.readStore, scratch);
       for (const collection of model.collections) {
         const expected = await ports.readStore.all(scratch(collection));
         const actual = await ports.readStore.all(collection);
@@ -119,15 +140,51 @@ export async function verifyProjections(
 export async function rebuildProjections(
   ports: ReplayPorts,
   models: RebuildableReadModel[],
+  onProgress?: ReplayProgressListener,
 ): Promise<RebuildOutcome[]> {
   const outcomes: RebuildOutcome[] = [];
   for (const model of models) {
     await clearAll(ports.readStore, model.collections);
-    const position = await model.replay(ports.eventStore, ports.readStore, (collection) => collection);
+    const position = await model.replay(
+      await observedLog(ports.eventStore, model, onProgress),
+      ports.readStore,
+      (collection) => collection,
+    );
     await moveGroupTo(ports.bus, model, position);
     outcomes.push({ name: model.name, collections: model.collections, position });
   }
   return outcomes;
+}
+
+/**
+ * The event store as `model`'s replay sees it, reporting each page of the log it reads. Every replay reads
+ * the log through `readAll`, so observing that call reports the progress of any read model without each
+ * one threading a callback through its replay.
+ */
+async function observedLog(
+  store: EventStore,
+  model: RebuildableReadModel,
+  onProgress: ReplayProgressListener | undefined,
+): Promise<EventStore> {
+  if (!onProgress) return store;
+  const head = await store.headPosition();
+  let events = 0;
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === 'readAll') {
+        return async (options?: ReadAllOptions) => {
+          const page = await target.readAll(options);
+          events += page.length;
+          if (page.length) {
+            onProgress({ name: model.name, position: page[page.length - 1].position, head, events });
+          }
+          return page;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 async function moveGroupTo(bus: MessageBus, model: RebuildableReadModel, position: number): Promise<void> {
