@@ -3,6 +3,12 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { FindQuery, FindResult } from '@cip/shared/read-store';
 
+/**
+ * Deepest page a list serves: with `limit` at most 100, a million items in. Beyond it, walk with filters: an
+ * absurd page is refused instead of becoming a slow scan.
+ */
+export const MAX_FROM_PAGE = 10_000;
+
 export const SORT_VALUES = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
 
 /** Sorting and pagination of every list endpoint (spec part 4). */
@@ -19,6 +25,7 @@ export class ListQueryDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 0,
+    maximum: MAX_FROM_PAGE,
     default: 0,
     description: 'Index of the page to return',
   })
@@ -26,6 +33,7 @@ export class ListQueryDto {
   @Type(() => Number)
   @IsInt({ message: 'fromPage must be an integer' })
   @Min(0)
+  @Max(MAX_FROM_PAGE)
   fromPage?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10 })
