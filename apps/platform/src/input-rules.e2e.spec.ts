@@ -135,6 +135,9 @@ describe('bad input is refused with a clear 4xx', () => {
     it.each([
       ['fromPage', 'fromPage=1e15'],
       ['fromPage', 'fromPage=10001'],
+      ['fromPage', 'fromPage=%0D%0A'],
+      ['fromPage', 'fromPage=0x10'],
+      ['limit', 'limit=1e1'],
       ['limit', 'limit=1&limit=2'],
       ['status', 'status=active&status=frozen'],
       ['limit', 'limit[]=1'],
