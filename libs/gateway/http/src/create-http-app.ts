@@ -8,8 +8,10 @@ import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runt
 import { randomUUID } from 'node:crypto';
 import { createServer, RequestListener } from 'node:http';
 import { serveApiDocs } from './docs-page';
-import { ApiError, ApiExceptionFilter } from './pipeline/error-responses';
+import { ApiExceptionFilter } from './pipeline/error-responses';
 import { installGatewayPipeline, requestIdOf } from './pipeline/gateway-pipeline';
+import { installRequestBodies } from './pipeline/request-bodies';
+import { answerClientError, answerRouterError } from './pipeline/transport-errors';
 import { apiValidationPipe } from './pipeline/validation';
 
 /** Pages served to users (not distributors) by the platform itself, reached by signed links. */
@@ -54,6 +56,8 @@ export async function createHttpApp(
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) =>
       requestIdOf(request.headers['x-request-id'], () => `req_${randomUUID()}`),
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerRouterError,
     // Slow or incomplete requests are cut off (408) so idle connections cannot pile up. Node checks the
     // deadlines of open connections every `connectionsCheckingInterval`, so that runs well under them.
     ...(timeouts && {
@@ -75,40 +79,7 @@ export async function createHttpApp(
   });
   const fastify = app.getHttpAdapter().getInstance();
 
-  // Bodies are JSON objects or nothing: an empty body reads as {} (POST /…/resume and friends need none),
-  // any other content type is refused with 415, and arrays or scalars are refused with 400.
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
-    parseJson(request, text, (error, value) => {
-      if (error) return done(error, undefined);
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        return done(new ApiError('validation_error', 'The request body must be a JSON object'), undefined);
-      }
-      done(null, value);
-    });
-  });
-
-  // HTML form posts are accepted by the hosted pages only (under /hosted/: the KYC verification form); the
-  // API stays JSON.
-  fastify.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (request, body, done) => {
-      if (!request.url.startsWith(HOSTED_PAGES_PATH)) {
-        return done(
-          new ApiError('unsupported_media_type', 'Send the request body as application/json'),
-          undefined,
-        );
-      }
-      done(
-        null,
-        Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))),
-      );
-    },
-  );
+  installRequestBodies(fastify, HOSTED_PAGES_PATH);
 
   const directory = app.get(DistributorDirectory, { strict: false });
   installGatewayPipeline(fastify, {

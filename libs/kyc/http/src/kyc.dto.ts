@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import {
   DECLINED_CODES,
   HOSTED_KYC_TYPES,
@@ -9,7 +8,7 @@ import {
   RFI_SUBTYPES,
   USER_NOT_ACTIVATED_REASONS,
 } from '@cip/kyc/contract';
-import { ListQueryDto, PersonName, ShippingAddressDto } from '@cip/gateway/http';
+import { IsSafeText, ListQueryDto, NestedObject, PersonName, ShippingAddressDto } from '@cip/gateway/http';
 
 const USER_ID = /^usr-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -58,12 +57,12 @@ export class ImportKycDto {
     description: 'Residential address as verified; without it the user is not activated (incompleteDetails)',
   })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ShippingAddressDto)
+  @NestedObject(() => ShippingAddressDto)
   address?: ShippingAddressDto;
 
   @ApiPropertyOptional({ example: 'X1234567' })
   @IsOptional()
+  @IsSafeText()
   @MaxLength(40)
   @IsNotEmpty()
   @IsString()

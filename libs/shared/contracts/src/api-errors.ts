@@ -18,11 +18,13 @@ export const API_ERROR_STATUS = {
   idempotency_request_in_progress: 409,
   concurrency_conflict: 409,
   wallet_compliance_hold: 409,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   country_not_allowed: 422,
   insufficient_funds: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   service_unavailable: 503,
 } as const;

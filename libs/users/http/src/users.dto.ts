@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { ListQueryDto, PersonName, ShippingAddressDto } from '@cip/gateway/http';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsSafeText, ListQueryDto, NestedObject, PersonName, ShippingAddressDto } from '@cip/gateway/http';
 import { USER_STATUSES } from '@cip/users/contract';
 
 const COUNTRY = /^[A-Za-z]{2}$/;
@@ -14,6 +14,7 @@ export class CreateUserDto {
     description: 'Unique within your distributor, compared case-insensitively',
   })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsSafeText()
   @MaxLength(254)
   @IsEmail({}, { message: 'email must be an email address' })
   email: string;
@@ -34,8 +35,7 @@ export class CreateUserDto {
 
   @ApiPropertyOptional({ type: ShippingAddressDto, description: 'B2B distributors only' })
   @IsOptional()
-  @ValidateNested()
-  @Type(() => ShippingAddressDto)
+  @NestedObject(() => ShippingAddressDto)
   shippingAddress?: ShippingAddressDto;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ListQueryDto } from '@cip/gateway/http';
+import { IsSafeText, ListQueryDto } from '@cip/gateway/http';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@cip/wallets/contract';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -47,6 +47,7 @@ export class WithdrawalDto {
     example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
     description: 'EVM address receiving the USDC',
   })
+  @IsSafeText()
   @MaxLength(42)
   @IsString()
   toAddress: string;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ListQueryDto } from '@cip/gateway/http';
+import { IsSafeText, ListQueryDto } from '@cip/gateway/http';
 import { DELIVERY_STATUSES, WEBHOOK_SUBSCRIPTION_STATUSES } from '@cip/webhooks/contract';
 
 const LISTED_STATUSES = WEBHOOK_SUBSCRIPTION_STATUSES.filter((s) => s !== 'deleted');
@@ -12,6 +12,7 @@ export class WebhookUrlDto {
       'http(s) url of your listener, publicly reachable: hosts resolving to loopback, private, link-local or ' +
       'cloud metadata addresses are refused. Answer the verification POST by echoing its challenge.',
   })
+  @IsSafeText()
   @MaxLength(2048)
   @IsString()
   url: string;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsSafeText } from './safe-text.decorator';
 
 const COUNTRY = /^[A-Za-z]{2}$/;
 
@@ -9,6 +10,7 @@ const COUNTRY = /^[A-Za-z]{2}$/;
  */
 export class ShippingAddressDto {
   @ApiProperty({ example: '12 rue de la Paix' })
+  @IsSafeText()
   @MaxLength(100)
   @IsNotEmpty()
   @IsString()
@@ -16,11 +18,13 @@ export class ShippingAddressDto {
 
   @ApiPropertyOptional({ example: 'Apartment 4' })
   @IsOptional()
+  @IsSafeText()
   @MaxLength(100)
   @IsString()
   addressLine2?: string;
 
   @ApiProperty({ example: 'Paris' })
+  @IsSafeText()
   @MaxLength(60)
   @IsNotEmpty()
   @IsString()
@@ -32,11 +36,13 @@ export class ShippingAddressDto {
     description: 'At most 12 characters: abbreviate longer regions',
   })
   @IsOptional()
+  @IsSafeText()
   @MaxLength(12)
   @IsString()
   state?: string;
 
   @ApiProperty({ example: '75002' })
+  @IsSafeText()
   @MaxLength(16)
   @IsNotEmpty()
   @IsString()
