@@ -12,3 +12,4 @@ export * from './common/resource-id.pipe';
 export * from './common/sandbox-only.guard';
 export { SystemController } from '@cip/shared/infrastructure';
 export * from './common/shipping-address.dto';
+export * from './common/api-page.decorator';
