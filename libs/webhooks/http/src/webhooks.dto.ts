@@ -112,6 +112,11 @@ export class DeliveryResponse {
   })
   lane: string;
   @ApiProperty({ type: [DeliveryAttemptResponse] }) attempts: DeliveryAttemptResponse[];
+  @ApiPropertyOptional({
+    description: 'Cancelled deliveries: why (the subscription was deleted or disabled)',
+    example: 'the subscription was disabled (failing)',
+  })
+  cancelReason?: string;
   @ApiProperty({ type: String, nullable: true }) nextAttemptAt: string | null;
   @ApiProperty() eventCreatedAt: string;
   @ApiProperty() createdAt: string;
