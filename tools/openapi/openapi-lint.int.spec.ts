@@ -58,39 +58,47 @@ describe('the served OpenAPI document', () => {
     expect(served.body.openapi).toBe('3.1.0');
   });
 
-  it('passes redocly lint (recommended) with no error and no warning', async () => {
-    const result = await lint('redocly', [
-      'lint',
-      '--config',
-      join(root, 'redocly.yaml'),
-      '--format',
-      'json',
-      file,
-    ]);
-    const report = result as {
-      totals: { errors: number; warnings: number };
-      problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
-    };
-    const problems = report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
-    expect(problems).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-  });
+  it(
+    'passes redocly lint (recommended) with no error and no warning',
+    async () => {
+      const result = await lint('redocly', [
+        'lint',
+        '--config',
+        join(root, 'redocly.yaml'),
+        '--format',
+        'json',
+        file,
+      ]);
+      const report = result as {
+        totals: { errors: number; warnings: number };
+        problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+      };
+      const problems = report.problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
+      expect(problems).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    },
+    LINT_TIMEOUT_MS,
+  );
 
-  it('passes spectral lint (spectral:oas and the rules of .spectral.yaml) with no error and no warning', async () => {
-    const result = await lint('spectral', [
-      'lint',
-      '--ruleset',
-      join(root, '.spectral.yaml'),
-      '--fail-severity',
-      'hint',
-      '--format',
-      'json',
-      '--quiet',
-      file,
-    ]);
-    const problems = (result as { code: string; path: string[]; message: string }[]).map(
-      (p) => `${p.code} at ${p.path.join('.')}: ${p.message}`,
-    );
-    expect(problems).toEqual([]);
-  });
+  it(
+    'passes spectral lint (spectral:oas and the rules of .spectral.yaml) with no error and no warning',
+    async () => {
+      const result = await lint('spectral', [
+        'lint',
+        '--ruleset',
+        join(root, '.spectral.yaml'),
+        '--fail-severity',
+        'hint',
+        '--format',
+        'json',
+        '--quiet',
+        file,
+      ]);
+      const problems = (result as { code: string; path: string[]; message: string }[]).map(
+        (p) => `${p.code} at ${p.path.join('.')}: ${p.message}`,
+      );
+      expect(problems).toEqual([]);
+    },
+    LINT_TIMEOUT_MS,
+  );
 });
