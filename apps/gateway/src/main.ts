@@ -18,7 +18,12 @@ async function main(): Promise<void> {
       infrastructure: distributedInfrastructure('cip-gateway', { logger, runConsumers: false }),
       users: { host: process.env.USERS_HOST || 'localhost', port: readPort('USERS_TCP_PORT', 4010) },
     }),
-    { logger, rateLimit: config.rateLimit, timeouts: config.httpTimeouts },
+    {
+      logger,
+      rateLimit: config.rateLimit,
+      timeouts: config.httpTimeouts,
+      publicBaseUrl: config.publicBaseUrl,
+    },
   );
   if (config.bootstrapSandboxApiKey || config.bootstrapProductionApiKey) {
     await app.get(DistributorsService).bootstrap({

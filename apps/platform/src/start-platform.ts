@@ -47,7 +47,12 @@ export async function startPlatform(
       wallets: embeddedWalletChain(config, logger),
       webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
     }),
-    { logger, rateLimit: config.rateLimit, timeouts: config.httpTimeouts },
+    {
+      logger,
+      rateLimit: config.rateLimit,
+      timeouts: config.httpTimeouts,
+      publicBaseUrl: config.publicBaseUrl,
+    },
   );
   const bootstrap = await app.get(DistributorsService).bootstrap({
     sandboxKey: config.bootstrapSandboxApiKey,

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { RunningPlatform, startPlatform } from '../start-platform';
+import { OpenApiResponses } from './openapi-responses';
 
 export const SANDBOX_KEY = 'sk_sandbox_e2eTestKeyAAAAAAAAAAAAAAAAAAAAAAAAAA';
 export const PRODUCTION_KEY = 'sk_live_e2eTestKeyBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
@@ -19,6 +20,7 @@ export const PRODUCTION_KEY = 'sk_live_e2eTestKeyBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
 export interface Harness {
   platform: RunningPlatform;
   dataDir: string;
+  /** Every response is checked against the served OpenAPI document when awaited (`OpenApiResponses`). */
   http: ReturnType<typeof request>;
   distributors: DistributorsService;
   /** A second distributor with its own sandbox key and program. */
@@ -71,10 +73,11 @@ export async function startHarness(
     },
   );
   const distributors = platform.app.get(DistributorsService);
+  const responses = await OpenApiResponses.of(platform.url);
   return {
     platform,
     dataDir,
-    http: request(platform.url),
+    http: responses.agent(platform.url),
     distributors,
     async newDistributor(program = {}) {
       const distributor = await distributors.createDistributor({ name: 'Other distributor', program });

@@ -1,13 +1,13 @@
 import { LoggerService, Type, DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { DistributorDirectory } from '@cip/distributors/service';
 import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
 import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
 import { randomUUID } from 'node:crypto';
 import { createServer, RequestListener } from 'node:http';
 import { serveApiDocs } from './docs-page';
+import { buildOpenApiDocument } from './openapi/openapi-document';
 import { ApiExceptionFilter } from './pipeline/error-responses';
 import { installGatewayPipeline, requestIdOf } from './pipeline/gateway-pipeline';
 import { installRequestBodies } from './pipeline/request-bodies';
@@ -24,6 +24,8 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Headers and whole-request deadlines (PlatformConfig.httpTimeouts); Node's defaults when absent. */
   timeouts?: { headersMs: number; requestMs: number };
+  /** Where clients reach the API (PUBLIC_BASE_URL): the `servers` of the OpenAPI document. */
+  publicBaseUrl?: string;
 }
 
 /** Nest's own messages (bootstrap, errors) go to the same structured log. */
@@ -94,49 +96,7 @@ export async function createHttpApp(
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(options.logger));
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Card-issuing platform API')
-      .setVersion('v1')
-      .setDescription(
-        'Users, KYC, USDC wallets, cards, authorizations and webhooks for distributors. Every request carries ' +
-          '`x-api-key` (sandbox keys `sk_sandbox_…`, production keys `sk_live_…`); POST and PUT accept ' +
-          '`x-idempotency-key` (at most 64 characters, outcome kept 24 hours). Errors share one body: ' +
-          '`{"error": {"code", "message", "details"}, "requestId"}`.',
-      )
-      .addApiKey({ type: 'apiKey', name: 'x-api-key', in: 'header' }, 'apiKey')
-      .addSecurityRequirements('apiKey')
-      .build(),
-  );
-  document.components = {
-    ...document.components,
-    schemas: {
-      ...document.components?.schemas,
-      ErrorBody: {
-        type: 'object',
-        required: ['error', 'requestId'],
-        properties: {
-          error: {
-            type: 'object',
-            required: ['code', 'message'],
-            properties: {
-              code: { type: 'string', example: 'validation_error' },
-              message: { type: 'string' },
-              details: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: { field: { type: 'string' }, message: { type: 'string' } },
-                },
-              },
-            },
-          },
-          requestId: { type: 'string' },
-        },
-      },
-    },
-  };
+  const document = buildOpenApiDocument(app, { publicBaseUrl: options.publicBaseUrl });
   serveApiDocs(fastify, document);
 
   app.enableShutdownHooks();

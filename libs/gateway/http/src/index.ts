@@ -14,3 +14,4 @@ export * from './common/safe-text.decorator';
 export * from './common/sandbox-only.guard';
 export { SystemController } from '@cip/shared/infrastructure';
 export * from './common/shipping-address.dto';
+export * from './common/api-page.decorator';

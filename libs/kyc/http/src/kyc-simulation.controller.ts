@@ -19,6 +19,7 @@ export class KycSimulationController {
   @Post(':kycId/:outcome')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'simulateKycOutcome',
     summary: "Simulate the provider's outcome of a KYC (sandbox only)",
     description:
       'complete: the user submits the form with sample data; approve: review verifies it (activating the user, or ' +
@@ -26,7 +27,7 @@ export class KycSimulationController {
   })
   @ApiParam({ name: 'outcome', enum: SIMULATED_OUTCOMES })
   @ApiResponse({ status: 200, type: KycResponse })
-  @ApiErrors(400, 401, 403, 404, 409, 429)
+  @ApiErrors('validation_error', 'invalid_state_transition')
   async simulate(
     @CurrentCaller() caller: Caller,
     @Param('kycId', new ResourceIdPipe('kyc')) kycId: string,

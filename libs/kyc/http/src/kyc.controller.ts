@@ -3,6 +3,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   ApiError,
   ApiErrors,
+  ApiPageResponse,
   Caller,
   CurrentCaller,
   ResourceIdPipe,
@@ -22,13 +23,14 @@ export class KycController {
   @Put()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'startKyc',
     summary: 'Start a hosted KYC',
     description:
       'Types full, light, shipping and rfi (with rfiSubtype). Emits kyc.created and kyc.pending; send the user to ' +
       'access.url (valid 14 days). Starting again while a KYC of the same type is pending revokes that one (kyc.revoked).',
   })
   @ApiResponse({ status: 201, type: KycResponse })
-  @ApiErrors(400, 401, 404, 409, 429)
+  @ApiErrors('not_found', 'invalid_state_transition')
   async start(
     @CurrentCaller() caller: Caller,
     @Body() body: StartKycDto,
@@ -52,13 +54,14 @@ export class KycController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'importKyc',
     summary: 'Import a pre-verified KYC',
     description:
       'Shared KYC: identity data verified elsewhere. Needs the contract addendum (403 kyc_import_not_enabled otherwise). ' +
       'Emits kyc.created and kyc.pending; review then verifies or declines it.',
   })
   @ApiResponse({ status: 201, type: KycResponse })
-  @ApiErrors(400, 401, 403, 404, 429)
+  @ApiErrors('kyc_import_not_enabled', 'not_found', 'invalid_state_transition')
   async import(
     @CurrentCaller() caller: Caller,
     @Body() body: ImportKycDto,
@@ -77,8 +80,12 @@ export class KycController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List KYCs', description: 'Filters: userId, status, type.' })
-  @ApiErrors(400, 401, 429)
+  @ApiOperation({
+    operationId: 'listKycs',
+    summary: 'List KYCs',
+    description: 'Filters: userId, status, type.',
+  })
+  @ApiPageResponse(KycResponse)
   async list(@CurrentCaller() caller: Caller, @Query() query: KycListQueryDto) {
     const result = await this.kycs.listKycs(
       caller,
@@ -89,9 +96,12 @@ export class KycController {
   }
 
   @Get(':kycId')
-  @ApiOperation({ summary: 'Retrieve a KYC', description: 'Includes access.url while the link works.' })
+  @ApiOperation({
+    operationId: 'getKyc',
+    summary: 'Retrieve a KYC',
+    description: 'Includes access.url while the link works.',
+  })
   @ApiResponse({ status: 200, type: KycResponse })
-  @ApiErrors(401, 404, 429)
   async get(@CurrentCaller() caller: Caller, @Param('kycId', new ResourceIdPipe('kyc')) kycId: string) {
     return renderResource(await this.kycs.getKyc(caller, kycId));
   }
@@ -99,6 +109,7 @@ export class KycController {
   @Post(':kycId/resume')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'resumeKyc',
     summary: 'Resume an expired KYC',
     description:
       'An expired KYC gets a new link (the old one stops working) and is pending again: 200. A KYC the user already ' +
@@ -107,7 +118,7 @@ export class KycController {
   })
   @ApiResponse({ status: 200, type: KycResponse })
   @ApiResponse({ status: 201, type: KycResponse })
-  @ApiErrors(401, 404, 409, 429)
+  @ApiErrors('kyc_resume_not_allowed_error')
   async resume(
     @CurrentCaller() caller: Caller,
     @Param('kycId', new ResourceIdPipe('kyc')) kycId: string,

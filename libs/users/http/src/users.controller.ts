@@ -1,6 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, Caller, CurrentCaller, ResourceIdPipe, toPage, toPageQuery } from '@cip/gateway/http';
+import {
+  ApiErrors,
+  ApiPageResponse,
+  Caller,
+  CurrentCaller,
+  ResourceIdPipe,
+  toPage,
+  toPageQuery,
+} from '@cip/gateway/http';
 import { renderUser, USERS_API, UsersApi } from '@cip/users/contract';
 import type { FastifyReply } from 'fastify';
 import { CreateUserDto, PhoneDto, ShippingAddressDto, UserListQueryDto, UserResponse } from './users.dto';
@@ -13,11 +21,12 @@ export class UsersController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'createUser',
     summary: 'Create a user',
     description: '409 duplicate_user_error when the email is already used within your distributor.',
   })
   @ApiResponse({ status: 201, type: UserResponse })
-  @ApiErrors(400, 401, 403, 409, 422, 429)
+  @ApiErrors('forbidden', 'duplicate_user_error', 'country_not_allowed')
   async create(
     @CurrentCaller() caller: Caller,
     @Body() body: CreateUserDto,
@@ -29,8 +38,12 @@ export class UsersController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List users' })
-  @ApiErrors(400, 401, 429)
+  @ApiOperation({
+    operationId: 'listUsers',
+    summary: 'List users',
+    description: 'Your users in this environment, newest first by default. Filters: status, email.',
+  })
+  @ApiPageResponse(UserResponse)
   async list(@CurrentCaller() caller: Caller, @Query() query: UserListQueryDto) {
     const result = await this.users.listUsers(
       caller,
@@ -41,21 +54,25 @@ export class UsersController {
   }
 
   @Get(':userId')
-  @ApiOperation({ summary: 'Retrieve a user' })
+  @ApiOperation({
+    operationId: 'getUser',
+    summary: 'Retrieve a user',
+    description: 'The user as it is now, including what the last write changed (read-your-writes).',
+  })
   @ApiResponse({ status: 200, type: UserResponse })
-  @ApiErrors(401, 404, 429)
   async get(@CurrentCaller() caller: Caller, @Param('userId', new ResourceIdPipe('usr')) userId: string) {
     return renderUser(await this.users.getUser(caller, userId));
   }
 
   @Put(':userId/phone')
   @ApiOperation({
+    operationId: 'setUserPhone',
     summary: "Set the user's phone",
     description:
       'Call once the phone is verified in your flow. Emits user.phoneNumberSet. 409 when another user has it.',
   })
   @ApiResponse({ status: 200, type: UserResponse })
-  @ApiErrors(400, 401, 404, 409, 429)
+  @ApiErrors('duplicate_user_error', 'invalid_state_transition')
   async setPhone(
     @CurrentCaller() caller: Caller,
     @Param('userId', new ResourceIdPipe('usr')) userId: string,
@@ -67,9 +84,14 @@ export class UsersController {
   }
 
   @Put(':userId/shipping-address')
-  @ApiOperation({ summary: "Change the user's shipping address (B2B distributors only)" })
+  @ApiOperation({
+    operationId: 'setUserShippingAddress',
+    summary: "Change the user's shipping address (B2B distributors only)",
+    description:
+      'Emits user.shippingAddressUpdated. Other distributors get 403 forbidden: a KYC of type shipping sets it.',
+  })
   @ApiResponse({ status: 200, type: UserResponse })
-  @ApiErrors(400, 401, 403, 404, 409, 429)
+  @ApiErrors('forbidden', 'invalid_state_transition')
   async setShippingAddress(
     @CurrentCaller() caller: Caller,
     @Param('userId', new ResourceIdPipe('usr')) userId: string,

@@ -18,12 +18,13 @@ export class SimulateDepositController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'simulateDeposit',
     summary: 'Simulate a USDC deposit (sandbox)',
     description:
       'Credits the wallet as if a transfer to its deposit address had confirmed: blockchainTransaction.confirmed and balance.updated follow.',
   })
   @ApiResponse({ status: 201, type: TransactionResponse })
-  @ApiErrors(400, 401, 403, 404, 409, 429)
+  @ApiErrors('not_found', 'invalid_state_transition', 'concurrency_conflict')
   async deposit(@CurrentCaller() caller: Caller, @Body() body: SimulateDepositDto) {
     const amount = toMinorUnits(body.amount);
     return renderTransaction(await this.wallets.simulateDeposit(caller, body.walletId, amount));

@@ -1,6 +1,14 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, Caller, CurrentCaller, ResourceIdPipe, toPage, toPageQuery } from '@cip/gateway/http';
+import {
+  ApiErrors,
+  ApiPageResponse,
+  Caller,
+  CurrentCaller,
+  ResourceIdPipe,
+  toPage,
+  toPageQuery,
+} from '@cip/gateway/http';
 import {
   renderTransaction,
   renderWallet,
@@ -23,10 +31,11 @@ export class WalletsController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listWallets',
     summary: 'List wallets',
     description: 'Filter by userId to find the wallet of a user (one per activated user).',
   })
-  @ApiErrors(400, 401, 429)
+  @ApiPageResponse(WalletResponse)
   async list(@CurrentCaller() caller: Caller, @Query() query: WalletListQueryDto) {
     const result = await this.wallets.listWallets(caller, { userId: query.userId }, toPageQuery(query));
     return toPage(query, result, renderWallet);
@@ -34,11 +43,11 @@ export class WalletsController {
 
   @Get(':walletId')
   @ApiOperation({
+    operationId: 'getWallet',
     summary: 'Retrieve a wallet',
     description: 'Balance, available balance and pending holds in USDC, and the deposit address.',
   })
   @ApiResponse({ status: 200, type: WalletResponse })
-  @ApiErrors(401, 404, 429)
   async get(@CurrentCaller() caller: Caller, @Param('walletId', new ResourceIdPipe('wlt')) walletId: string) {
     return renderWallet(await this.wallets.getWallet(caller, walletId));
   }
@@ -46,6 +55,7 @@ export class WalletsController {
   @Post(':walletId/withdrawals')
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'createWithdrawal',
     summary: 'Withdraw USDC on-chain (prepaid programs only)',
     description:
       'Holds the amount at once and pays it out; the returned transaction is pending until withdrawal.confirmed ' +
@@ -53,7 +63,13 @@ export class WalletsController {
       '422 insufficient_funds above the available balance; 409 wallet_compliance_hold while a compliance hold is on.',
   })
   @ApiResponse({ status: 201, type: TransactionResponse })
-  @ApiErrors(400, 401, 403, 404, 409, 422, 429)
+  @ApiErrors(
+    'forbidden',
+    'wallet_compliance_hold',
+    'invalid_state_transition',
+    'concurrency_conflict',
+    'insufficient_funds',
+  )
   async withdraw(
     @CurrentCaller() caller: Caller,
     @Param('walletId', new ResourceIdPipe('wlt')) walletId: string,
@@ -73,10 +89,11 @@ export class TransactionsController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listTransactions',
     summary: 'List transactions',
     description: 'Wallet movements: deposits, withdrawals, authorization holds, refunds, fees.',
   })
-  @ApiErrors(400, 401, 429)
+  @ApiPageResponse(TransactionResponse)
   async list(@CurrentCaller() caller: Caller, @Query() query: TransactionListQueryDto) {
     const { walletId, userId, type, status } = query;
     const result = await this.wallets.listTransactions(
@@ -88,9 +105,12 @@ export class TransactionsController {
   }
 
   @Get(':transactionId')
-  @ApiOperation({ summary: 'Retrieve a transaction' })
+  @ApiOperation({
+    operationId: 'getTransaction',
+    summary: 'Retrieve a transaction',
+    description: 'One wallet movement, with its on-chain hash and block once confirmed.',
+  })
   @ApiResponse({ status: 200, type: TransactionResponse })
-  @ApiErrors(401, 404, 429)
   async get(
     @CurrentCaller() caller: Caller,
     @Param('transactionId', new ResourceIdPipe('txn')) transactionId: string,

@@ -64,26 +64,45 @@ export class SimulateDepositDto {
   amount: number;
 }
 
+class ComplianceHoldResponse {
+  @ApiProperty({ example: 'sanctions screening' }) reason: string;
+  @ApiProperty() since: string;
+}
+
+class WalletErrorResponse {
+  @ApiProperty({ example: 'create_wallet_error' }) code: string;
+  @ApiProperty() message: string;
+}
+
 export class WalletResponse {
   @ApiProperty({ example: 'wlt-5d0c8f53-8a8e-5f43-9a0b-1f3c4e5d6a7b' }) id: string;
   @ApiProperty() userId: string;
   @ApiProperty({ enum: ['active', 'provisioning_failed'] }) status: string;
   @ApiProperty({
+    type: String,
     nullable: true,
     example: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
     description: 'Send USDC here',
   })
   depositAddress: string | null;
-  @ApiProperty({ nullable: true, example: 'simulated' }) chain: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'simulated' }) chain: string | null;
   @ApiProperty({ example: 'USDC' }) currency: string;
   @ApiProperty({ example: 100.5, description: 'USDC; may be negative (spec part 1, fact 4)' })
   balance: number;
   @ApiProperty({ example: 90.5, description: 'balance - pendingHolds' }) availableBalance: number;
   @ApiProperty({ example: 10 }) pendingHolds: number;
-  @ApiProperty({ nullable: true, description: 'Set while a compliance hold blocks spending and withdrawals' })
-  complianceHold: { reason: string; since: string } | null;
-  @ApiProperty({ nullable: true, description: 'code create_wallet_error when provisioning failed' })
-  error: { code: string; message: string } | null;
+  @ApiProperty({
+    type: ComplianceHoldResponse,
+    nullable: true,
+    description: 'Set while a compliance hold blocks spending and withdrawals',
+  })
+  complianceHold: ComplianceHoldResponse | null;
+  @ApiProperty({
+    type: WalletErrorResponse,
+    nullable: true,
+    description: 'code create_wallet_error when provisioning failed',
+  })
+  error: WalletErrorResponse | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }
@@ -96,12 +115,13 @@ export class TransactionResponse {
   @ApiProperty({ enum: TRANSACTION_STATUSES }) status: string;
   @ApiProperty({ example: 25.5, description: 'USDC' }) amount: number;
   @ApiProperty({ example: 'USDC' }) currency: string;
-  @ApiProperty({ nullable: true }) reference: string | null;
-  @ApiProperty({ nullable: true }) transactionHash: string | null;
-  @ApiProperty({ nullable: true }) blockNumber: number | null;
-  @ApiProperty({ nullable: true, description: 'Withdrawals: the receiving address' }) toAddress:
+  @ApiProperty({ type: String, nullable: true }) reference: string | null;
+  @ApiProperty({ type: String, nullable: true }) transactionHash: string | null;
+  @ApiProperty({ type: 'integer', nullable: true }) blockNumber: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Withdrawals: the receiving address' })
+  toAddress: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Rejected withdrawals: why' }) reason:
     string | null;
-  @ApiProperty({ nullable: true, description: 'Rejected withdrawals: why' }) reason: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }

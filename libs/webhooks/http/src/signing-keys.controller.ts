@@ -33,13 +33,14 @@ export class WebhookSigningKeysController {
   @Get(':environment/jwks.json')
   @Header('cache-control', 'public, max-age=300')
   @ApiOperation({
+    operationId: 'getWebhookSigningKeySet',
     summary: 'The signing keys as a JSON Web Key Set (no API key)',
     description:
       'Ed25519 keys (RFC 8037); two during a rotation, as deliveries then carry one v1a signature per key.',
   })
   @ENVIRONMENT_PARAM
   @ApiResponse({ status: 200, type: SigningKeySetResponse })
-  @ApiErrors(404, 429)
+  @ApiErrors('not_found')
   async jwks(@Param('environment') environment: string): Promise<SigningKeySet> {
     return toSigningKeySet(await this.keys.signingKeys(environmentOf(environment)));
   }
@@ -48,13 +49,18 @@ export class WebhookSigningKeysController {
   @Header('content-type', 'application/x-pem-file')
   @Header('cache-control', 'public, max-age=300')
   @ApiOperation({
+    operationId: 'getWebhookSigningKeyPem',
     summary: 'The current signing key as PEM (no API key)',
     description: 'SPKI PEM of the current key: crypto.verify(null, content, pem, signature) takes it as is.',
   })
   @ENVIRONMENT_PARAM
   @ApiProduces('application/x-pem-file')
-  @ApiResponse({ status: 200, description: 'The PEM document', schema: { type: 'string' } })
-  @ApiErrors(404, 429)
+  @ApiResponse({
+    status: 200,
+    description: 'The PEM document',
+    content: { 'application/x-pem-file': { schema: { type: 'string' } } },
+  })
+  @ApiErrors('not_found')
   async pem(@Param('environment') environment: string): Promise<string> {
     return (await this.keys.signingKeys(environmentOf(environment))).pem;
   }

@@ -12,7 +12,15 @@ import {
   Res,
 } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, Caller, CurrentCaller, ResourceIdPipe, toPage, toPageQuery } from '@cip/gateway/http';
+import {
+  ApiErrors,
+  ApiPageResponse,
+  Caller,
+  CurrentCaller,
+  ResourceIdPipe,
+  toPage,
+  toPageQuery,
+} from '@cip/gateway/http';
 import { renderDelivery, renderWebhookSubscription, WEBHOOKS_API, WebhooksApi } from '@cip/webhooks/contract';
 import type { FastifyReply } from 'fastify';
 import {
@@ -20,6 +28,7 @@ import {
   DeliveryListQueryDto,
   DeliveryResponse,
   PublicKeyResponseDto,
+  RedeliveryResponse,
   WebhookSubscriptionListQueryDto,
   WebhookSubscriptionResponse,
   WebhookUrlDto,
@@ -35,6 +44,7 @@ export class WebhookSubscriptionsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'createWebhookSubscription',
     summary: 'Create a webhook subscription',
     description:
       'Runs the verification handshake at once: POSTs {"type":"webhookSubscription.verification","challenge"} ' +
@@ -43,7 +53,6 @@ export class WebhookSubscriptionsController {
       'verified one receives every Event. The `secret` is shown only in this response.',
   })
   @ApiResponse({ status: 201, type: CreatedWebhookSubscriptionResponse })
-  @ApiErrors(400, 401, 429)
   async create(
     @CurrentCaller() caller: Caller,
     @Body() body: WebhookUrlDto,
@@ -55,8 +64,12 @@ export class WebhookSubscriptionsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List webhook subscriptions' })
-  @ApiErrors(400, 401, 429)
+  @ApiOperation({
+    operationId: 'listWebhookSubscriptions',
+    summary: 'List webhook subscriptions',
+    description: 'Your subscriptions in this environment (deleted ones are not listed). Filter: status.',
+  })
+  @ApiPageResponse(WebhookSubscriptionResponse)
   async list(@CurrentCaller() caller: Caller, @Query() query: WebhookSubscriptionListQueryDto) {
     const result = await this.webhooks.listSubscriptions(
       caller,
@@ -68,6 +81,7 @@ export class WebhookSubscriptionsController {
 
   @Get('public-key')
   @ApiOperation({
+    operationId: 'getWebhookPublicKey',
     summary: 'The public key that verifies event signatures',
     description:
       'Deliveries carry Standard Webhooks headers webhook-id (the eventId), webhook-timestamp (unix seconds) and ' +
@@ -75,15 +89,17 @@ export class WebhookSubscriptionsController {
       '(one per key in `keys` during a rotation), and "v1,<base64 HMAC-SHA256>" with the subscription secret.',
   })
   @ApiResponse({ status: 200, type: PublicKeyResponseDto })
-  @ApiErrors(401, 429)
   publicKey(@CurrentCaller() caller: Caller) {
     return this.webhooks.publicKey(caller);
   }
 
   @Get(':subscriptionId')
-  @ApiOperation({ summary: 'Retrieve a webhook subscription' })
+  @ApiOperation({
+    operationId: 'getWebhookSubscription',
+    summary: 'Retrieve a webhook subscription',
+    description: 'Its status and the outcome of the last verification handshake.',
+  })
   @ApiResponse({ status: 200, type: WebhookSubscriptionResponse })
-  @ApiErrors(401, 404, 429)
   async get(
     @CurrentCaller() caller: Caller,
     @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
@@ -93,12 +109,13 @@ export class WebhookSubscriptionsController {
 
   @Put(':subscriptionId')
   @ApiOperation({
+    operationId: 'updateWebhookSubscription',
     summary: 'Change the url of a subscription',
     description:
       'A new url needs verification again: the handshake runs at once (webhookSubscription.updated).',
   })
   @ApiResponse({ status: 200, type: WebhookSubscriptionResponse })
-  @ApiErrors(400, 401, 404, 429)
+  @ApiErrors('invalid_state_transition')
   async update(
     @CurrentCaller() caller: Caller,
     @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
@@ -109,9 +126,12 @@ export class WebhookSubscriptionsController {
 
   @Delete(':subscriptionId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a subscription', description: 'Its pending deliveries are cancelled.' })
-  @ApiResponse({ status: 204 })
-  @ApiErrors(401, 404, 429)
+  @ApiOperation({
+    operationId: 'deleteWebhookSubscription',
+    summary: 'Delete a subscription',
+    description: 'Its pending deliveries are cancelled.',
+  })
+  @ApiResponse({ status: 204, description: 'Deleted' })
   async remove(
     @CurrentCaller() caller: Caller,
     @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
@@ -122,11 +142,12 @@ export class WebhookSubscriptionsController {
   @Post(':subscriptionId/verify')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'verifyWebhookSubscription',
     summary: 'Run the verification handshake again',
     description: 'Also re-enables a disabled subscription once the url answers.',
   })
   @ApiResponse({ status: 200, type: WebhookSubscriptionResponse })
-  @ApiErrors(401, 404, 429)
+  @ApiErrors('invalid_state_transition')
   async verify(
     @CurrentCaller() caller: Caller,
     @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
@@ -136,13 +157,13 @@ export class WebhookSubscriptionsController {
 
   @Get(':subscriptionId/deliveries')
   @ApiOperation({
+    operationId: 'listWebhookDeliveries',
     summary: 'Delivery log of a subscription',
     description:
       'Every delivery with its attempts (status code, latency, error) and next retry. Failed attempts are retried ' +
       'with exponential back-off and jitter over about 27 hours (8 attempts), honouring Retry-After on 429/503.',
   })
-  @ApiResponse({ status: 200, type: [DeliveryResponse] })
-  @ApiErrors(400, 401, 404, 429)
+  @ApiPageResponse(DeliveryResponse)
   async deliveries(
     @CurrentCaller() caller: Caller,
     @Param('subscriptionId', SUBSCRIPTION_ID) subscriptionId: string,
@@ -166,13 +187,14 @@ export class EventRedeliveryController {
   @Post(':eventId/redeliver')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'redeliverEvent',
     summary: 'Send an Event again',
     description:
       'Queues a new delivery of the Event to every verified subscription (same webhook-id: it is the eventId). ' +
       '409 invalid_state_transition when no subscription is verified.',
   })
-  @ApiResponse({ status: 202, type: [DeliveryResponse] })
-  @ApiErrors(401, 404, 409, 429)
+  @ApiResponse({ status: 202, type: RedeliveryResponse })
+  @ApiErrors('invalid_state_transition')
   async redeliver(
     @CurrentCaller() caller: Caller,
     @Param('eventId', new ResourceIdPipe(null)) eventId: string,

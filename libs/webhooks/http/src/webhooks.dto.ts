@@ -40,7 +40,8 @@ export class DeliveryListQueryDto extends ListQueryDto {
 class LastVerificationResponse {
   @ApiProperty() at: string;
   @ApiProperty() verified: boolean;
-  @ApiProperty({ nullable: true, example: 'the response did not echo the challenge' }) reason: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'the response did not echo the challenge' }) reason:
+    string | null;
 }
 
 export class WebhookSubscriptionResponse {
@@ -52,12 +53,12 @@ export class WebhookSubscriptionResponse {
       'unverified: no deliveries until the handshake succeeds; active: receives every Event; disabled: 410 Gone or failing for 3 days (verify again to re-enable)',
   })
   status: string;
-  @ApiProperty({ nullable: true }) verifiedAt: string | null;
+  @ApiProperty({ type: String, nullable: true }) verifiedAt: string | null;
   @ApiProperty({ type: LastVerificationResponse, nullable: true })
   lastVerification: LastVerificationResponse | null;
-  @ApiProperty({ enum: ['gone', 'failing'], nullable: true }) disabledReason: string | null;
-  @ApiProperty({ nullable: true, description: 'First failed delivery since the last success' }) failingSince:
-    string | null;
+  @ApiProperty({ type: String, enum: ['gone', 'failing'], nullable: true }) disabledReason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'First failed delivery since the last success' })
+  failingSince: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 }
@@ -97,9 +98,9 @@ export class PublicKeyResponseDto extends SigningKeyResponse {
 class DeliveryAttemptResponse {
   @ApiProperty() attempt: number;
   @ApiProperty() at: string;
-  @ApiProperty({ nullable: true }) statusCode: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) statusCode: number | null;
   @ApiProperty() latencyMs: number;
-  @ApiProperty({ nullable: true }) error: string | null;
+  @ApiProperty({ type: String, nullable: true }) error: string | null;
 }
 
 export class DeliveryResponse {
@@ -107,7 +108,7 @@ export class DeliveryResponse {
   @ApiProperty() subscriptionId: string;
   @ApiProperty() eventId: string;
   @ApiProperty() eventName: string;
-  @ApiProperty({ nullable: true }) userId: string | null;
+  @ApiProperty({ type: String, nullable: true }) userId: string | null;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status: string;
   @ApiProperty({ description: 'true for a redelivery asked through POST /v1/events/{eventId}/redeliver' })
   redelivery: boolean;
@@ -117,7 +118,12 @@ export class DeliveryResponse {
   })
   lane: string;
   @ApiProperty({ type: [DeliveryAttemptResponse] }) attempts: DeliveryAttemptResponse[];
-  @ApiProperty({ nullable: true }) nextAttemptAt: string | null;
+  @ApiPropertyOptional({
+    description: 'Cancelled deliveries: why (the subscription was deleted or disabled)',
+    example: 'the subscription was disabled (failing)',
+  })
+  cancelReason?: string;
+  @ApiProperty({ type: String, nullable: true }) nextAttemptAt: string | null;
   @ApiProperty() eventCreatedAt: string;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
@@ -136,4 +142,10 @@ class SigningJwk {
 export class SigningKeySetResponse {
   @ApiProperty({ type: [SigningJwk], description: 'Every key that signs deliveries now' })
   keys: SigningJwk[];
+}
+
+export class RedeliveryResponse {
+  @ApiProperty({ example: '0b6f3c7e-2f4d-4d8a-9a51-3c1f0e6b7a21' }) eventId: string;
+  @ApiProperty({ type: [DeliveryResponse], description: 'One new delivery per verified subscription' })
+  deliveries: DeliveryResponse[];
 }

@@ -307,11 +307,17 @@ function transportCases(base: unknown): (Omit<FuzzRequest, 'method' | 'target'> 
 /** Header values around an otherwise valid request: idempotency keys, request ids, API keys. */
 function headerCases(
   method: string,
+  isPublic: boolean,
 ): (Omit<FuzzRequest, 'method' | 'target' | 'body'> & { mayPass?: boolean })[] {
   const cases: (Omit<FuzzRequest, 'method' | 'target' | 'body'> & { mayPass?: boolean })[] = [
     { name: 'x-request-id hostile', headers: { 'x-request-id': '../../\u00e9;$(id)' }, mayPass: true },
-    { name: 'x-api-key latin-1', headers: { 'x-api-key': 'sk_sandbox_\u00e9\u00ff' } },
-    { name: 'x-api-key huge', headers: { 'x-api-key': `sk_sandbox_${'a'.repeat(8_000)}` } },
+    // A public operation reads no key, so a hostile one may pass; it must still never be a 5xx.
+    { name: 'x-api-key latin-1', headers: { 'x-api-key': 'sk_sandbox_\u00e9\u00ff' }, mayPass: isPublic },
+    {
+      name: 'x-api-key huge',
+      headers: { 'x-api-key': `sk_sandbox_${'a'.repeat(8_000)}` },
+      mayPass: isPublic,
+    },
   ];
   if (method === 'POST' || method === 'PUT') {
     cases.push(
@@ -459,7 +465,7 @@ export function casesFor(operation: FuzzOperation, known: KnownValues, seed: num
   for (const { mayPass, ...request } of transportCases(base)) {
     add({ ...request, name: `transport ${request.name}`, target: path, mustReject: hasBody && !mayPass });
   }
-  for (const { mayPass, ...request } of headerCases(operation.method)) {
+  for (const { mayPass, ...request } of headerCases(operation.method, operation.public)) {
     add({
       ...request,
       name: `header ${request.name}`,

@@ -33,6 +33,8 @@ export interface FuzzOperation {
   parameters: FuzzParameter[];
   /** The JSON request body schema; absent when the operation declares none (generic junk is sent). */
   body?: FuzzSchema;
+  /** Served without an API key (`security: []`): a bad key changes nothing to the answer. */
+  public: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -126,6 +128,7 @@ export function operationsOf(document: Json): FuzzOperation[] {
         label: typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`,
         parameters: [...byKey.values()],
         body: jsonType ? toFuzzSchema(document, (content[jsonType] as Json).schema) : undefined,
+        public: Array.isArray(operation.security) && operation.security.length === 0,
       });
     }
   }

@@ -1,24 +1,13 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiExtension } from '@nestjs/swagger';
+import type { ApiErrorCode } from '@cip/shared/contracts';
 
-const DESCRIPTIONS: Record<number, string> = {
-  400: 'validation_error: the request is invalid (details list each field)',
-  401: 'unauthorized: missing or invalid x-api-key',
-  403: 'forbidden (or a feature-specific code): not allowed for this distributor or environment',
-  404: 'not_found: no such resource for this distributor and environment',
-  409: 'conflict: duplicate_user_error, invalid_state_transition or idempotency_request_in_progress',
-  422: 'country_not_allowed: the country is not in the program',
-  429: 'rate_limited: retry after the Retry-After seconds',
-};
+/** Where the decorators below leave their facts for the document's post-processing (`openapi/`). */
+export const ERROR_CODES_EXTENSION = 'x-error-codes';
 
-/** Documents the error responses of an operation (all share the error body of API-DECISIONS.md). */
-export const ApiErrors = (...statuses: number[]) =>
-  applyDecorators(
-    ...statuses.map((status) =>
-      ApiResponse({
-        status,
-        description: DESCRIPTIONS[status],
-        schema: { $ref: '#/components/schemas/ErrorBody' },
-      }),
-    ),
-  );
+/**
+ * Documents the error codes an operation returns of its own (a rule of its context: `duplicate_user_error`,
+ * `insufficient_funds`), each under the HTTP status of API_ERROR_STATUS. The codes any request may get from
+ * the pipeline (`unauthorized`, `rate_limited`, `validation_error` of a body or query, `not_found` of a
+ * path id, `idempotency_request_in_progress`, ...) are added to every operation when the document is built.
+ */
+export const ApiErrors = (...codes: ApiErrorCode[]) => ApiExtension(ERROR_CODES_EXTENSION, codes);

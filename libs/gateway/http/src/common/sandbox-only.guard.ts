@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable, UseGuards, applyDecorators } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../pipeline/error-responses';
 
@@ -14,5 +15,9 @@ class SandboxOnlyGuard implements CanActivate {
   }
 }
 
+/** Read by the document's post-processing, which adds the `403 sandbox_only` response. */
+export const SANDBOX_ONLY_EXTENSION = 'x-sandbox-only';
+
 /** Marks a controller or route as sandbox-only. */
-export const SandboxOnly = () => applyDecorators(UseGuards(SandboxOnlyGuard));
+export const SandboxOnly = () =>
+  applyDecorators(UseGuards(SandboxOnlyGuard), ApiExtension(SANDBOX_ONLY_EXTENSION, true));

@@ -45,6 +45,9 @@ export function sendError(
     .send(errorBody(code, message, request.id, details));
 }
 
+/** About the reset time of the transport's circuit breaker (context-client.ts). */
+const SERVICE_RETRY_AFTER_SECONDS = '10';
+
 const FASTIFY_ERRORS: Record<string, [ApiErrorCode, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request body as application/json'],
   FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is too large'],
@@ -65,8 +68,12 @@ export function toApiError(error: unknown): {
   headers?: Record<string, string>;
 } {
   if (error instanceof ApiError) return error;
-  if (error instanceof DomainError)
-    return { code: error.code, message: error.message, details: error.details };
+  if (error instanceof DomainError) {
+    // A service behind the gateway is down or its breaker is open: say when trying again makes sense.
+    const headers: Record<string, string> =
+      error.code === 'service_unavailable' ? { 'retry-after': SERVICE_RETRY_AFTER_SECONDS } : {};
+    return { code: error.code, message: error.message, details: error.details, headers };
+  }
   if (error instanceof HttpException) {
     const status = error.getStatus();
     if (status === 404) return { code: 'not_found', message: 'No such resource or route' };
