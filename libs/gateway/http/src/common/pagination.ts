@@ -31,8 +31,9 @@ const CursorAlone = (field: CursorField, other: CursorField) =>
     },
   });
 
-const Cursor = (field: CursorField, other: CursorField, description: string) =>
-  applyDecorators(
+const Cursor = (field: CursorField, other: CursorField, description: string) => {
+  const notAnId = { message: `${field} must be the id of an item of this list` };
+  return applyDecorators(
     ApiPropertyOptional({
       type: 'string',
       pattern: ITEM_ID.source,
@@ -41,10 +42,11 @@ const Cursor = (field: CursorField, other: CursorField, description: string) =>
       description,
     }),
     CursorAlone(field, other),
-    Matches(ITEM_ID, { message: `${field} must be the id of an item of this list` }),
-    IsString({ message: `${field} must be the id of an item of this list` }),
+    Matches(ITEM_ID, notAnId),
+    IsString(notAnId),
     IsOptional(),
   );
+};
 
 /**
  * Sorting and pagination of every list endpoint (spec part 4): a page index (`fromPage`), or a cursor
