@@ -78,6 +78,7 @@ export class PublicEventRecorder {
         records.push({
           id,
           version: event.position,
+          positions: { created: event.position, updated: event.position },
           doc: {
             id,
             eventId: id,

@@ -1,4 +1,4 @@
-import type { FindPage, FindResult, SortField } from '@cip/shared/contracts';
+import type { FindPage, FindResult, ListCursor, SortField } from '@cip/shared/contracts';
 /**
  * The read-model store port: JSON documents per collection, each stored with the version of the last
  * event applied to it (a stream revision or a global position). A write carrying a version not above the
@@ -14,11 +14,34 @@ export interface ReadDocument {
 
 export type FilterValue = string | number | boolean | null;
 
-export type { FindPage, FindResult, SortField };
+export type { FindPage, FindResult, ListCursor, SortField };
 
-export interface FindQuery extends FindPage {
+/**
+ * Where in the event log a document comes from: the global position of the event that created it and of
+ * the last event applied to it. Lists order documents of one `createdAt` (or `updatedAt`) millisecond by
+ * these, so ties follow the log and the order never changes between two reads.
+ */
+export interface LogPositions {
+  created: number;
+  updated: number;
+}
+
+/** A document's place in a list sorted by one field: the field's value, then its log position, then its id. */
+export interface SortKey {
+  value: string;
+  position: number;
+  id: string;
+}
+
+export interface FindQuery extends Omit<FindPage, 'cursor'> {
   /** Equality filters on top-level fields; every one must match. */
   filter: Record<string, FilterValue>;
+  /**
+   * Keyset pagination: only documents strictly after (or before) this key in the requested order, and then
+   * `page` is ignored. `before` still returns its page in the requested order: the `limit` documents just
+   * before the key, and `hasMore` says whether more precede them.
+   */
+  cursor?: { side: 'after' | 'before'; key: SortKey };
 }
 
 export interface VersionedWrite<T extends ReadDocument = ReadDocument> {
@@ -26,11 +49,22 @@ export interface VersionedWrite<T extends ReadDocument = ReadDocument> {
   /** The new document, or null to delete it (a tombstone keeps the version so late events stay ignored). */
   doc: T | null;
   version: number;
+  /** Absent for documents not derived from the log (both 0: their ties fall to the id). */
+  positions?: LogPositions;
 }
 
 export interface StoredDocument<T extends ReadDocument = ReadDocument> {
   doc: T | null;
   version: number;
+  positions: LogPositions;
+}
+
+/** The key of a stored document in a list sorted by `field` (a cursor's anchor), or null for a tombstone. */
+export function sortKeyOf(id: string, stored: StoredDocument, field: SortField): SortKey | null {
+  if (!stored.doc) return null;
+  return field === 'createdAt'
+    ? { value: stored.doc.createdAt, position: stored.positions.created, id }
+    : { value: stored.doc.updatedAt, position: stored.positions.updated, id };
 }
 
 export interface ReadStore {
@@ -42,6 +76,11 @@ export interface ReadStore {
   /** A document and its version, or null when never written (a deleted document has `doc: null`). */
   getVersioned<T extends ReadDocument>(collection: string, id: string): Promise<StoredDocument<T> | null>;
   get<T extends ReadDocument>(collection: string, id: string): Promise<T | null>;
+  /**
+   * A page of the live documents matching the filter, ordered by the sort field, then the log position
+   * that goes with it (created or updated), then the id, all in the sort direction: a total order, so pages
+   * never overlap and a cursor never repeats or skips a document whose key did not change.
+   */
   find<T extends ReadDocument>(collection: string, query: FindQuery): Promise<FindResult<T>>;
   /** Every live document, in id order (verification and export; not for request paths). */
   all<T extends ReadDocument>(collection: string): Promise<T[]>;

@@ -1,5 +1,13 @@
-import { Environment, FindPage, FindResult, isOwnedBy, notFound, Tenant } from '@cip/shared/contracts';
-import type { FilterValue, ReadDocument, ReadStore } from './read-store.port';
+import {
+  DomainError,
+  Environment,
+  FindPage,
+  FindResult,
+  isOwnedBy,
+  notFound,
+  Tenant,
+} from '@cip/shared/contracts';
+import { FilterValue, FindQuery, ReadDocument, ReadStore, sortKeyOf } from './read-store.port';
 
 /** A document of a read model that belongs to a distributor (every tenant-facing read model's documents). */
 export interface TenantDocument extends ReadDocument {
@@ -12,7 +20,11 @@ export interface TenantDocument extends ReadDocument {
  * distributor are indistinguishable from missing ones (a plain 404 at the API, API-DECISIONS.md).
  */
 export interface TenantReadStore {
-  /** A page of the tenant's documents matching the equality filters (a `distributorId` filter is ignored). */
+  /**
+   * A page of the tenant's documents matching the equality filters (a `distributorId` filter is ignored).
+   * A cursor must name a live document of the tenant in this collection (it need not match the filters);
+   * any other id is `400 validation_error` naming the cursor field, another tenant's included.
+   */
   find<T extends TenantDocument>(
     collection: string,
     filter: Record<string, FilterValue | undefined>,
@@ -35,15 +47,29 @@ export function forTenant(
     return isOwnedBy(tenant, doc) ? doc : null;
   };
   return {
-    find<T extends TenantDocument>(
+    async find<T extends TenantDocument>(
       collection: string,
       filter: Record<string, FilterValue | undefined>,
-      page: FindPage,
+      { cursor, ...page }: FindPage,
     ): Promise<FindResult<T>> {
       const equality: Record<string, FilterValue> = {};
       for (const [field, value] of Object.entries(filter)) if (value !== undefined) equality[field] = value;
       equality.distributorId = tenant.distributorId;
-      return store.find<T>(collection, { ...page, filter: equality });
+      const query: FindQuery = { ...page, filter: equality };
+      if (cursor) {
+        const [field, id] =
+          'startingAfter' in cursor
+            ? (['startingAfter', cursor.startingAfter] as const)
+            : (['endingBefore', cursor.endingBefore] as const);
+        const anchor = await store.getVersioned<T>(collection, id);
+        const key = anchor && isOwnedBy(tenant, anchor.doc) ? sortKeyOf(id, anchor, page.sort.field) : null;
+        if (!key) {
+          const message = `No such item for ${field}: ${id.slice(0, 80)}`;
+          throw new DomainError('validation_error', message, [{ field, message }]);
+        }
+        query.cursor = { side: field === 'startingAfter' ? 'after' : 'before', key };
+      }
+      return store.find<T>(collection, query);
     },
     get,
     async getOwned<T extends TenantDocument>(collection: string, id: string, what: string): Promise<T> {

@@ -156,7 +156,8 @@ export async function recordWalletTransactions(
         createdAt: at,
         updatedAt: at,
       };
-      pending.set(change.id, { id: change.id, doc, version: recorded.position });
+      const positions = { created: recorded.position, updated: recorded.position };
+      pending.set(change.id, { id: change.id, doc, version: recorded.position, positions });
       continue;
     }
     const current =
@@ -167,6 +168,7 @@ export async function recordWalletTransactions(
       id: change.id,
       doc: { ...current.doc, ...change.changes, updatedAt: at },
       version: recorded.position,
+      positions: { created: current.positions?.created ?? 0, updated: recorded.position },
     });
   }
   if (pending.size)

@@ -10,7 +10,9 @@ import type {
 /**
  * Applies a batch of events to a projection's documents: events are grouped by stream, each document is
  * read once with its version, events at or below that version are skipped (replays, redeliveries), and all
- * changed documents are written in one guarded bulk write.
+ * changed documents are written in one guarded bulk write. Each document carries the log positions of the
+ * event that created it and of the last one applied, which order lists within one millisecond; so every
+ * projection gets them without knowing.
  */
 export async function applyToProjection(
   projection: Projection,
@@ -29,14 +31,20 @@ export async function applyToProjection(
     const stored = await readStore.getVersioned(collection, streamId);
     let doc: ReadDocument | null = stored?.doc ?? null;
     let version = stored?.version ?? -1;
+    let { created, updated } = stored?.positions ?? { created: 0, updated: 0 };
     let changed = false;
     for (const event of streamEvents) {
       if (event.revision <= version) continue;
-      doc = projection.evolve(doc, event);
+      const next = projection.evolve(doc, event);
+      // The positions of the events that set the sort fields, so the same fold gives the same order on a
+      // rebuild, however the log is batched.
+      if (next && next.createdAt !== doc?.createdAt) created = event.position;
+      if (next && next.updatedAt !== doc?.updatedAt) updated = event.position;
+      doc = next;
       version = event.revision;
       changed = true;
     }
-    if (changed) writes.push({ id: streamId, doc, version });
+    if (changed) writes.push({ id: streamId, doc, version, positions: { created, updated } });
   }
   if (writes.length) await readStore.upsertMany(collection, writes);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ReadDocument, ReadStore } from '../read-store.port';
+import type { FindQuery, ReadDocument, ReadStore, SortKey } from '../read-store.port';
 import { forTenant } from '../tenant-read-store';
 
 /** The read-model store contract, run against SQLite and MongoDB. Collections are unique per test. */
@@ -49,7 +49,15 @@ export function readStoreContract(target: ReadStoreContractTarget): void {
     expect(await store.get(collection, 'thg-001')).toBeNull();
     expect(await store.upsertMany(collection, [{ id: 'thg-001', doc: thing(1), version: 0 }])).toBe(1);
     expect(await store.get(collection, 'thg-001')).toEqual(thing(1));
-    expect(await store.getVersioned(collection, 'thg-001')).toEqual({ doc: thing(1), version: 0 });
+    expect(await store.getVersioned(collection, 'thg-001')).toEqual({
+      doc: thing(1),
+      version: 0,
+      positions: { created: 0, updated: 0 },
+    });
+    await store.upsertMany(collection, [
+      { id: 'thg-001', doc: thing(1), version: 1, positions: { created: 7, updated: 9 } },
+    ]);
+    expect((await store.getVersioned(collection, 'thg-001'))?.positions).toEqual({ created: 7, updated: 9 });
   });
 
   it('ignores a write whose version is not above the stored one (replays, redeliveries)', async () => {
@@ -71,7 +79,7 @@ export function readStoreContract(target: ReadStoreContractTarget): void {
     await store.upsertMany(collection, [{ id: 'thg-001', doc: thing(1), version: 1 }]);
     await store.upsertMany(collection, [{ id: 'thg-001', doc: null, version: 2 }]);
     expect(await store.get(collection, 'thg-001')).toBeNull();
-    expect(await store.getVersioned(collection, 'thg-001')).toEqual({ doc: null, version: 2 });
+    expect(await store.getVersioned(collection, 'thg-001')).toMatchObject({ doc: null, version: 2 });
     await store.upsertMany(collection, [{ id: 'thg-001', doc: thing(1), version: 1 }]);
     expect(await store.get(collection, 'thg-001')).toBeNull();
     expect(
@@ -197,5 +205,195 @@ export function readStoreContract(target: ReadStoreContractTarget): void {
     expect((await store.all<Thing>(other)).map((t) => t.id)).toEqual(['thg-001']);
     await store.upsertMany(collection, [{ id: 'thg-001', doc: thing(1), version: 0 }]);
     expect(await store.get(collection, 'thg-001')).toEqual(thing(1));
+  });
+
+  describe('keyset pagination and ties within one millisecond', () => {
+    const MS = '2026-01-01T00:00:00.000Z';
+    // Ids deliberately out of log order, so an order by id alone would differ from the log's.
+    const idAt = (position: number) => `thg-${String((position * 37) % 101).padStart(3, '0')}`;
+    const tied = (position: number, distributorId = 'dst-a'): Thing => ({
+      ...thing(position, { distributorId }),
+      id: idAt(position),
+      createdAt: MS,
+      updatedAt: MS,
+    });
+    const insert = (positions: number[], distributorId = 'dst-a') =>
+      store.upsertMany(
+        collection,
+        positions.map((position) => ({
+          id: idAt(position),
+          doc: tied(position, distributorId),
+          // A stream revision, as projections write: the same for every document, so it cannot order them.
+          version: 1,
+          positions: { created: position, updated: position },
+        })),
+      );
+    const keyOf = (position: number): SortKey => ({ value: MS, position, id: idAt(position) });
+    const query = (direction: 'asc' | 'desc', extra: Partial<FindQuery> = {}): FindQuery => ({
+      filter: { distributorId: 'dst-a' },
+      sort: { field: 'createdAt', direction },
+      page: 0,
+      limit: 4,
+      ...extra,
+    });
+    const ns = (items: Thing[]) => items.map((t) => t.n);
+
+    it('orders documents of one millisecond by log position, pages by index included', async () => {
+      await insert([5, 1, 9, 3, 7, 2, 8, 4, 6, 10]);
+      const all = await store.find<Thing>(collection, query('asc', { limit: 100 }));
+      expect(ns(all.items)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      const pages = [];
+      for (let page = 0; page < 3; page++)
+        pages.push(ns((await store.find<Thing>(collection, query('desc', { page }))).items));
+      expect(pages).toEqual([
+        [10, 9, 8, 7],
+        [6, 5, 4, 3],
+        [2, 1],
+      ]);
+    });
+
+    it('falls back to the id for documents of one millisecond and one position', async () => {
+      await store.upsertMany(
+        collection,
+        ['thg-c', 'thg-a', 'thg-b'].map((id) => ({ id, doc: { ...tied(1), id }, version: 1 })),
+      );
+      const asc = await store.find<Thing>(collection, query('asc'));
+      expect(asc.items.map((t) => t.id)).toEqual(['thg-a', 'thg-b', 'thg-c']);
+      const after = await store.find<Thing>(
+        collection,
+        query('desc', { cursor: { side: 'after', key: { value: MS, position: 0, id: 'thg-c' } } }),
+      );
+      expect(after.items.map((t) => t.id)).toEqual(['thg-b', 'thg-a']);
+    });
+
+    it('reads the page after a key and the page before it, in the requested order, with hasMore', async () => {
+      await insert([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      const after = (direction: 'asc' | 'desc', position: number) =>
+        store.find<Thing>(collection, query(direction, { cursor: { side: 'after', key: keyOf(position) } }));
+      const before = (direction: 'asc' | 'desc', position: number) =>
+        store.find<Thing>(collection, query(direction, { cursor: { side: 'before', key: keyOf(position) } }));
+
+      expect(await after('desc', 9)).toEqual({ items: [8, 7, 6, 5].map((n) => tied(n)), hasMore: true });
+      expect(await after('desc', 5)).toEqual({ items: [4, 3, 2, 1].map((n) => tied(n)), hasMore: false });
+      expect(await after('desc', 1)).toEqual({ items: [], hasMore: false });
+      expect(await after('asc', 2)).toEqual({ items: [3, 4, 5, 6].map((n) => tied(n)), hasMore: true });
+      expect(await after('asc', 7)).toEqual({ items: [8, 9, 10].map((n) => tied(n)), hasMore: false });
+
+      expect(await before('desc', 2)).toEqual({ items: [6, 5, 4, 3].map((n) => tied(n)), hasMore: true });
+      expect(await before('desc', 6)).toEqual({ items: [10, 9, 8, 7].map((n) => tied(n)), hasMore: false });
+      expect(await before('asc', 9)).toEqual({ items: [5, 6, 7, 8].map((n) => tied(n)), hasMore: true });
+      expect(await before('asc', 4)).toEqual({ items: [1, 2, 3].map((n) => tied(n)), hasMore: false });
+      expect(await before('asc', 1)).toEqual({ items: [], hasMore: false });
+    });
+
+    it('orders across milliseconds by time first, then by position (keys from documents of several ms)', async () => {
+      const later = '2026-01-01T00:00:00.001Z';
+      await insert([1, 2, 3]);
+      // Position 0 is below every tied position, yet its later millisecond puts it first in `desc`.
+      await store.upsertMany(collection, [
+        { id: 'thg-late', doc: { ...tied(0), id: 'thg-late', createdAt: later }, version: 0 },
+      ]);
+      const first = await store.find<Thing>(collection, query('desc', { limit: 2 }));
+      expect(first.items.map((t) => t.id)).toEqual(['thg-late', idAt(3)]);
+      const next = await store.find<Thing>(
+        collection,
+        query('desc', { limit: 2, cursor: { side: 'after', key: keyOf(3) } }),
+      );
+      expect(ns(next.items)).toEqual([2, 1]);
+      const back = await store.find<Thing>(
+        collection,
+        query('desc', { limit: 2, cursor: { side: 'before', key: keyOf(3) } }),
+      );
+      expect(back.items.map((t) => t.id)).toEqual(['thg-late']);
+    });
+
+    it('sorts by updatedAt with the position of the last applied event', async () => {
+      await store.upsertMany(
+        collection,
+        [3, 1, 2].map((n, i) => ({
+          id: idAt(n),
+          doc: tied(n),
+          version: 1,
+          positions: { created: n, updated: 10 + i },
+        })),
+      );
+      const byUpdate = await store.find<Thing>(collection, {
+        ...query('asc'),
+        sort: { field: 'updatedAt', direction: 'asc' },
+      });
+      expect(ns(byUpdate.items)).toEqual([3, 1, 2]);
+      const afterFirst = await store.find<Thing>(collection, {
+        ...query('asc'),
+        sort: { field: 'updatedAt', direction: 'asc' },
+        cursor: { side: 'after', key: { value: MS, position: 10, id: idAt(3) } },
+      });
+      expect(ns(afterFirst.items)).toEqual([1, 2]);
+    });
+
+    it('never repeats or skips a document when new ones arrive between page reads, both ways', async () => {
+      const initial = Array.from({ length: 30 }, (_, i) => i + 1);
+      let next = 31;
+      const arrive = async () => insert([next++, next++]);
+      await insert(initial);
+      for (const side of ['after', 'before'] as const) {
+        // Newest first: new documents land before the start, so a forward walk must not see them twice
+        // or shift the rest; walking back from the oldest, the newcomers come after the end.
+        const seen: number[] = [];
+        let page = await store.find<Thing>(
+          collection,
+          side === 'after' ? query('desc') : query('desc', { cursor: { side, key: keyOf(0) } }),
+        );
+        for (let reads = 0; ; reads++) {
+          if (reads > 40) throw new Error('the walk did not reach the end of the list in 40 pages');
+          seen.push(...ns(page.items));
+          if (!page.hasMore) break;
+          await arrive();
+          const edge = side === 'after' ? page.items[page.items.length - 1] : page.items[0];
+          page = await store.find<Thing>(
+            collection,
+            query('desc', { cursor: { side, key: { value: MS, position: edge.n, id: edge.id } } }),
+          );
+        }
+        const walked = seen.filter((n) => n <= 30);
+        expect(new Set(walked).size).toBe(walked.length);
+        expect([...walked].sort((a, b) => a - b)).toEqual(initial);
+      }
+    });
+
+    it('pages through a tenant with a cursor that is one of its items, and refuses any other id', async () => {
+      await insert([1, 2, 3, 4]);
+      await insert([50], 'dst-b');
+      await store.upsertMany(collection, [
+        { id: idAt(3), doc: null, version: 99, positions: { created: 3, updated: 99 } },
+      ]);
+      const tenantA = forTenant(store, { distributorId: 'dst-a', environment: 'sandbox' });
+      const sort = { field: 'createdAt' as const, direction: 'desc' as const };
+      // The anchor need not match the filter: a cursor stays valid when its item changes status.
+      const frozenAfterActive = await tenantA.find<Thing>(
+        collection,
+        { status: 'frozen' },
+        { sort, page: 0, limit: 10, cursor: { startingAfter: idAt(1) } },
+      );
+      expect(ns(frozenAfterActive.items)).toEqual([]);
+      const beforeOne = await tenantA.find<Thing>(
+        collection,
+        { status: 'frozen' },
+        { sort, page: 0, limit: 10, cursor: { endingBefore: idAt(1) } },
+      );
+      expect(ns(beforeOne.items)).toEqual([4, 2]);
+
+      for (const [cursor, field] of [
+        [{ startingAfter: 'thg-404' }, 'startingAfter'],
+        [{ endingBefore: idAt(50) }, 'endingBefore'],
+        [{ startingAfter: idAt(3) }, 'startingAfter'],
+      ] as const) {
+        await expect(
+          tenantA.find(collection, {}, { sort, page: 0, limit: 10, cursor }),
+        ).rejects.toMatchObject({
+          code: 'validation_error',
+          details: [expect.objectContaining({ field })],
+        });
+      }
+    });
   });
 }

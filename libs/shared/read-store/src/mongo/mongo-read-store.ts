@@ -1,23 +1,31 @@
 import type { Collection, Connection, mongo } from 'mongoose';
 import type {
-  FilterValue,
   FindQuery,
   FindResult,
+  LogPositions,
   ReadDocument,
   ReadStore,
   StoredDocument,
   VersionedWrite,
 } from '../read-store.port';
 
-/** One read-model document as stored: the JSON document under `doc` (null: a tombstone) and its version. */
+/**
+ * One read-model document as stored: the JSON document under `doc` (null: a tombstone), its version, and
+ * the log positions that order it among documents of the same millisecond.
+ */
 interface StoredRecord {
   _id: string;
   version: number;
   doc: ReadDocument | null;
+  positions?: LogPositions;
 }
+
+const NO_POSITIONS: LogPositions = { created: 0, updated: 0 };
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const DUPLICATE_KEY = 11000;
+const INDEX_NOT_FOUND = 27;
+const NAMESPACE_NOT_FOUND = 26;
 /** Read models share their database with other collections (idempotency keys). */
 const COLLECTION_PREFIX = 'rm_';
 
@@ -59,6 +67,7 @@ export class MongoReadStore implements ReadStore {
           $set: {
             version: write.version,
             doc: write.doc && (JSON.parse(JSON.stringify(write.doc)) as ReadDocument),
+            positions: write.positions ?? NO_POSITIONS,
           },
         },
         upsert: true,
@@ -88,7 +97,12 @@ export class MongoReadStore implements ReadStore {
   ): Promise<StoredDocument<T> | null> {
     const records = await this.collection(collection);
     const record = await records.findOne({ _id: id });
-    return record ? { doc: record.doc as T | null, version: record.version } : null;
+    if (!record) return null;
+    return {
+      doc: record.doc as T | null,
+      version: record.version,
+      positions: record.positions ?? NO_POSITIONS,
+    };
   }
 
   async get<T extends ReadDocument>(collection: string, id: string): Promise<T | null> {
@@ -97,25 +111,47 @@ export class MongoReadStore implements ReadStore {
 
   async find<T extends ReadDocument>(collection: string, query: FindQuery): Promise<FindResult<T>> {
     // Tombstones have `doc: null`, which a `doc.field: null` filter would otherwise match.
-    const filter: Record<string, FilterValue | { $ne: null }> = { doc: { $ne: null } };
+    const conditions: mongo.Filter<StoredRecord>[] = [{ doc: { $ne: null } }];
     for (const [field, value] of Object.entries(query.filter)) {
       if (!FIELD_NAME.test(field)) throw new Error(`Invalid filter field ${field}`);
       // Equality only: an object here (`{$ne: …}`) would turn a value into an operator.
       if (value !== null && typeof value === 'object') throw new Error(`Invalid filter value for ${field}`);
-      filter[`doc.${field}`] = value;
+      conditions.push({ [`doc.${field}`]: value });
     }
-    const direction = query.sort.direction === 'asc' ? 1 : -1;
+    const [sortField, positionField] =
+      query.sort.field === 'updatedAt'
+        ? ['doc.updatedAt', 'positions.updated']
+        : ['doc.createdAt', 'positions.created'];
+    const cursor = query.cursor;
+    // A page before the cursor is read backwards from it, then turned round.
+    const backwards = cursor?.side === 'before';
+    const ascending = (query.sort.direction === 'asc') !== backwards;
+    if (cursor) {
+      // MongoDB has no row-value comparison: the keyset range spelled out on the compound key.
+      const beyond = ascending ? '$gt' : '$lt';
+      const { value, position, id } = cursor.key;
+      conditions.push({
+        $or: [
+          { [sortField]: { [beyond]: value } },
+          { [sortField]: value, [positionField]: { [beyond]: position } },
+          { [sortField]: value, [positionField]: position, _id: { [beyond]: id } },
+        ],
+      });
+    }
+    const direction = ascending ? 1 : -1;
     const records = await this.collection(collection);
-    const page = await records
-      .find(filter as mongo.Filter<StoredRecord>)
+    const rows = await records
+      .find({ $and: conditions })
       .sort([
-        [`doc.${query.sort.field}`, direction],
+        [sortField, direction],
+        [positionField, direction],
         ['_id', direction],
       ])
-      .skip(query.page * query.limit)
+      .skip(cursor ? 0 : query.page * query.limit)
       .limit(query.limit + 1)
       .toArray();
-    return { items: page.slice(0, query.limit).map((r) => r.doc as T), hasMore: page.length > query.limit };
+    const items = rows.slice(0, query.limit).map((r) => r.doc as T);
+    return { items: backwards ? items.reverse() : items, hasMore: rows.length > query.limit };
   }
 
   async all<T extends ReadDocument>(collection: string): Promise<T[]> {
@@ -140,13 +176,23 @@ export class MongoReadStore implements ReadStore {
     const records = this.connection.collection<StoredRecord>(`${COLLECTION_PREFIX}${name}`);
     let indexes = this.indexed.get(name);
     if (!indexes) {
-      // Lists are per tenant, sorted by time with the id as tie-breaker: one index per sort field serves
-      // both directions.
-      indexes = records
-        .createIndexes([
-          { key: { 'doc.distributorId': 1, 'doc.createdAt': 1, _id: 1 }, name: 'tenant_created' },
-          { key: { 'doc.distributorId': 1, 'doc.updatedAt': 1, _id: 1 }, name: 'tenant_updated' },
-        ])
+      // Lists are per tenant, sorted by time, then log position, then id: one index per sort field serves
+      // both directions and a cursor's range. The indexes of before positions existed are dropped.
+      indexes = Promise.all(
+        ['tenant_created', 'tenant_updated'].map((old) => records.dropIndex(old).catch(ignoreMissingIndex)),
+      )
+        .then(() =>
+          records.createIndexes([
+            {
+              key: { 'doc.distributorId': 1, 'doc.createdAt': 1, 'positions.created': 1, _id: 1 },
+              name: 'tenant_created_order',
+            },
+            {
+              key: { 'doc.distributorId': 1, 'doc.updatedAt': 1, 'positions.updated': 1, _id: 1 },
+              name: 'tenant_updated_order',
+            },
+          ]),
+        )
         .then(() => undefined);
       this.indexed.set(name, indexes);
       indexes.catch(() => this.indexed.delete(name));
@@ -162,4 +208,10 @@ export class MongoReadStore implements ReadStore {
  */
 function isBulkWriteError(error: unknown): error is mongo.MongoBulkWriteError {
   return error instanceof Error && error.name === 'MongoBulkWriteError' && 'writeErrors' in error;
+}
+
+/** Dropping an index that is not there (a new collection, or one already migrated) is not a failure. */
+function ignoreMissingIndex(error: unknown): void {
+  const code = (error as { code?: unknown }).code;
+  if (code !== INDEX_NOT_FOUND && code !== NAMESPACE_NOT_FOUND) throw error;
 }

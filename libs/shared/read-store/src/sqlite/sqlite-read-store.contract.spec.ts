@@ -19,3 +19,44 @@ describe('read store contract: SQLite (embedded)', () => {
     },
   });
 });
+
+describe('read store: a SQLite file written before lists ordered ties by log position', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-rs-old-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('opens it, keeps its documents (positions 0, ties by id) and stores positions from then on', async () => {
+    const db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
+    db.exec(`
+      CREATE TABLE read_models (
+        collection TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL, doc TEXT,
+        created_at TEXT, updated_at TEXT, PRIMARY KEY (collection, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX read_models_tenant_created
+        ON read_models (collection, json_extract(doc, '$.distributorId'), created_at);
+    `);
+    const at = '2026-01-01T00:00:00.000Z';
+    const doc = (id: string) => ({ id, distributorId: 'dst-a', createdAt: at, updatedAt: at });
+    db.prepare('INSERT INTO read_models VALUES (?, ?, 0, ?, ?, ?)').run(
+      'users',
+      'usr-b',
+      JSON.stringify(doc('usr-b')),
+      at,
+      at,
+    );
+    const store = new SqliteReadStore(db);
+    await store.upsertMany('users', [
+      { id: 'usr-a', doc: doc('usr-a'), version: 0, positions: { created: 5, updated: 5 } },
+    ]);
+    const page = await store.find('users', {
+      filter: { distributorId: 'dst-a' },
+      sort: { field: 'createdAt', direction: 'asc' },
+      page: 0,
+      limit: 10,
+    });
+    expect(page.items.map((d) => d.id)).toEqual(['usr-b', 'usr-a']);
+    expect((await store.getVersioned('users', 'usr-b'))?.positions).toEqual({ created: 0, updated: 0 });
+    // Opening the migrated file again (the next start) does not fail.
+    expect(() => new SqliteReadStore(db)).not.toThrow();
+    db.close();
+  });
+});

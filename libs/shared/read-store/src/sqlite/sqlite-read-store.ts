@@ -13,7 +13,8 @@ const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Read models of the embedded runtime: one table of JSON documents in the environment's SQLite file.
- * Equality filters use json_extract; the tenant field (distributorId) and the sort columns are indexed.
+ * Equality filters use json_extract; the tenant field (distributorId) and the sort keys (time, log
+ * position, id) are indexed together.
  */
 export class SqliteReadStore implements ReadStore {
   private readonly upsert: Statement;
@@ -25,27 +26,45 @@ export class SqliteReadStore implements ReadStore {
   constructor(private readonly db: SqliteDatabase) {
     db.exec(`
       CREATE TABLE IF NOT EXISTS read_models (
-        collection TEXT    NOT NULL,
-        id         TEXT    NOT NULL,
-        version    INTEGER NOT NULL,
-        doc        TEXT,
-        created_at TEXT,
-        updated_at TEXT,
+        collection       TEXT    NOT NULL,
+        id               TEXT    NOT NULL,
+        version          INTEGER NOT NULL,
+        doc              TEXT,
+        created_at       TEXT,
+        updated_at       TEXT,
+        created_position INTEGER NOT NULL DEFAULT 0,
+        updated_position INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (collection, id)
       ) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS read_models_tenant_created
-        ON read_models (collection, json_extract(doc, '$.distributorId'), created_at);
-      CREATE INDEX IF NOT EXISTS read_models_tenant_updated
-        ON read_models (collection, json_extract(doc, '$.distributorId'), updated_at);
+    `);
+    const columns = db.prepare("SELECT name FROM pragma_table_info('read_models')").pluck().all();
+    // Files written before lists ordered ties by log position: their documents keep 0 until a rebuild.
+    for (const column of ['created_position', 'updated_position']) {
+      if (!columns.includes(column))
+        db.exec(`ALTER TABLE read_models ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 0`);
+    }
+    // One index per sort field, in list order within a tenant, so a page (or a cursor's range) is one scan.
+    db.exec(`
+      DROP INDEX IF EXISTS read_models_tenant_created;
+      DROP INDEX IF EXISTS read_models_tenant_updated;
+      CREATE INDEX IF NOT EXISTS read_models_tenant_created_order
+        ON read_models (collection, json_extract(doc, '$.distributorId'), created_at, created_position, id);
+      CREATE INDEX IF NOT EXISTS read_models_tenant_updated_order
+        ON read_models (collection, json_extract(doc, '$.distributorId'), updated_at, updated_position, id);
     `);
     this.upsert = db.prepare(`
-      INSERT INTO read_models (collection, id, version, doc, created_at, updated_at)
-      VALUES (@collection, @id, @version, @doc, @createdAt, @updatedAt)
+      INSERT INTO read_models
+        (collection, id, version, doc, created_at, updated_at, created_position, updated_position)
+      VALUES (@collection, @id, @version, @doc, @createdAt, @updatedAt, @createdPosition, @updatedPosition)
       ON CONFLICT (collection, id) DO UPDATE SET
         version = excluded.version, doc = excluded.doc,
-        created_at = excluded.created_at, updated_at = excluded.updated_at
+        created_at = excluded.created_at, updated_at = excluded.updated_at,
+        created_position = excluded.created_position, updated_position = excluded.updated_position
       WHERE excluded.version > read_models.version`);
-    this.select = db.prepare('SELECT doc, version FROM read_models WHERE collection = ? AND id = ?');
+    this.select = db.prepare(
+      `SELECT doc, version, created_position AS created, updated_position AS updated
+       FROM read_models WHERE collection = ? AND id = ?`,
+    );
     this.selectAll = db.prepare(
       'SELECT doc FROM read_models WHERE collection = ? AND doc IS NOT NULL ORDER BY id',
     );
@@ -63,6 +82,8 @@ export class SqliteReadStore implements ReadStore {
           doc: write.doc ? JSON.stringify(write.doc) : null,
           createdAt: write.doc?.createdAt ?? null,
           updatedAt: write.doc?.updatedAt ?? null,
+          createdPosition: write.positions?.created ?? 0,
+          updatedPosition: write.positions?.updated ?? 0,
         }).changes;
       }
     })();
@@ -73,9 +94,14 @@ export class SqliteReadStore implements ReadStore {
     collection: string,
     id: string,
   ): Promise<StoredDocument<T> | null> {
-    const row = this.select.get(collection, id) as { doc: string | null; version: number } | undefined;
+    const row = this.select.get(collection, id) as
+      { doc: string | null; version: number; created: number; updated: number } | undefined;
     if (!row) return null;
-    return { doc: row.doc ? (JSON.parse(row.doc) as T) : null, version: row.version };
+    return {
+      doc: row.doc ? (JSON.parse(row.doc) as T) : null,
+      version: row.version,
+      positions: { created: row.created, updated: row.updated },
+    };
   }
 
   async get<T extends ReadDocument>(collection: string, id: string): Promise<T | null> {
@@ -87,32 +113,50 @@ export class SqliteReadStore implements ReadStore {
     for (const field of fields) {
       if (!FIELD_NAME.test(field)) throw new Error(`Invalid filter field ${field}`);
     }
-    const column = query.sort.field === 'updatedAt' ? 'updated_at' : 'created_at';
-    const direction = query.sort.direction === 'asc' ? 'ASC' : 'DESC';
+    const [column, position] =
+      query.sort.field === 'updatedAt'
+        ? ['updated_at', 'updated_position']
+        : ['created_at', 'created_position'];
+    const cursor = query.cursor;
+    // A page before the cursor is read backwards from it, then turned round.
+    const backwards = cursor?.side === 'before';
+    const ascending = (query.sort.direction === 'asc') !== backwards;
+    const direction = ascending ? 'ASC' : 'DESC';
     const isNull = (f: string) => query.filter[f] === null;
-    const key = `${fields.map((f) => (isNull(f) ? `${f}:null` : f)).join(',')}|${column}|${direction}`;
+    const key = `${fields.map((f) => (isNull(f) ? `${f}:null` : f)).join(',')}|${column}|${direction}|${cursor ? 'keyset' : 'offset'}`;
     let statement = this.findStatements.get(key);
     if (!statement) {
       const where = fields
         .map((f) => `AND json_extract(doc, '$.${f}') ${isNull(f) ? 'IS NULL' : `= @${f}`}`)
         .join(' ');
+      // A row value comparison on the index's trailing columns: SQLite seeks to the cursor instead of counting.
+      const range = cursor
+        ? `AND (${column}, ${position}, id) ${ascending ? '>' : '<'} (@keyValue, @keyPosition, @keyId)`
+        : '';
       statement = this.db.prepare(
-        `SELECT doc FROM read_models WHERE collection = @collection AND doc IS NOT NULL ${where}
-         ORDER BY ${column} ${direction}, version ${direction}, id ${direction} LIMIT @limit OFFSET @offset`,
+        `SELECT doc FROM read_models WHERE collection = @collection AND doc IS NOT NULL ${where} ${range}
+         ORDER BY ${column} ${direction}, ${position} ${direction}, id ${direction}
+         LIMIT @limit OFFSET @offset`,
       );
       this.findStatements.set(key, statement);
     }
     const params: Record<string, unknown> = {
       collection,
       limit: query.limit + 1,
-      offset: query.page * query.limit,
+      offset: cursor ? 0 : query.page * query.limit,
     };
+    if (cursor) {
+      params.keyValue = cursor.key.value;
+      params.keyPosition = cursor.key.position;
+      params.keyId = cursor.key.id;
+    }
     for (const field of fields) {
       const value = query.filter[field];
       if (value !== null) params[field] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
     }
     const rows = (statement.all(params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as T);
-    return { items: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    const items = rows.slice(0, query.limit);
+    return { items: backwards ? items.reverse() : items, hasMore: rows.length > query.limit };
   }
 
   async all<T extends ReadDocument>(collection: string): Promise<T[]> {
