@@ -20,7 +20,7 @@ import {
 } from '@cip/wallets/chain';
 import { localChainKey, startLocalChain, startRpcProxy } from '@cip/wallets/chain/testing';
 import { walletsProjection } from '@cip/wallets/read-models';
-import { until } from '@cip/shared/testing';
+import { waitFor } from '@cip/shared/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -475,7 +475,9 @@ describe('payout journal on the wallet stream', () => {
       opened.chain.payout = evmPayout(opened.newService());
       const lookups = proxy.methods.length;
       const retried = opened.wallets.executeWithdrawal('sandbox', requested);
-      await until(() => proxy.methods.slice(lookups).includes('eth_blockNumber'));
+      await waitFor(() => proxy.methods.slice(lookups).includes('eth_blockNumber'), {
+        what: 'the retried payout to poll the head',
+      });
       await chain.mine(1);
       await retried;
       await opened.wallets.executeWithdrawal('sandbox', requested);

@@ -1,5 +1,5 @@
 import { createLogger } from '@cip/shared/runtime';
-import { until } from '@cip/shared/testing';
+import { waitFor } from '@cip/shared/testing';
 import pino from 'pino';
 import { privateKeyToAddress, generatePrivateKey } from 'viem/accounts';
 import {
@@ -267,12 +267,14 @@ describe('EvmDepositWatcher on a local chain', () => {
       proxy.up = false;
       await chain.transfer(depositAddress, 3n);
       await watcher.start();
-      await until(() => failures.length >= 2);
+      await waitFor(() => failures.length >= 2, { what: 'two failed polls to be logged' });
       expect(sink.deliveries).toEqual([]);
       expect(JSON.parse(failures[0]).msg).toBe('deposit poll failed; retrying on the next poll');
 
       proxy.up = true;
-      await until(() => sink.credited.length === 1);
+      await waitFor(() => sink.credited.length === 1, {
+        what: 'the deposit to be credited once the node answers',
+      });
       expect(sink.credited[0].amountMinor).toBe(3n);
     } finally {
       await watcher.stop();
