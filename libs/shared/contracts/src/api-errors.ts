@@ -22,6 +22,7 @@ export const API_ERROR_STATUS = {
   unsupported_media_type: 415,
   country_not_allowed: 422,
   insufficient_funds: 422,
+  amount_too_large: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -20,10 +20,11 @@ export class SimulateDepositController {
   @ApiOperation({
     summary: 'Simulate a USDC deposit (sandbox)',
     description:
-      'Credits the wallet as if a transfer to its deposit address had confirmed: blockchainTransaction.confirmed and balance.updated follow.',
+      'Credits the wallet as if a transfer to its deposit address had confirmed: blockchainTransaction.confirmed and balance.updated follow. ' +
+      '422 amount_too_large above 1,000,000,000 USDC, or when the balance would pass it.',
   })
   @ApiResponse({ status: 201, type: TransactionResponse })
-  @ApiErrors(400, 401, 403, 404, 409, 429)
+  @ApiErrors(400, 401, 403, 404, 409, 422, 429)
   async deposit(@CurrentCaller() caller: Caller, @Body() body: SimulateDepositDto) {
     const amount = toMinorUnits(body.amount);
     return renderTransaction(await this.wallets.simulateDeposit(caller, body.walletId, amount));

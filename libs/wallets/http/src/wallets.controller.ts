@@ -50,7 +50,8 @@ export class WalletsController {
     description:
       'Holds the amount at once and pays it out; the returned transaction is pending until withdrawal.confirmed ' +
       '(or withdrawal.rejected, which frees the amount). 403 forbidden for programs that are not prepaid; ' +
-      '422 insufficient_funds above the available balance; 409 wallet_compliance_hold while a compliance hold is on.',
+      '422 insufficient_funds above the available balance, 422 amount_too_large above 1,000,000,000 USDC; ' +
+      '409 wallet_compliance_hold while a compliance hold is on.',
   })
   @ApiResponse({ status: 201, type: TransactionResponse })
   @ApiErrors(400, 401, 403, 404, 409, 422, 429)
