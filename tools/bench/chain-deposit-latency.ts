@@ -1,10 +1,10 @@
 import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
+import { waitFor } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
 import { localChainKey, measureDepositLatency, startLocalChain } from '@cip/wallets/chain/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startPlatform } from '../../apps/platform/src/start-platform';
 import { printFigures, type Figure } from './append-bench';
 
@@ -110,13 +110,16 @@ async function depositToBalanceThroughPlatform(): Promise<Figure[]> {
       await chain.transfer(wallet.depositAddress, 1_000_000n);
       wallet.expected += 1;
       // Reads the wallet until the deposit shows (each read folds the wallet's stream: read-your-writes).
-      while (
-        ((await api(`/wallets/${wallet.id}`)) as unknown as { balance: number }).balance !== wallet.expected
-      ) {
-        if (performance.now() - started > 30_000)
-          throw new Error('a deposit did not reach the balance in 30 s');
-        await sleep(2);
-      }
+      await waitFor(
+        async () =>
+          ((await api(`/wallets/${wallet.id}`)) as unknown as { balance: number }).balance ===
+          wallet.expected,
+        {
+          what: `deposit ${i + 1} of ${PLATFORM_DEPOSITS} to show in the balance of ${wallet.id}`,
+          timeoutMs: 30_000,
+          intervalMs: 2,
+        },
+      );
       latencies.push(performance.now() - started);
     }
     latencies.sort((a, b) => a - b);

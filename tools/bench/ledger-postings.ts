@@ -47,6 +47,7 @@ export async function ledgerPostingsBench(): Promise<Figure[]> {
       eventStore: (environment) => infrastructure.scope(environment).eventStore,
       readStore: (environment) => infrastructure.scope(environment).readStore,
       settle: (environment) => consumers.drain(environment),
+      catchUpWallets: (environment) => consumers.drain(environment),
       chain: () => chain,
       simulatedChain,
     },

@@ -1,6 +1,7 @@
 import { DistributorDirectory } from '@cip/distributors/service';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
+import { within } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,12 +66,18 @@ class Receiver {
 
   static async start(): Promise<Receiver> {
     const worker = new Worker(RECEIVER, { eval: true });
-    const { port } = await new Promise<{ port: number }>((resolve) => worker.once('message', resolve));
+    const { port } = await within(
+      new Promise<{ port: number }>((resolve) => worker.once('message', resolve)),
+      { what: 'the receiver worker to listen', timeoutMs: 10_000 },
+    );
     return new Receiver(worker, `http://127.0.0.1:${port}/hooks`);
   }
 
   take(): Promise<Arrival[]> {
-    const answer = new Promise<{ arrivals: Arrival[] }>((resolve) => this.worker.once('message', resolve));
+    const answer = within(
+      new Promise<{ arrivals: Arrival[] }>((resolve) => this.worker.once('message', resolve)),
+      { what: 'the receiver worker to hand over its arrivals', timeoutMs: 10_000 },
+    );
     this.worker.postMessage('take');
     return answer.then((a) => a.arrivals.filter(([name]) => name === 'user.created'));
   }
@@ -97,7 +104,10 @@ class Receiver {
 
   stop(): Promise<number> {
     this.worker.postMessage('stop');
-    return new Promise((resolve) => this.worker.once('exit', resolve));
+    return within(new Promise((resolve) => this.worker.once('exit', resolve)), {
+      what: 'the receiver worker to exit',
+      timeoutMs: 10_000,
+    });
   }
 }
 

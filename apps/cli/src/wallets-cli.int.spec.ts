@@ -46,6 +46,7 @@ describe('cli: wallets', () => {
         eventStore: (environment) => infrastructure.scope(environment).eventStore,
         readStore: (environment) => infrastructure.scope(environment).readStore,
         settle: async () => undefined,
+        catchUpWallets: async () => undefined,
         chain: () => ({
           deriver: {
             chain: 'simulated',

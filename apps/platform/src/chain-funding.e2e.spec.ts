@@ -1,4 +1,6 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
+import { waitFor } from '@cip/shared/testing';
+import { UsersService } from '@cip/users/service';
 import { LocalChain, localChainKey, startLocalChain } from '@cip/wallets/chain/testing';
 import { DepositWatchers, WITHDRAWAL_PAYOUT_GROUP, WithdrawalPayouts } from '@cip/wallets/service';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
@@ -164,4 +166,95 @@ describe('USDC funding on a local EVM chain', () => {
       pendingHolds: 0,
     });
   }, 30_000);
+});
+
+/**
+ * Money a user sends is never missed: through the whole platform, with its own watcher polling on its timer
+ * (1 confirmation), many rounds of "a new user is activated, its wallet provisioned, and a transfer sent to
+ * the deposit address at once", while empty blocks keep being mined, each credit exactly once.
+ */
+describe('deposits racing wallet creation and new blocks on a local EVM chain', () => {
+  const ROUNDS = 60;
+  let chain: LocalChain;
+  let h: Harness;
+
+  beforeAll(async () => {
+    chain = await startLocalChain();
+    h = await startHarness({
+      chains: {
+        sandbox: {
+          rpcUrl: chain.rpcUrl,
+          chainId: chain.chainId,
+          usdcContractAddress: chain.tokenAddress,
+          confirmations: 1,
+          pollIntervalMs: 10,
+          maxBlockRange: 1_000,
+          hotWalletPrivateKey: localChainKey('account-0'),
+        },
+      },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await h?.close();
+    await chain?.stop();
+  });
+
+  it('credits every transfer sent as soon as the wallet exists exactly once, while blocks keep coming', async () => {
+    const caller = {
+      distributorId: h.platform.distributorId,
+      environment: 'sandbox' as const,
+      requestId: 'deposit-race',
+      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
+    };
+    const watchers = h.platform.app.get(DepositWatchers);
+    // Besides the watcher's own timer, polls back to back: one may read the head between the node moving it
+    // and storing the block's logs. In the second half of the rounds, empty blocks keep coming too.
+    let racing = true;
+    let mining = false;
+    const race = async (step: () => Promise<unknown>) => {
+      while (racing) await step();
+    };
+    const racers = [
+      race(() => watchers.pollOnce('sandbox')),
+      race(() => (mining ? chain.mine(1) : new Promise((resolve) => setImmediate(resolve)))),
+    ];
+    const sent: { userId: string; walletId: string; amount: number; hash: string }[] = [];
+    try {
+      for (let round = 1; round <= ROUNDS; round++) {
+        mining = round > ROUNDS / 2;
+        const user = await h.http
+          .post('/v1/users')
+          .set({ ...sandbox, ...json })
+          .send(newUserBody());
+        await h.platform.app.get(UsersService).changeStatus(caller, user.body.id, 'active');
+        const listed = await h.http.get('/v1/wallets').query({ userId: user.body.id }).set(sandbox);
+        expect(listed.body.items).toHaveLength(1);
+        const wallet = listed.body.items[0];
+        const transfer = await chain.transfer(wallet.depositAddress, BigInt(round) * USDC);
+        sent.push({ userId: user.body.id, walletId: wallet.id, amount: round, hash: transfer.hash });
+      }
+    } finally {
+      racing = false;
+      await Promise.all(racers);
+    }
+
+    for (const { walletId, amount } of sent) {
+      await waitFor(
+        async () => (await h.http.get(`/v1/wallets/${walletId}`).set(sandbox)).body.balance === amount,
+        { what: `the ${amount} USDC transfer to wallet ${walletId} to be credited`, timeoutMs: 30_000 },
+      );
+    }
+    // Polls go on: a credit given twice would show in the balances and the Events.
+    await watchers.pollOnce('sandbox');
+    for (const { userId, walletId, amount, hash } of sent) {
+      expect((await h.http.get(`/v1/wallets/${walletId}`).set(sandbox)).body.balance).toBe(amount);
+      const confirmed = await h.http
+        .get('/v1/events')
+        .query({ userId, eventName: 'blockchainTransaction.confirmed' })
+        .set(sandbox);
+      expect(
+        confirmed.body.items.map((e: { data: { transactionHash: string } }) => e.data.transactionHash),
+      ).toEqual([hash]);
+    }
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { READ_MODELS } from '@cip/platform/registry';
 import { openEmbeddedInfrastructure, verifyProjections } from '@cip/shared/infrastructure';
+import { deadline, waitFor } from '@cip/shared/testing';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,8 +43,11 @@ describe('durability: kill -9 in the middle of user creations', () => {
     const acknowledged = new Map<string, string>();
     let sent = 0;
     let killed = false;
+    // The writers stop when they kill the process, once enough was acknowledged.
+    const inTime = deadline({ what: '200 acknowledged user creations to kill the platform on' });
     const worker = async (w: number) => {
       while (!killed) {
+        inTime();
         const email = `crash-${w}-${sent++}@example.com`;
         try {
           const response = await fetch(`${base}/v1/users`, {
@@ -147,8 +151,10 @@ describe('durability: kill -9 in the middle of deposits and withdrawals on one w
     // Many writers on that one wallet, deposits and withdrawals mixed, until the process is killed.
     const acknowledged = new Map<string, 'deposit' | 'withdrawal'>();
     let killed = false;
+    const inTime = deadline({ what: '120 acknowledged movements to kill the platform on' });
     const worker = async (w: number) => {
       for (let i = 0; !killed; i++) {
+        inTime();
         const withdrawal = (w + i) % 2 === 0;
         try {
           const answer = withdrawal
@@ -188,11 +194,11 @@ describe('durability: kill -9 in the middle of deposits and withdrawals on one w
       }
     };
     let all = await movements();
-    for (let tries = 0; all.some((t) => t.status === 'pending') && tries < 100; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      all = await movements();
-    }
-    expect(all.filter((t) => t.status === 'pending')).toEqual([]);
+    await waitFor(async () => !(all = await movements()).some((t) => t.status === 'pending'), {
+      what: 'the payouts resumed after the restart to leave no withdrawal pending',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
     const deposited = all.filter((t) => t.type === 'deposit').reduce((sum, t) => sum + t.amount, 0);
     const paid = all.filter((t) => t.type === 'withdrawal' && t.status === 'completed').length;
     const wallet = await call('GET', `/v1/wallets/${walletId}`);

@@ -151,6 +151,35 @@ describe('wallets over /v1, as a distributor uses them', () => {
       expect((await wallet(w.id)).balance).toBe(0);
     });
 
+    it('credits up to 1,000,000,000 USDC to the last decimal; beyond, 422 amount_too_large and nothing changes', async () => {
+      const { userId, wallet: w } = await activatedUserWallet();
+      // 2^53 - 1 and 2^53 + 1 minor units, as a JSON parser reads them (neither is a double exactly).
+      const NEAR_2_POW_53 = [Number('9007199254.740991'), Number('9007199254.740993')];
+      for (const amount of [1_000_000_000.000001, ...NEAR_2_POW_53, 1e21]) {
+        const refused = await deposit(w.id, amount);
+        expect([amount, refused.status, refused.body.error.code]).toEqual([amount, 422, 'amount_too_large']);
+      }
+      expect((await deposit(w.id, 999_999_999.999999)).status).toBe(201);
+      expect((await deposit(w.id, 0.000001)).status).toBe(201);
+      const past = await deposit(w.id, 0.000001);
+      expect(past.status).toBe(422);
+      expect(past.body.error).toMatchObject({
+        code: 'amount_too_large',
+        message: expect.stringMatching(/balance/),
+      });
+
+      expect(await wallet(w.id)).toMatchObject({ balance: 1_000_000_000, availableBalance: 1_000_000_000 });
+      const updates = await events(userId, 'balance.updated');
+      expect(updates.map((e: { data: { balance: number } }) => e.data.balance).sort()).toEqual([
+        1_000_000_000, 999_999_999.999999,
+      ]);
+      // The balance is the sum of the postings, in the minor units the confirmations carry.
+      const confirmed = await events(userId, 'blockchainTransaction.confirmed');
+      expect(confirmed.map((e: { data: { amount: number } }) => e.data.amount).sort()).toEqual([
+        1, 999_999_999_999_999,
+      ]);
+    });
+
     it('is sandbox only, and another distributor’s wallet is not found', async () => {
       const { wallet: w } = await activatedUserWallet();
       const production = await deposit(w.id, 1, PRODUCTION_KEY);

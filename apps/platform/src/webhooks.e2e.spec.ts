@@ -1,5 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { ConsumerHost } from '@cip/shared/infrastructure';
+import { waitFor } from '@cip/shared/testing';
 import { DeliveryEngine, rotateSigningKey } from '@cip/webhooks/service';
 import { createPublicKey, verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
@@ -266,11 +267,13 @@ describe('webhooks over /v1 with a local receiver', () => {
     const before = (await h.http.get('/v1/webhook-subscriptions/public-key').set(api())).body;
     rotateSigningKey({ dataDir: h.dataDir, environment: 'sandbox', overlapMs: 3_600_000, now: new Date() });
     let after = before;
-    while (after.keyId === before.keyId) {
-      // The platform re-reads the key file at most once a second.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      after = (await h.http.get('/v1/webhook-subscriptions/public-key').set(api())).body;
-    }
+    // The platform re-reads the key file at most once a second.
+    await waitFor(
+      async () =>
+        (after = (await h.http.get('/v1/webhook-subscriptions/public-key').set(api())).body).keyId !==
+        before.keyId,
+      { what: 'the platform to serve the rotated signing key', timeoutMs: 10_000, intervalMs: 100 },
+    );
     expect(after.keys.map((k: { keyId: string }) => k.keyId)).toEqual([after.keyId, before.keyId]);
     expect(after.keys[1].retiresAt).toEqual(expect.any(String));
 

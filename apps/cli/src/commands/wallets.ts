@@ -26,6 +26,7 @@ function openWallets(context: CommandContext): WalletsService {
       readStore: (environment) => infrastructure.scope(environment).readStore,
       // No consumers run in the CLI: its reads fold streams and never wait on read models.
       settle: async () => undefined,
+      catchUpWallets: async () => undefined,
       chain: (environment) => ({
         deriver: new HdDepositAddressDeriver(
           loadDepositSeed({

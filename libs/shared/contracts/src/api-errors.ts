@@ -23,6 +23,7 @@ export const API_ERROR_STATUS = {
   unsupported_media_type: 415,
   country_not_allowed: 422,
   insufficient_funds: 422,
+  amount_too_large: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

@@ -1,3 +1,3 @@
 export * from './contract-targets';
 export * from './decider-spec';
-export * from './until';
+export * from './wait-for';

@@ -1,5 +1,5 @@
 import { DomainError } from '@cip/shared/contracts';
-import { fromMinorUnits } from './money';
+import { amountTooLarge, fromMinorUnits, MAX_MINOR_UNITS } from './money';
 import type { WalletRecord, WalletState } from './wallet.state';
 
 // ---------------------------------------------------------------------------------------------------
@@ -28,7 +28,11 @@ export function notOnComplianceHold(wallet: WalletRecord, action: string): void 
   }
 }
 
+/** Every amount a ledger command carries: a positive integer of minor units within MAX_MINOR_UNITS. */
 export function requirePositive(amount: number, field = 'amount'): void {
+  // First, so that 2^53 and beyond (no longer safe integers) are refused as too large, not as malformed.
+  if (amount > MAX_MINOR_UNITS)
+    throw amountTooLarge(`${field} exceeds the largest amount, ${usdc(MAX_MINOR_UNITS)}`, field);
   if (!Number.isSafeInteger(amount) || amount <= 0) {
     throw new DomainError('validation_error', `${field} must be a positive integer of minor units`, [
       { field, message: 'must be a positive integer of minor units' },
@@ -38,11 +42,18 @@ export function requirePositive(amount: number, field = 'amount'): void {
 
 /**
  * The one posting helper: the owner and the ledger after a movement, as every money event carries them.
- * Every change of the balance or of the held amount goes through it.
+ * Every change of the balance or of the held amount goes through it, so this is where the bound is kept:
+ * a movement that would take the balance, the held total or the available balance beyond
+ * +-MAX_MINOR_UNITS is refused (`amount_too_large`, nothing recorded). By induction from an empty wallet,
+ * every figure stays within the bound, so the sums computed from them (two figures or a figure and an
+ * amount, each within the bound) are exact integers (see money.ts in the contract).
  */
-export const posting = (wallet: WalletRecord, balance: number, held: number) => ({
-  walletId: wallet.walletId,
-  userId: wallet.userId,
-  balance,
-  held,
-});
+export function posting(wallet: WalletRecord, balance: number, held: number) {
+  const beyond = (figure: number) => Math.abs(figure) > MAX_MINOR_UNITS;
+  if (beyond(balance) || beyond(held) || beyond(balance - held))
+    throw amountTooLarge(
+      `This movement would take the wallet's balance (${usdc(balance)}) or held funds (${usdc(held)}) ` +
+        `beyond the largest the ledger holds, ${usdc(MAX_MINOR_UNITS)}`,
+    );
+  return { walletId: wallet.walletId, userId: wallet.userId, balance, held };
+}

@@ -21,10 +21,11 @@ export class SimulateDepositController {
     operationId: 'simulateDeposit',
     summary: 'Simulate a USDC deposit (sandbox)',
     description:
-      'Credits the wallet as if a transfer to its deposit address had confirmed: blockchainTransaction.confirmed and balance.updated follow.',
+      'Credits the wallet as if a transfer to its deposit address had confirmed: blockchainTransaction.confirmed and balance.updated follow. ' +
+      '422 amount_too_large above 1,000,000,000 USDC, or when the balance would pass it.',
   })
   @ApiResponse({ status: 201, type: TransactionResponse })
-  @ApiErrors('not_found', 'invalid_state_transition', 'concurrency_conflict')
+  @ApiErrors('not_found', 'invalid_state_transition', 'concurrency_conflict', 'amount_too_large')
   async deposit(@CurrentCaller() caller: Caller, @Body() body: SimulateDepositDto) {
     const amount = toMinorUnits(body.amount);
     return renderTransaction(await this.wallets.simulateDeposit(caller, body.walletId, amount));

@@ -60,7 +60,8 @@ export class WalletsController {
     description:
       'Holds the amount at once and pays it out; the returned transaction is pending until withdrawal.confirmed ' +
       '(or withdrawal.rejected, which frees the amount). 403 forbidden for programs that are not prepaid; ' +
-      '422 insufficient_funds above the available balance; 409 wallet_compliance_hold while a compliance hold is on.',
+      '422 insufficient_funds above the available balance, 422 amount_too_large above 1,000,000,000 USDC; ' +
+      '409 wallet_compliance_hold while a compliance hold is on.',
   })
   @ApiResponse({ status: 201, type: TransactionResponse })
   @ApiErrors(
@@ -69,6 +70,7 @@ export class WalletsController {
     'invalid_state_transition',
     'concurrency_conflict',
     'insufficient_funds',
+    'amount_too_large',
   )
   async withdraw(
     @CurrentCaller() caller: Caller,

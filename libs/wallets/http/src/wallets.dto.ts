@@ -7,7 +7,8 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const USER_ID = new RegExp(`^usr-${UUID}$`);
 const WALLET_ID = new RegExp(`^wlt-${UUID}$`);
 const AMOUNT_DESCRIPTION =
-  'USDC, a JSON number with at most 6 decimals (more decimals: 400 validation_error)';
+  'USDC, a JSON number with at most 6 decimals (more decimals: 400 validation_error), at most 1,000,000,000 ' +
+  '(more: 422 amount_too_large)';
 
 export class WalletListQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'usr-2b1f7a2e-6a3c-4f0e-9d55-0c6b1f1d2a10' })

@@ -1,5 +1,11 @@
 import { DomainError } from '@cip/shared/contracts';
-import { ConsumerHost, Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import {
+  ConsumerHost,
+  Infrastructure,
+  openEmbeddedInfrastructure,
+  projectionReadModel,
+  readModelConsumer,
+} from '@cip/shared/infrastructure';
 import { createLogger, ManualClock } from '@cip/shared/runtime';
 import {
   DepositAddressDeriver,
@@ -14,7 +20,7 @@ import {
 } from '@cip/wallets/chain';
 import { localChainKey, startLocalChain, startRpcProxy } from '@cip/wallets/chain/testing';
 import { walletsProjection } from '@cip/wallets/read-models';
-import { until } from '@cip/shared/testing';
+import { waitFor } from '@cip/shared/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,12 +35,26 @@ const context: LedgerContext = { environment: 'sandbox', distributorId: DISTRIBU
 
 /** The wallets service on a fresh embedded store, with its read models kept by a running consumer host. */
 async function openWallets(
-  options: { deriver?: DepositAddressDeriver; payout?: PayoutPort; dataDir?: string } = {},
+  options: {
+    deriver?: DepositAddressDeriver;
+    payout?: PayoutPort;
+    dataDir?: string;
+    /** Holds the wallets read model back until it resolves (a read model lagging behind the log). */
+    walletsProjectionGate?: Promise<void>;
+  } = {},
 ) {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-wallets-'));
   const infrastructure: Infrastructure = openEmbeddedInfrastructure({ dataDir, pollIntervalMs: 20 });
   const consumers = new ConsumerHost();
-  consumers.registerProjection(walletsProjection);
+  const walletsReadModel = readModelConsumer(projectionReadModel(walletsProjection));
+  const gate = options.walletsProjectionGate;
+  consumers.register({
+    ...walletsReadModel,
+    handle: async (ports, messages) => {
+      await gate;
+      return walletsReadModel.handle(ports, messages);
+    },
+  });
   consumers.registerReadModel(walletTransactionsReadModel);
   await consumers.start(infrastructure);
   const clock = new ManualClock();
@@ -49,7 +69,10 @@ async function openWallets(
       {
         eventStore: (environment) => infrastructure.scope(environment).eventStore,
         readStore: (environment) => infrastructure.scope(environment).readStore,
-        settle: (environment) => consumers.drain(environment),
+        // As the module wires them: lists are served as is after a bounded wait, the watcher's lookups not.
+        settle: (environment) =>
+          consumers.settle(environment, [walletsReadModel.group, walletTransactionsReadModel.group]),
+        catchUpWallets: (environment) => consumers.drain(environment, undefined, 500),
         chain: () => chain,
         simulatedChain,
       },
@@ -238,6 +261,26 @@ describe('wallets service on the embedded store', () => {
       program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
     };
     expect(await opened.wallets.getWallet(caller, wallet.id)).toMatchObject({ balance: 8 });
+  });
+
+  it("never tells the watcher an address is nobody's while the wallets read model is behind the log", async () => {
+    let release = () => undefined as void;
+    const lagging = await openWallets({ walletsProjectionGate: new Promise<void>((r) => (release = r)) });
+    try {
+      const wallet = await lagging.wallets.provisionWallet('sandbox', {
+        userId: 'usr-lagging',
+        distributorId: DISTRIBUTOR,
+      });
+      const sink = walletDepositSink(lagging.wallets, 'sandbox');
+      const address = wallet.depositAddress as string;
+      // Saying "not a deposit address" now would let the watcher's checkpoint pass a transfer to it for good.
+      await expect(sink.isDepositAddress(address)).rejects.toThrow(/did not reach position/);
+      release();
+      expect(await sink.isDepositAddress(address)).toBe(true);
+    } finally {
+      release();
+      await lagging.close();
+    }
   });
 
   it('keeps the watcher checkpoint across a restart and never moves it backwards', async () => {
@@ -432,7 +475,9 @@ describe('payout journal on the wallet stream', () => {
       opened.chain.payout = evmPayout(opened.newService());
       const lookups = proxy.methods.length;
       const retried = opened.wallets.executeWithdrawal('sandbox', requested);
-      await until(() => proxy.methods.slice(lookups).includes('eth_blockNumber'));
+      await waitFor(() => proxy.methods.slice(lookups).includes('eth_blockNumber'), {
+        what: 'the retried payout to poll the head',
+      });
       await chain.mine(1);
       await retried;
       await opened.wallets.executeWithdrawal('sandbox', requested);

@@ -52,6 +52,8 @@ export const WALLETS_OPTIONS = Symbol('WALLETS_OPTIONS');
 const PAYOUT_RETRY_TICK_MS = 250;
 /** How long resuming waits at a time for the transactions read model to catch up with the log. */
 const RESUME_CATCH_UP_MS = 10_000;
+/** How long a deposit poll waits for the wallets read model before it fails (and the next poll retries). */
+const WALLETS_CATCH_UP_MS = 10_000;
 
 /** Resumes the pending withdrawals and runs the payout retry tick; lets running payouts finish on shutdown. */
 export class PayoutRunnerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -137,6 +139,8 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
                 [walletProvisioningSaga.group],
                 [`projection.${walletsProjection.name}`, walletTransactionsReadModel.group],
               ),
+            catchUpWallets: (environment) =>
+              consumers.drain(environment, [`projection.${walletsProjection.name}`], WALLETS_CATCH_UP_MS),
             chain: (environment) => chains.get(environment) as WalletChain,
             simulatedChain,
           },

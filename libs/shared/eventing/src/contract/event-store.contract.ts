@@ -1,4 +1,4 @@
-import { until } from '@cip/shared/testing';
+import { waitFor } from '@cip/shared/testing';
 import { randomUUID } from 'node:crypto';
 import { EventData, EventStore, RecordedEvent, WrongExpectedRevisionError } from '../event-store.port';
 
@@ -168,10 +168,10 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
       },
     });
     try {
-      await until(() => seen.length >= 1);
+      await waitFor(() => seen.length >= 1, { what: 'the subscription to deliver the stored events' });
       await store.append(id, [testEvent('Live1')]);
       await store.append(id, [testEvent('Live2')]);
-      await until(() => seen.length >= 3);
+      await waitFor(() => seen.length >= 3, { what: 'the subscription to deliver the live events' });
       expect(seen.map((e) => e.type)).toEqual(['Before2', 'Live1', 'Live2']);
       expect(subscription.position).toBeGreaterThanOrEqual(seen[1].position);
     } finally {
@@ -189,7 +189,7 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
       },
     });
     await store.append(id, [testEvent('One')]);
-    await until(() => seen.length === 1);
+    await waitFor(() => seen.length === 1, { what: 'the subscription to deliver the first append' });
     await subscription.stop();
     await store.append(id, [testEvent('Two')]);
     await new Promise((r) => setTimeout(r, 50));

@@ -1,4 +1,4 @@
-import { until } from '@cip/shared/testing';
+import { waitFor } from '@cip/shared/testing';
 import { randomUUID } from 'node:crypto';
 import type { BusConsumer, BusMessage, MessageBus } from '../message-bus.port';
 import { testEvent } from './event-store.contract';
@@ -49,7 +49,7 @@ export function messageBusContract(target: MessageBusContractTarget): void {
       }),
     );
     await Promise.all(keys.map((key) => publish(topic, key, 5)));
-    await until(() => received.length >= 10);
+    await waitFor(() => received.length >= 10, { what: 'the 10 published messages to be consumed' });
     for (const key of keys) {
       const ofKey = received.filter((m) => m.key === key);
       expect(ofKey.map((m) => m.event.data.n)).toEqual([0, 1, 2, 3, 4]);
@@ -73,7 +73,7 @@ export function messageBusContract(target: MessageBusContractTarget): void {
       );
     }
     await publish(topic, key, 7);
-    await until(() => counts[0] >= 7 && counts[1] >= 7);
+    await waitFor(() => counts[0] >= 7 && counts[1] >= 7, { what: 'both groups to get the 7 messages' });
     expect(counts).toEqual([7, 7]);
   });
 
@@ -96,7 +96,7 @@ export function messageBusContract(target: MessageBusContractTarget): void {
       }),
     );
     await publish(topic, key, 3);
-    await until(() => new Set(delivered).size >= 3);
+    await waitFor(() => new Set(delivered).size >= 3, { what: 'the failed batch to be redelivered' });
     expect(failures).toBe(2);
     expect([...new Set(delivered)].sort()).toEqual([0, 1, 2]);
   });
@@ -114,7 +114,7 @@ export function messageBusContract(target: MessageBusContractTarget): void {
       },
     });
     await publish(topic, key, 3, 'Early');
-    await until(() => first.length >= 3);
+    await waitFor(() => first.length >= 3, { what: 'the 3 early messages to be consumed' });
     await consumer.drain();
     await consumer.stop();
 
@@ -129,7 +129,7 @@ export function messageBusContract(target: MessageBusContractTarget): void {
         },
       }),
     );
-    await until(() => second.length >= 2);
+    await waitFor(() => second.length >= 2, { what: 'the restarted group to get the 2 late messages' });
     expect(second.map((m) => m.event.type)).toEqual(['Late', 'Late']);
   });
 
@@ -163,7 +163,7 @@ export function messageBusContract(target: MessageBusContractTarget): void {
     consumers.push(consumer);
     await publish(other, `${other}-${randomUUID()}`, 3);
     await publish(wanted, `${wanted}-${randomUUID()}`, 1);
-    await until(() => received.length >= 1);
+    await waitFor(() => received.length >= 1, { what: 'a message to be consumed' });
     await consumer.drain(30_000);
     expect(received.map((m) => m.topic)).toEqual([wanted]);
   });

@@ -1,5 +1,5 @@
 import { openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
-import { describeWhenConfigured, until } from '@cip/shared/testing';
+import { describeWhenConfigured, waitFor } from '@cip/shared/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -64,7 +64,7 @@ describeWhenConfigured('KAFKA_BROKERS', 'kafka relay: event store log to categor
         for (const stream of streams) await store.append(stream, [testEvent('Counted', { n })]);
       }
       await store.append(`other-${randomUUID()}`, [testEvent('Elsewhere')]);
-      await until(() => received.length >= 10);
+      await waitFor(() => received.length >= 10, { what: 'the relay to publish the 10 events' });
       await consumer.drain(30_000);
       expect(received).toHaveLength(10);
       for (const stream of streams) {
@@ -89,7 +89,9 @@ describeWhenConfigured('KAFKA_BROKERS', 'kafka relay: event store log to categor
     const relay = new KafkaRelay({ store, bus });
     await relay.start();
     try {
-      await until(() => received.some((m) => m.key === stream && m.event.revision === 1));
+      await waitFor(() => received.some((m) => m.key === stream && m.event.revision === 1), {
+        what: 'the restarted relay to publish the events appended while it was down',
+      });
       await consumer.drain(30_000);
     } finally {
       await relay.stop();

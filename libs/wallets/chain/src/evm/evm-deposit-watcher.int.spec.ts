@@ -1,5 +1,5 @@
 import { createLogger } from '@cip/shared/runtime';
-import { until } from '@cip/shared/testing';
+import { waitFor } from '@cip/shared/testing';
 import pino from 'pino';
 import { privateKeyToAddress, generatePrivateKey } from 'viem/accounts';
 import {
@@ -202,6 +202,54 @@ describe('EvmDepositWatcher on a local chain', () => {
     ]);
   });
 
+  /**
+   * Rounds of "a new deposit address, a transfer to it at once" while polls run back to back (and, with
+   * `mining`, empty blocks keep coming): a poll may read the head between the node moving it and storing the
+   * block's logs, and a block may be mined between two reads of one poll. Returns the hashes sent.
+   */
+  async function transfersRacingPolls(
+    watcher: EvmDepositWatcher,
+    sink: InMemoryDepositSink,
+    rounds: number,
+    { mining }: { mining: boolean },
+  ): Promise<string[]> {
+    const sent: string[] = [];
+    let racing = true;
+    const race = async (step: () => Promise<unknown>) => {
+      while (racing) await step();
+    };
+    const racers = [race(() => watcher.pollOnce()), ...(mining ? [race(() => chain.mine(1))] : [])];
+    try {
+      for (let round = 0; round < rounds; round++) {
+        const address = newAddress();
+        sink.addDepositAddress(address);
+        sent.push((await chain.transfer(address, BigInt(round + 1))).hash);
+      }
+    } finally {
+      racing = false;
+      await Promise.all(racers);
+    }
+    await watcher.pollOnce();
+    return sent;
+  }
+
+  it.each([
+    ['transfers sent at once', { rounds: 200, mining: false }],
+    ['transfers racing new blocks', { rounds: 100, mining: true }],
+  ])(
+    'credits every one of many %s while polls run, exactly once',
+    async (_, { rounds, mining }) => {
+      const { sink, watcher } = await watcherFixture(1);
+      const sent = await transfersRacingPolls(watcher, sink, rounds, { mining });
+
+      const credited = sink.credited.map((d) => d.transactionHash);
+      expect(sent.filter((hash) => !credited.includes(hash))).toEqual([]);
+      expect(credited.filter((hash) => !sent.includes(hash))).toEqual([]);
+      expect(credited).toHaveLength(sent.length);
+    },
+    60_000,
+  );
+
   it('refuses to credit from a node serving another chain', async () => {
     const { sink, depositAddress, watcher } = await watcherFixture(1, { chainId: 1 });
     await chain.transfer(depositAddress, 1n);
@@ -219,12 +267,14 @@ describe('EvmDepositWatcher on a local chain', () => {
       proxy.up = false;
       await chain.transfer(depositAddress, 3n);
       await watcher.start();
-      await until(() => failures.length >= 2);
+      await waitFor(() => failures.length >= 2, { what: 'two failed polls to be logged' });
       expect(sink.deliveries).toEqual([]);
       expect(JSON.parse(failures[0]).msg).toBe('deposit poll failed; retrying on the next poll');
 
       proxy.up = true;
-      await until(() => sink.credited.length === 1);
+      await waitFor(() => sink.credited.length === 1, {
+        what: 'the deposit to be credited once the node answers',
+      });
       expect(sink.credited[0].amountMinor).toBe(3n);
     } finally {
       await watcher.stop();

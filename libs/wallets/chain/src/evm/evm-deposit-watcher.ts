@@ -37,7 +37,9 @@ export interface EvmDepositWatcherConfig extends EvmConnection {
  * crash re-delivers from the last checkpoint and the sink dedupes by hash + log index. Reorgs shallower
  * than the confirmation depth never reach the sink: only blocks with the required confirmations (counted
  * from a head read after the logs) are credited, and each block's hash is checked to be canonical right
- * before its transfers are credited; a transfer re-mined elsewhere is found by a later poll.
+ * before its transfers are credited; a transfer re-mined elsewhere is found by a later poll. Logs are asked
+ * for a range only once the node serves the range's last block: a node may report a head before its logs
+ * can be queried, and a log query answered too early would let the checkpoint pass a transfer for good.
  *
  * Recipients are filtered here through `sink.isDepositAddress` rather than in the log query: the sink
  * answers one address at a time, and a topic filter listing every deposit address would outgrow what
@@ -119,6 +121,11 @@ export class EvmDepositWatcher implements DepositWatcher {
     while (scannedThrough < confirmedHead) {
       const from = scannedThrough + 1;
       const to = Math.min(from + this.config.maxBlockRange - 1, confirmedHead);
+      // A head number is no promise that the node already answers log queries up to that block: ganache
+      // moves its head before it stores the block with its receipts and logs (one batch), so a log query in
+      // between comes back without the block's transfers, and the checkpoint would pass them for good. The
+      // logs of a range are asked only once the node serves its last block; until then the next poll retries.
+      if ((await this.blockHashAt(to)) === null) return;
       const logs = await this.client.getLogs({
         address: this.token,
         event: TRANSFER,
@@ -222,11 +229,15 @@ export class EvmDepositWatcher implements DepositWatcher {
   }
 
   private async isCanonical(blockNumber: number, blockHash: string): Promise<boolean> {
+    return (await this.blockHashAt(blockNumber)) === blockHash;
+  }
+
+  /** The hash of the node's block at a height; null when the node has no such block (yet, or any more). */
+  private async blockHashAt(blockNumber: number): Promise<string | null> {
     try {
-      return (await this.client.getBlock({ blockNumber: BigInt(blockNumber) })).hash === blockHash;
+      return (await this.client.getBlock({ blockNumber: BigInt(blockNumber) })).hash;
     } catch (error) {
-      // The chain got shorter than this block: it is gone, not merely unreadable.
-      if (error instanceof BlockNotFoundError) return false;
+      if (error instanceof BlockNotFoundError) return null;
       throw error;
     }
   }

@@ -1,5 +1,5 @@
 import { createLogger } from '@cip/shared/runtime';
-import { until } from '@cip/shared/testing';
+import { waitFor } from '@cip/shared/testing';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import {
   InMemoryPayoutJournal,
@@ -179,8 +179,9 @@ describe('EvmPayout on a local chain', () => {
         .send({ withdrawalId: 'wdr-deep', toAddress: newAddress(), amountMinor: 3n })
         .finally(() => (settled = true));
       // Once the payout has read the receipt and polled the head twice more, it has had every chance to answer.
-      await until(
+      await waitFor(
         () => settled || proxy.methods.slice(proxy.methods.indexOf('eth_getTransactionReceipt')).length > 2,
+        { what: 'the payout to read its receipt and poll the head twice more' },
       );
       expect(settled).toBe(false);
 

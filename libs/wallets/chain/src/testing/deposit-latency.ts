@@ -1,4 +1,5 @@
 import { createLogger } from '@cip/shared/runtime';
+import { within } from '@cip/shared/testing';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { EvmDepositWatcher } from '../evm/evm-deposit-watcher';
 import { InMemoryDepositSink, InMemoryWatcherCheckpoint } from './in-memory-ports';
@@ -62,7 +63,10 @@ export async function measureDepositLatency(options: DepositLatencyOptions = {})
       await chain.transfer(address, 1_000_000n);
       if (confirmations > 1) await chain.mine(confirmations - 1);
       const confirmed = performance.now();
-      const at = await credited;
+      const at = await within(credited, {
+        what: `the credit of transfer ${i + 1} of ${transfers} (to ${address})`,
+        timeoutMs: 30_000,
+      });
       fromTransfer.push(at - sent);
       fromConfirmed.push(at - confirmed);
     }

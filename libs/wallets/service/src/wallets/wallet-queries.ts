@@ -64,7 +64,12 @@ export class WalletQueries {
     );
   }
 
-  /** The active wallet whose deposit address is `address` (any case), or null. */
+  /**
+   * The active wallet whose deposit address is `address` (any case), or null. Null is answered only from a
+   * read model known to hold every wallet created before the call: a transfer the watcher sees went to an
+   * address handed out earlier, so a lagging read model must not make it look like nobody's (the transfer
+   * would be skipped for good). When the read model cannot catch up in time, this rejects.
+   */
   async walletByDepositAddress(environment: Environment, address: string): Promise<WalletView | null> {
     if (!isAddress(address, { strict: false })) return null;
     const depositAddress = getAddress(address);
@@ -76,9 +81,8 @@ export class WalletQueries {
         limit: 1,
       });
     let found = await find();
-    // A wallet created a moment ago may not be in the read model yet.
     if (found.items.length === 0) {
-      await this.streams.ports.settle(environment);
+      await this.streams.ports.catchUpWallets(environment);
       found = await find();
     }
     return found.items[0] ?? null;

@@ -38,6 +38,12 @@ export interface WalletsPorts {
   readStore(environment: Environment): ReadStore;
   /** Waits until the wallets read models have caught up with the log (read-your-writes for lists). */
   settle(environment: Environment): Promise<void>;
+  /**
+   * Waits until the wallets read model holds every wallet created before the call, and rejects when it
+   * cannot within its bound: unlike `settle`, which serves a late read model as is, the deposit watcher must
+   * not take "no wallet has this address" from a read model that is behind (it retries instead).
+   */
+  catchUpWallets(environment: Environment): Promise<void>;
   chain(environment: Environment): WalletChain;
   /** The sandbox's simulated chain: hashes and block heights of simulated deposits. */
   simulatedChain: SimulatedChain;

@@ -1,7 +1,7 @@
 import type { PublicEventName } from '@cip/shared/contracts';
 import { SqliteReadStore } from '@cip/shared/read-store';
 import { createLogger, ManualClock, openSqliteDatabase } from '@cip/shared/runtime';
-import { until } from '@cip/shared/testing';
+import { waitFor } from '@cip/shared/testing';
 import type { WebhookDelivery } from '@cip/webhooks/read-models';
 import type { WebhookSubscriptionRecord } from '@cip/webhooks/domain';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -106,17 +106,22 @@ describe('delivery engine: the express lane', () => {
     };
 
     engine.enqueue(Array.from({ length: 100 }, (_, n) => job(n, 'user.created', 'standard')));
-    await until(() => held.length === 16);
+    await waitFor(() => held.length === 16, { what: 'the 16 standard slots to be busy' });
     engine.enqueue([job(1000, 'cardAuthentication.created', 'express')]);
-    await until(() => received.includes('cardAuthentication.created'));
+    await waitFor(() => received.includes('cardAuthentication.created'), {
+      what: 'the express Event to be delivered past the busy standard slots',
+    });
     // Every standard slot is still busy and 84 Events are queued behind them.
     expect(held).toHaveLength(16);
     expect(engine.backlog).toBe(100);
 
-    while (received.filter((name) => name === 'user.created').length < 100 || held.length) {
-      held.splice(0).forEach((res) => res.writeHead(200).end());
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await waitFor(
+      () => {
+        held.splice(0).forEach((res) => res.writeHead(200).end());
+        return received.filter((name) => name === 'user.created').length >= 100 && held.length === 0;
+      },
+      { what: 'the 100 standard Events to be delivered', intervalMs: 1 },
+    );
     await engine.idle();
     expect(engine.backlog).toBe(0);
     await engine.stop();
