@@ -151,6 +151,22 @@ describe('wallets over /v1, as a distributor uses them', () => {
       expect((await wallet(w.id)).balance).toBe(0);
     });
 
+    it('refuses an amount JSON would silently round (more digits than a double keeps) with 400', async () => {
+      const { wallet: w } = await activatedUserWallet();
+      for (const literal of ['1.00000000000000001', '0.1000000000000000055511151231257827']) {
+        const response = await h.http
+          .post('/v1/simulate/deposit')
+          .set({ 'x-api-key': SANDBOX_KEY, ...json })
+          .send(`{"walletId":"${w.id}","amount":${literal}}`);
+        expect([literal, response.status, response.body.error.code]).toEqual([
+          literal,
+          400,
+          'validation_error',
+        ]);
+      }
+      expect((await wallet(w.id)).balance).toBe(0);
+    });
+
     it('credits up to 1,000,000,000 USDC to the last decimal; beyond, 422 amount_too_large and nothing changes', async () => {
       const { userId, wallet: w } = await activatedUserWallet();
       // 2^53 - 1 and 2^53 + 1 minor units, as a JSON parser reads them (neither is a double exactly).

@@ -30,6 +30,49 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/** Significant digits a JSON number keeps exactly through a binary double (DBL_DIG). */
+export const MAX_EXACT_DIGITS = 15;
+/**
+ * Above this magnitude a number is left to its field's own rules (amounts answer 422 `amount_too_large`
+ * from 1,000,000,000 USDC on); below it, more digits than a double keeps would be lost without a word.
+ */
+const EXACTNESS_CHECKED_BELOW = 1e9;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * The first number literal of JSON text that JSON.parse would silently round (`1.00000000000000001` reads
+ * as 1, and `0.1000000000000000055511151231257827` as 0.1): more than MAX_EXACT_DIGITS significant digits.
+ * Found on the text, because the parsed value no longer shows what was sent (Node 20 gives revivers no
+ * source text).
+ */
+export function inexactNumber(text: string): string | null {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) {
+      inString = true;
+      continue;
+    }
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
+    NUMBER.lastIndex = i;
+    const literal = NUMBER.exec(text)?.[0];
+    if (!literal) continue;
+    i += literal.length - 1;
+    const mantissa = literal.replace(/^-/, '').replace(/[eE].*$/, '');
+    const [whole, fraction = ''] = mantissa.split('.');
+    const significant = `${whole}${fraction}`.replace(/^0+/, '').replace(/0+$/, '');
+    if (significant.length > MAX_EXACT_DIGITS && Math.abs(Number(literal)) < EXACTNESS_CHECKED_BELOW) {
+      return literal;
+    }
+  }
+  return null;
+}
+
 /**
  * The first string (value or key) of a parsed body that is not well-formed Unicode, as a field error.
  * I-JSON (RFC 7493) forbids lone surrogates; validators choke on them (validator.js' isEmail throws).
@@ -64,7 +107,7 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
  * How request bodies are read: JSON objects in UTF-8, or nothing. An empty body reads as {} (POST /…/resume
  * and friends need none). Refused before any of it reaches a controller: compressed bodies and charsets other
  * than UTF-8 (415: the API does not guess), bytes that are not UTF-8, JSON nested deeper than MAX_JSON_DEPTH,
- * lone surrogates, prototype keys, and arrays or scalars as the body (400). HTML form posts are accepted by
+ * numbers JSON.parse would round, lone surrogates, prototype keys, and arrays or scalars as the body (400). HTML form posts are accepted by
  * the hosted pages only (under `hostedPagesPath`: the KYC verification form); any other type is a 415.
  */
 export function installRequestBodies(fastify: FastifyInstance, hostedPagesPath: string): void {
@@ -104,6 +147,17 @@ export function installRequestBodies(fastify: FastifyInstance, hostedPagesPath: 
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
       return done(
         new ApiError('validation_error', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`),
+        undefined,
+      );
+    }
+    const inexact = inexactNumber(text);
+    if (inexact) {
+      return done(
+        new ApiError(
+          'validation_error',
+          `The number ${inexact.slice(0, 40)} has more than ${MAX_EXACT_DIGITS} significant digits and cannot be ` +
+            'read exactly; amounts take at most 6 decimals',
+        ),
         undefined,
       );
     }
