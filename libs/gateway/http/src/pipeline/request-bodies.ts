@@ -73,6 +73,21 @@ export function inexactNumber(text: string): string | null {
   return null;
 }
 
+/** The path of the first number of a parsed body equal to `target` (to name the field of a literal). */
+function fieldHolding(body: unknown, target: number): string | null {
+  const pending: [unknown, string][] = [[body, '']];
+  for (let next = pending.shift(); next; next = pending.shift()) {
+    const [value, path] = next;
+    if (value === target) return path || null;
+    if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        pending.push([item, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key]);
+      }
+    }
+  }
+  return null;
+}
+
 /**
  * The first string (value or key) of a parsed body that is not well-formed Unicode, as a field error.
  * I-JSON (RFC 7493) forbids lone surrogates; validators choke on them (validator.js' isEmail throws).
@@ -150,21 +165,21 @@ export function installRequestBodies(fastify: FastifyInstance, hostedPagesPath: 
         undefined,
       );
     }
-    const inexact = inexactNumber(text);
-    if (inexact) {
-      return done(
-        new ApiError(
-          'validation_error',
-          `The number ${inexact.slice(0, 40)} has more than ${MAX_EXACT_DIGITS} significant digits and cannot be ` +
-            'read exactly; amounts take at most 6 decimals',
-        ),
-        undefined,
-      );
-    }
     parseJson(request, text, (error, value) => {
       if (error) return done(error, undefined);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return done(new ApiError('validation_error', 'The request body must be a JSON object'), undefined);
+      }
+      const inexact = inexactNumber(text);
+      if (inexact) {
+        const field = fieldHolding(value, Number(inexact)) ?? 'body';
+        const message =
+          `${field} has more than ${MAX_EXACT_DIGITS} significant digits (${inexact.slice(0, 40)}) and cannot ` +
+          'be read exactly; amounts take at most 6 decimals';
+        return done(
+          new ApiError('validation_error', 'The request is invalid; see details', [{ field, message }]),
+          undefined,
+        );
       }
       const illFormed = illFormedString(value);
       if (illFormed) {
