@@ -41,6 +41,21 @@ export interface CreditDeposit {
   };
 }
 
+/** Records a confirmed transfer the ledger cannot take (see WalletDepositRefused), once per `depositId`. */
+export interface RefuseDeposit {
+  type: 'RefuseDeposit';
+  data: {
+    depositId: string;
+    amountMinor: string;
+    transactionHash: string;
+    logIndex: number;
+    blockNumber: number;
+    fromAddress: string | null;
+    reason: 'amount_too_large';
+    now: string;
+  };
+}
+
 /**
  * Reserves funds for a card authorization. Refused above the available balance unless the command
  * allows it: `overdraftAllowance` (minor units the authorization context tolerates beyond the available
@@ -127,6 +142,7 @@ export type WalletCommand =
   | CreateWallet
   | RecordProvisioningFailure
   | CreditDeposit
+  | RefuseDeposit
   | PlaceHold
   | ReleaseHold
   | SettleHold

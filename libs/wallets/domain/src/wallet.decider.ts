@@ -1,7 +1,15 @@
 import type { Decider } from '@cip/shared/contracts';
 import type { CreateWallet, RecordProvisioningFailure, WalletCommand } from './wallet.commands';
 import { walletEvents, type WalletEvent } from './wallet.events';
-import { chargeFee, creditDeposit, placeHold, refund, releaseHold, settleHold } from './wallet.ledger';
+import {
+  chargeFee,
+  creditDeposit,
+  placeHold,
+  refund,
+  refuseDeposit,
+  releaseHold,
+  settleHold,
+} from './wallet.ledger';
 import { existing } from './wallet.rules';
 import { evolveWallet, isWallet, WalletState } from './wallet.state';
 import { confirmWithdrawal, journalPayout, rejectWithdrawal, requestWithdrawal } from './wallet.withdrawals';
@@ -56,6 +64,8 @@ export function decideWallet(command: WalletCommand, state: WalletState): Wallet
       return recordProvisioningFailure(command, state);
     case 'CreditDeposit':
       return creditDeposit(command, state);
+    case 'RefuseDeposit':
+      return refuseDeposit(command, state);
     case 'PlaceHold':
       return placeHold(command, state);
     case 'ReleaseHold':

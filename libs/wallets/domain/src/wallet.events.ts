@@ -52,6 +52,27 @@ export type WalletDepositCredited = DomainEvent<
   }
 >;
 
+/**
+ * A confirmed transfer to the wallet's deposit address that the ledger cannot take (it would pass the
+ * largest amount a ledger figure may hold): recorded once, so operators see it and settle it off the
+ * ledger, and so the deposit watcher moves on instead of retrying it forever. No money is posted.
+ */
+export type WalletDepositRefused = DomainEvent<
+  'WalletDepositRefused',
+  {
+    walletId: string;
+    depositId: string;
+    /** Minor units as a decimal string: the amount may be beyond what a ledger number holds. */
+    amountMinor: string;
+    transactionHash: string;
+    logIndex: number;
+    blockNumber: number;
+    fromAddress: string | null;
+    reason: 'amount_too_large';
+    at: string;
+  }
+>;
+
 export type WalletHoldPlaced = DomainEvent<
   'WalletHoldPlaced',
   LedgerEntry & {
@@ -167,6 +188,7 @@ export type WalletEvent =
   | WalletLedgerEvent
   | WithdrawalPayoutSigned
   | WithdrawalPayoutRefused
+  | WalletDepositRefused
   | WalletComplianceHoldPlaced
   | WalletComplianceHoldReleased;
 

@@ -1,6 +1,14 @@
 import { DomainError } from '@cip/shared/contracts';
 import { hasRecentId } from './recent-ids';
-import type { ChargeFee, CreditDeposit, PlaceHold, Refund, ReleaseHold, SettleHold } from './wallet.commands';
+import type {
+  ChargeFee,
+  CreditDeposit,
+  PlaceHold,
+  Refund,
+  RefuseDeposit,
+  ReleaseHold,
+  SettleHold,
+} from './wallet.commands';
 import type { WalletEvent } from './wallet.events';
 import { existing, notOnComplianceHold, posting, requirePositive, usdc } from './wallet.rules';
 import { availableBalance, OpenHold, WalletRecord, WalletState } from './wallet.state';
@@ -29,6 +37,13 @@ export function creditDeposit({ data }: CreditDeposit, state: WalletState): Wall
       },
     },
   ];
+}
+
+export function refuseDeposit({ data }: RefuseDeposit, state: WalletState): WalletEvent[] {
+  const wallet = existing(state);
+  if (hasRecentId(wallet.usedIds, data.depositId)) return [];
+  const { now, ...refused } = data;
+  return [{ type: 'WalletDepositRefused', data: { walletId: wallet.walletId, ...refused, at: now } }];
 }
 
 export function placeHold({ data }: PlaceHold, state: WalletState): WalletEvent[] {

@@ -201,3 +201,40 @@ describe('wallet ledger at the limits', () => {
     expect(refused).toContain('amount_too_large');
   });
 });
+
+describe('a confirmed transfer the ledger cannot take', () => {
+  const refusal: WalletCommand = {
+    type: 'RefuseDeposit',
+    data: {
+      depositId: '0xbig:0',
+      amountMinor: (2n ** 80n).toString(),
+      transactionHash: '0xbig',
+      logIndex: 0,
+      blockNumber: 7,
+      fromAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      reason: 'amount_too_large',
+      now: T,
+    },
+  };
+  const refused: WalletEvent = {
+    type: 'WalletDepositRefused',
+    data: {
+      walletId: created.data.walletId,
+      depositId: '0xbig:0',
+      amountMinor: (2n ** 80n).toString(),
+      transactionHash: '0xbig',
+      logIndex: 0,
+      blockNumber: 7,
+      fromAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      reason: 'amount_too_large',
+      at: T,
+    },
+  };
+
+  it('is recorded once, with its exact amount, and posts nothing', () => {
+    spec.given([created]).when(refusal).then([refused]);
+    spec.given([created, refused]).when(refusal).thenNothing();
+    const state = foldEvents(walletDecider, [created, refused]) as WalletRecord;
+    expect([state.balance, state.held]).toEqual([0, 0]);
+  });
+});

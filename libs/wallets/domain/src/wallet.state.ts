@@ -112,6 +112,9 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       return { ...wallet, complianceHold: { reason: event.data.reason, since: event.data.at } };
     case 'WalletComplianceHoldReleased':
       return { ...wallet, complianceHold: null };
+    case 'WalletDepositRefused':
+      // Nothing posted: the refusal only marks the transfer as handled.
+      return { ...wallet, usedIds: withRecentId(state.usedIds, event.data.depositId) };
     case 'WalletDepositCredited':
       wallet.usedIds = withRecentId(state.usedIds, event.data.depositId);
       break;

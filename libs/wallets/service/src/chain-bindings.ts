@@ -1,4 +1,4 @@
-import type { Environment } from '@cip/shared/contracts';
+import { DomainError, type Environment } from '@cip/shared/contracts';
 import type { ReadStore } from '@cip/shared/read-store';
 import type { DepositSink, ObservedDeposit, PayoutJournal, WatcherCheckpoint } from '@cip/wallets/chain';
 import { minorFromBigInt } from '@cip/wallets/domain';
@@ -9,29 +9,52 @@ import type { WalletsService } from './wallets.service';
  * wallet, keyed `<transactionHash>:<logIndex>` so that a transfer delivered again (after a restart from an
  * older checkpoint, or twice in one scan) is credited once.
  */
-export function walletDepositSink(wallets: WalletsService, environment: Environment): DepositSink {
+export function walletDepositSink(
+  wallets: WalletsService,
+  environment: Environment,
+  onRefused?: (deposit: ObservedDeposit, reason: string) => void,
+): DepositSink {
   return {
     isDepositAddress: async (address) =>
       (await wallets.walletByDepositAddress(environment, address)) !== null,
     async credit(deposit: ObservedDeposit): Promise<void> {
+      // A zero-value Transfer moves no money (address-poisoning spam sends them by the thousands): there is
+      // nothing to credit, and refusing it would stop the watcher on every poll.
+      if (deposit.amountMinor === 0n) return;
       const wallet = await wallets.walletByDepositAddress(environment, deposit.depositAddress);
       if (!wallet)
         throw new Error(
           `${deposit.depositAddress} is not a deposit address of the ${environment} environment`,
         );
-      await wallets.creditDeposit(
-        { environment, distributorId: wallet.distributorId, correlationId: deposit.transactionHash },
-        wallet.id,
-        {
-          depositId: `${deposit.transactionHash.toLowerCase()}:${deposit.logIndex}`,
+      const context = {
+        environment,
+        distributorId: wallet.distributorId,
+        correlationId: deposit.transactionHash,
+      };
+      const transfer = {
+        depositId: `${deposit.transactionHash.toLowerCase()}:${deposit.logIndex}`,
+        transactionHash: deposit.transactionHash,
+        logIndex: deposit.logIndex,
+        blockNumber: deposit.blockNumber,
+        fromAddress: deposit.fromAddress,
+      };
+      try {
+        await wallets.creditDeposit(context, wallet.id, {
+          ...transfer,
           amount: minorFromBigInt(deposit.amountMinor),
-          transactionHash: deposit.transactionHash,
-          logIndex: deposit.logIndex,
-          blockNumber: deposit.blockNumber,
-          fromAddress: deposit.fromAddress,
           source: 'chain',
-        },
-      );
+        });
+      } catch (error) {
+        if (!(error instanceof DomainError && error.code === 'amount_too_large')) throw error;
+        // Beyond what the ledger holds: recorded once for operators (WalletDepositRefused, logged by the
+        // watcher's caller), and the watcher moves on instead of failing every poll on this transfer.
+        await wallets.refuseDeposit(context, wallet.id, {
+          ...transfer,
+          amountMinor: deposit.amountMinor.toString(),
+          reason: 'amount_too_large',
+        });
+        onRefused?.(deposit, error.message);
+      }
     },
   };
 }

@@ -263,6 +263,56 @@ describe('wallets service on the embedded store', () => {
     expect(await opened.wallets.getWallet(caller, wallet.id)).toMatchObject({ balance: 8 });
   });
 
+  it('takes zero-value spam and a transfer beyond what the ledger holds without stopping the watcher', async () => {
+    const wallet = await opened.wallets.provisionWallet('sandbox', {
+      userId: 'usr-sink-limits',
+      distributorId: DISTRIBUTOR,
+    });
+    const refused: string[] = [];
+    const sink = walletDepositSink(opened.wallets, 'sandbox', (deposit) =>
+      refused.push(deposit.transactionHash),
+    );
+    const transfer = {
+      chain: 'evm:31337',
+      depositAddress: wallet.depositAddress as string,
+      fromAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      blockNumber: 42,
+      blockHash: `0x${'cd'.repeat(32)}`,
+    };
+    // Each resolves: a rejection would fail the watcher's poll, on this transfer, forever.
+    await sink.credit({ ...transfer, transactionHash: `0x${'01'.repeat(32)}`, logIndex: 0, amountMinor: 0n });
+    const huge = {
+      ...transfer,
+      transactionHash: `0x${'02'.repeat(32)}`,
+      logIndex: 0,
+      amountMinor: 2n ** 80n,
+    };
+    await sink.credit(huge);
+    await sink.credit(huge);
+    await sink.credit({
+      ...transfer,
+      transactionHash: `0x${'03'.repeat(32)}`,
+      logIndex: 0,
+      amountMinor: 1_000_000n,
+    });
+
+    const stream = await opened.infrastructure.scope('sandbox').eventStore.readStream(wallet.id);
+    const types = stream.map((event) => event.type);
+    expect(types.filter((type) => type === 'WalletDepositRefused')).toHaveLength(1);
+    expect(stream.find((event) => event.type === 'WalletDepositRefused')?.data).toMatchObject({
+      amountMinor: (2n ** 80n).toString(),
+      reason: 'amount_too_large',
+    });
+    expect(types.filter((type) => type === 'WalletDepositCredited')).toHaveLength(1);
+    expect(new Set(refused)).toEqual(new Set([huge.transactionHash]));
+    const caller = {
+      ...context,
+      requestId: 'r',
+      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
+    };
+    expect(await opened.wallets.getWallet(caller, wallet.id)).toMatchObject({ balance: 1 });
+  });
+
   it("never tells the watcher an address is nobody's while the wallets read model is behind the log", async () => {
     let release = () => undefined as void;
     const lagging = await openWallets({ walletsProjectionGate: new Promise<void>((r) => (release = r)) });

@@ -81,13 +81,24 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
     private readonly options: WalletsModuleOptions,
     private readonly wallets: WalletsService,
     private readonly infrastructure: Infrastructure,
+    private readonly logger: Logger,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     for (const environment of ENVIRONMENTS) {
       const watcher = this.options.watcher?.(
         environment,
-        walletDepositSink(this.wallets, environment),
+        walletDepositSink(this.wallets, environment, (deposit, reason) =>
+          this.logger.error(
+            {
+              environment,
+              depositAddress: deposit.depositAddress,
+              transactionHash: deposit.transactionHash,
+              reason,
+            },
+            'confirmed deposit refused by the ledger (WalletDepositRefused): settle it off the ledger',
+          ),
+        ),
         readStoreWatcherCheckpoint(this.infrastructure.scope(environment).readStore),
       );
       if (!watcher) continue;
@@ -187,9 +198,13 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
     },
     {
       provide: DepositWatchers,
-      inject: [WALLETS_OPTIONS, WalletsService, INFRASTRUCTURE],
-      useFactory: (options: WalletsModuleOptions, wallets: WalletsService, infrastructure: Infrastructure) =>
-        new DepositWatchers(options, wallets, infrastructure),
+      inject: [WALLETS_OPTIONS, WalletsService, INFRASTRUCTURE, LOGGER],
+      useFactory: (
+        options: WalletsModuleOptions,
+        wallets: WalletsService,
+        infrastructure: Infrastructure,
+        logger: Logger,
+      ) => new DepositWatchers(options, wallets, infrastructure, logger),
     },
   ],
   exports: [

@@ -88,6 +88,10 @@ export class WalletsService implements WalletsApi, WalletSimulationApi, WalletLe
     return this.deposits.creditDeposit(...args);
   }
 
+  refuseDeposit(...args: Parameters<WalletDeposits['refuseDeposit']>): Promise<void> {
+    return this.deposits.refuseDeposit(...args);
+  }
+
   simulateDeposit(caller: Caller, walletId: string, amount: number): Promise<TransactionRecord> {
     return this.deposits.simulateDeposit(caller, walletId, amount);
   }

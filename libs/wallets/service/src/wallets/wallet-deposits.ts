@@ -31,6 +31,18 @@ export class WalletDeposits {
     }));
   }
 
+  /** Records, once, a confirmed transfer the ledger cannot take (the watcher's way past it). */
+  async refuseDeposit(
+    context: LedgerContext,
+    walletId: string,
+    deposit: Omit<Extract<WalletCommand, { type: 'RefuseDeposit' }>['data'], 'now'>,
+  ): Promise<void> {
+    await this.streams.ledger(context, walletId, (now) => ({
+      type: 'RefuseDeposit',
+      data: { ...deposit, now },
+    }));
+  }
+
   async simulateDeposit(caller: Caller, walletId: string, amount: number): Promise<TransactionRecord> {
     if (caller.environment !== 'sandbox')
       throw new DomainError('sandbox_only', 'Deposits can be simulated in the sandbox only');
