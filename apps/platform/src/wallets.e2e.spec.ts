@@ -196,6 +196,22 @@ describe('wallets over /v1, as a distributor uses them', () => {
       ]);
     });
 
+    it('under 30 concurrent deposits at the limit, credits exactly what fits and refuses the rest, changing nothing', async () => {
+      const { userId, wallet: w } = await activatedUserWallet();
+      expect((await deposit(w.id, 999_999_999.999995)).status).toBe(201);
+      const answers = await Promise.all(Array.from({ length: 30 }, () => deposit(w.id, 0.000001)));
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+      expect(statuses.filter((status) => status !== 201).every((status) => status === 422)).toBe(true);
+      expect(await wallet(w.id)).toMatchObject({ balance: 1_000_000_000, availableBalance: 1_000_000_000 });
+      // The balance is the sum of the postings, in minor units as the confirmations carry them.
+      await h.platform.app.get(ConsumerHost).drain('sandbox');
+      const confirmed = await events(userId, 'blockchainTransaction.confirmed');
+      const postings = confirmed.map((e: { data: { amount: number } }) => BigInt(e.data.amount));
+      expect(postings).toHaveLength(6);
+      expect(postings.reduce((sum: bigint, amount: bigint) => sum + amount, 0n)).toBe(10n ** 15n);
+    });
+
     it('is sandbox only, and another distributor’s wallet is not found', async () => {
       const { wallet: w } = await activatedUserWallet();
       const production = await deposit(w.id, 1, PRODUCTION_KEY);
