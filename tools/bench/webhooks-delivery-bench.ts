@@ -83,12 +83,18 @@ class Receiver {
   }
 
   /** Collects arrivals until `count` user.created deliveries came (or the time-out). */
+  /** The first `count` deliveries; fails, saying how many came, if they do not all arrive in time. */
   async collect(count: number, timeoutMs: number): Promise<Arrival[]> {
     const all: Arrival[] = [];
     const deadline = Date.now() + timeoutMs;
     while (all.length < count && Date.now() < deadline) {
       all.push(...(await this.take()));
       if (all.length < count) await sleep(20);
+    }
+    if (all.length < count) {
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${count} webhook deliveries: ${all.length} arrived`,
+      );
     }
     return all;
   }
