@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DistributorsService } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
-import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
+import { createLogger, listenUrl, readPlatformConfig } from '@cip/shared/runtime';
 import { distributedInfrastructure, readPort, runMain } from '@cip/shared/infrastructure/distributed';
 import { GatewayModule } from './gateway.module';
 
@@ -23,6 +23,8 @@ async function main(): Promise<void> {
       rateLimit: config.rateLimit,
       timeouts: config.httpTimeouts,
       publicBaseUrl: config.publicBaseUrl,
+      // PORT=0 binds any free port, known only once listening: the document then keeps the generic default.
+      localBaseUrl: config.port ? listenUrl(config.host, config.port) : undefined,
     },
   );
   if (config.bootstrapSandboxApiKey || config.bootstrapProductionApiKey) {

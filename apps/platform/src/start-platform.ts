@@ -52,6 +52,8 @@ export async function startPlatform(
       rateLimit: config.rateLimit,
       timeouts: config.httpTimeouts,
       publicBaseUrl: config.publicBaseUrl,
+      // PORT=0 binds any free port, known only once listening: the document then keeps the generic default.
+      localBaseUrl: config.port ? listenUrl(config.host, config.port) : undefined,
     },
   );
   const bootstrap = await app.get(DistributorsService).bootstrap({

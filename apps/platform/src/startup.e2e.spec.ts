@@ -20,8 +20,12 @@ describe('starting the platform as `npm start` runs it', () => {
   });
 
   it('prints the banner to the terminal (stderr) and keeps stdout JSON log lines', async () => {
-    const platform = spawnPlatform({ DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'info' });
+    const port = await freePort();
+    const platform = spawnPlatform({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
     const child = await listening(platform);
+    // Its API docs' "try it out" reaches this very process, not a default port.
+    const document = await (await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).json();
+    expect(document.servers[0].variables.baseUrl.default).toBe(`http://127.0.0.1:${port}`);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     expect(platform.stderr()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);

@@ -26,6 +26,8 @@ export interface HttpAppOptions {
   timeouts?: { headersMs: number; requestMs: number };
   /** Where clients reach the API (PUBLIC_BASE_URL): the `servers` of the OpenAPI document. */
   publicBaseUrl?: string;
+  /** Where the app is reached locally (HOST and PORT), when PORT is known before listening. */
+  localBaseUrl?: string;
 }
 
 /** Nest's own messages (bootstrap, errors) go to the same structured log. */
@@ -96,7 +98,10 @@ export async function createHttpApp(
   app.useGlobalPipes(apiValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter(options.logger));
 
-  const document = buildOpenApiDocument(app, { publicBaseUrl: options.publicBaseUrl });
+  const document = buildOpenApiDocument(app, {
+    publicBaseUrl: options.publicBaseUrl,
+    localBaseUrl: options.localBaseUrl,
+  });
   serveApiDocs(fastify, document);
 
   app.enableShutdownHooks();

@@ -29,8 +29,13 @@ const DESCRIPTION =
  */
 export function buildOpenApiDocument(
   app: INestApplication,
-  options: { publicBaseUrl?: string } = {},
+  options: {
+    publicBaseUrl?: string;
+    /** Where this process is reached locally (HOST and PORT): the default of `{baseUrl}` without a public one. */
+    localBaseUrl?: string;
+  } = {},
 ): OpenAPIObject {
+  const localBaseUrl = options.localBaseUrl ?? 'http://localhost:3000';
   const builder = new DocumentBuilder()
     .setTitle('Card-issuing platform API')
     .setVersion('v1')
@@ -42,7 +47,7 @@ export function buildOpenApiDocument(
       'This platform',
       options.publicBaseUrl
         ? undefined
-        : { baseUrl: { default: 'http://localhost:3000', description: 'Where the platform is reached' } },
+        : { baseUrl: { default: localBaseUrl, description: 'Where the platform is reached' } },
     )
     .addApiKey(
       { type: 'apiKey', name: 'x-api-key', in: 'header', description: 'Your sandbox or production API key' },
@@ -56,7 +61,7 @@ export function buildOpenApiDocument(
   });
   document.info.contact = {
     name: 'Platform operators',
-    url: options.publicBaseUrl ?? 'http://localhost:3000',
+    url: options.publicBaseUrl ?? localBaseUrl,
   };
   renameSchemas(document);
   documentPipeline(document);
