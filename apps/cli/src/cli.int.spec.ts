@@ -7,34 +7,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from './cli';
-import type { CliIo } from './command';
+import { CapturedRun, runCliCaptured } from './testing/run-cli-captured';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CapturedRun;
 
 describe('cli', () => {
   let dataDir: string;
 
   /** Runs a command line as given (no --data-dir added), with `io` overriding the environment and terminal. */
-  const runWith = async (argv: string[], io: Partial<Omit<CliIo, 'out' | 'err'>> = {}): Promise<Run> => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(argv, {
-      out: async (chunk) => {
-        stdout += chunk;
-      },
-      err: (chunk) => {
-        stderr += chunk;
-      },
-      env: {},
-      ...io,
-    });
-    return { code, stdout, stderr };
-  };
+  const runWith = runCliCaptured;
 
   const cli = (...argv: string[]): Promise<Run> => runWith([...argv, '--data-dir', dataDir]);
 

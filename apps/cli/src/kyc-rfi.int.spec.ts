@@ -6,26 +6,14 @@ import { UsersService } from '@cip/users/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from './cli';
+import { runCliCaptured } from './testing/run-cli-captured';
 import { openKyc } from './commands/kyc';
 import { NO_PROGRESS } from './progress';
 
 describe('cli: kyc rfi and review', () => {
   let dataDir: string;
-  const cliWith = async (env: Record<string, string>, argv: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli([...argv, '--data-dir', dataDir], {
-      out: async (chunk) => {
-        stdout += chunk;
-      },
-      err: (chunk) => {
-        stderr += chunk;
-      },
-      env,
-    });
-    return { code, stdout, stderr };
-  };
+  const cliWith = (env: Record<string, string>, argv: string[]) =>
+    runCliCaptured([...argv, '--data-dir', dataDir], { env });
   const cli = (...argv: string[]) => cliWith({ PUBLIC_BASE_URL: 'https://verify.example.com/' }, argv);
 
   beforeEach(() => {

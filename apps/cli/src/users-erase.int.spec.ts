@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from './cli';
+import { runCliCaptured } from './testing/run-cli-captured';
 
 /** Values no other part of the data directory could hold by chance. */
 const PERSON = {
@@ -21,20 +21,8 @@ const PERSONAL = [PERSON.email, PERSON.firstName, PERSON.lastName, PHONE.number]
 
 describe('cli: users erase (crypto-shredding of a person)', () => {
   let dataDir: string;
-  const cli = async (...argv: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli([...argv, '--data-dir', dataDir], {
-      out: async (chunk) => {
-        stdout += chunk;
-      },
-      err: (chunk) => {
-        stderr += chunk;
-      },
-      env: { USER: 'lee' },
-    });
-    return { code, stdout, stderr };
-  };
+  const cli = (...argv: string[]) =>
+    runCliCaptured([...argv, '--data-dir', dataDir], { env: { USER: 'lee' } });
 
   /** The data directory as the platform opens it (the same personal-data policies). */
   const withUsers = async <T>(use: (users: UsersService, infrastructure: Infrastructure) => Promise<T>) => {

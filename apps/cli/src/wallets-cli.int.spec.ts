@@ -10,23 +10,13 @@ import { walletIdOf, WalletsService } from '@cip/wallets/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from './cli';
+import { runCliCaptured } from './testing/run-cli-captured';
 
 describe('cli: wallets', () => {
   let dataDir: string;
 
   const cli = async (...argv: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli([...argv, '--data-dir', dataDir, '--json'], {
-      out: async (chunk) => {
-        stdout += chunk;
-      },
-      err: (chunk) => {
-        stderr += chunk;
-      },
-      env: {},
-    });
+    const { code, stdout, stderr } = await runCliCaptured([...argv, '--data-dir', dataDir, '--json']);
     return { code, stderr, body: stdout ? JSON.parse(stdout) : null };
   };
 

@@ -24,7 +24,9 @@ describe('starting the platform as `npm start` runs it', () => {
     const platform = spawnPlatform({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
     const child = await listening(platform);
     // Its API docs' "try it out" reaches this very process, not a default port.
-    const document = await (await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).json();
+    const document = (await (await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).json()) as {
+      servers: { variables: { baseUrl: { default: string } } }[];
+    };
     expect(document.servers[0].variables.baseUrl.default).toBe(`http://127.0.0.1:${port}`);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
