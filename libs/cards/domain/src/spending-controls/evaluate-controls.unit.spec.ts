@@ -155,8 +155,11 @@ describe('evaluateControls: UTC windows', () => {
     ['yearly', '2026-01-01T00:00:00.000Z', '2026-12-31T23:59:59.999Z', true],
     ['yearly', '2026-12-31T23:59:59.999Z', '2027-01-01T00:00:00.000Z', false],
     ['all_time', '2001-01-01T00:00:00.000Z', '2026-12-31T23:59:59.999Z', true],
-  ] as const)('%s: spent at %s, authorized at %s -> same window: %s', (interval, spentAt, at, same) => {
-    expect(sameWindow(interval, spentAt, at)).toBe(same);
+  ] as const)('%s: %s and %s are in the same window: %s', (interval, first, second, same) => {
+    expect(sameWindow(interval, first, second)).toBe(same);
+    // The other way round too: a payment recorded after the one being decided (both in flight) still counts
+    // in its window, and one at the first instant of the next window does not.
+    expect(sameWindow(interval, second, first)).toBe(same);
   });
 
   it('reads offsets as the instant they name: 23:30 at -01:00 is the next UTC day', () => {
