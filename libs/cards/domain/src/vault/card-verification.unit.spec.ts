@@ -4,8 +4,9 @@ const key = (hex: string) => Buffer.from(hex, 'hex');
 
 describe('Visa CVV', () => {
   // Published vectors: knovichikhin/psec (tests/test_cvv.py, test_generate_cvv); pablom/go-cavv
-  // (visa_cavv_test.go: the CAVV output is the CVV algorithm on the PAN, ATN[12:] and "700"); and the
-  // IBM/Thales worked example (PAN 4123456789012345, expiry 8701, service code 101, CVV 561).
+  // (visa_cavv_test.go: the CAVV output is the CVV algorithm on the PAN, ATN[12:] and "700"). The third is
+  // the example reproduced in HSM tutorials (PAN 4123456789012345, expiry 8701, service code 101, CVV 561);
+  // its primary source was not located, it is kept because it agrees with the two sourced vectors.
   it.each([
     ['99999999999999998888888888888888', '2222222222222222', '3333', '111', '361'],
     ['0123456789ABCDEFFEDCBA9876543210', '4123456789012345', '7993', '700', '972'],
