@@ -1,4 +1,5 @@
 import { appendBench, formatNumber, formatTarget, verdict, type Figure } from './append-bench';
+import { cardVaultBench } from './card-vault-bench';
 import { ledgerPostingsBench } from './ledger-postings';
 import { chainDepositLatencyBench } from './chain-deposit-latency';
 import { startupMemoryBench } from './startup-memory-bench';
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     ...(await ledgerPostingsBench()),
     ...(await webhooksDeliveryBench()),
     ...(await chainDepositLatencyBench()),
+    ...(await cardVaultBench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));

@@ -1,1 +1,2 @@
 export * from './spending-controls';
+export * from './vault';

@@ -18,11 +18,21 @@ export function loadOrCreateSecret(options: {
   const directory = join(options.dataDir, 'secrets');
   const path = join(directory, options.name);
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
   const value = options.generate();
+  writeSecret({ dataDir: options.dataDir, name: options.name, value });
+  return value;
+}
+
+/**
+ * Replaces (or creates) the secret `name` under DATA_DIR/secrets, 0600, atomically: a reader sees the old
+ * value or the new one, never a mix (a key ring during a rotation).
+ */
+export function writeSecret(options: { dataDir: string; name: string; value: string }): void {
+  const directory = join(options.dataDir, 'secrets');
+  const path = join(directory, options.name);
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${value}\n`, { mode: 0o600 });
+  writeFileSync(temporary, `${options.value}\n`, { mode: 0o600 });
   chmodSync(temporary, 0o600);
   renameSync(temporary, path);
-  return value;
 }

@@ -1,0 +1,4 @@
+export * from './luhn';
+export * from './pan';
+export * from './card-expiry';
+export * from './card-verification';

@@ -1,0 +1,181 @@
+import { isLuhnValid, SANDBOX_TEST_BIN } from '@cip/cards/domain';
+import Database from 'better-sqlite3';
+import { randomInt } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CardVault } from './card-vault';
+import type { CardVaultStore } from './card-vault-store.port';
+import { FileKeyEncryptionKeys } from './key-encryption-keys';
+import { loadCardVaultKeys, openEmbeddedCardVault } from './open-card-vault';
+import { SqliteCardVaultStore } from './sqlite-card-vault-store';
+
+const now = new Date('2026-11-23T10:00:00.000Z');
+const issue = (vault: CardVault, bin = SANDBOX_TEST_BIN) => vault.issueCard({ bin, lifetimeMonths: 36, now });
+
+describe('card vault (embedded)', () => {
+  let dataDir: string;
+  const opened: CardVault[] = [];
+  const open = (
+    options: { randomDigit?: () => number; store?: (s: CardVaultStore) => CardVaultStore } = {},
+  ) => {
+    const store = SqliteCardVaultStore.open(join(dataDir, 'sandbox-vault.sqlite'));
+    const vault = new CardVault(
+      options.store ? options.store(store) : store,
+      new FileKeyEncryptionKeys({ dataDir, environment: 'sandbox' }),
+      loadCardVaultKeys({ dataDir, environment: 'sandbox' }),
+      { randomDigit: options.randomDigit },
+    );
+    opened.push(vault);
+    return vault;
+  };
+  const vaultFiles = () =>
+    ['', '-wal'].map((suffix) => {
+      try {
+        return readFileSync(join(dataDir, `sandbox-vault.sqlite${suffix}`));
+      } catch {
+        return Buffer.alloc(0);
+      }
+    });
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cip-card-vault-'));
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((v) => v.close()));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('issues a card of which only the reference, BIN, last 4 digits and expiry leave the vault', async () => {
+    const vault = openEmbeddedCardVault({ dataDir, environment: 'sandbox' });
+    opened.push(vault);
+    const card = await issue(vault);
+    expect(Object.keys(card).sort()).toEqual(['bin', 'expMonth', 'expYear', 'last4', 'vaultRef']);
+    expect(card).toMatchObject({ bin: SANDBOX_TEST_BIN, expMonth: 11, expYear: 2029 });
+
+    const revealed = await vault.revealForHostedPage(card.vaultRef);
+    expect(revealed.pan).toHaveLength(16);
+    expect(revealed.pan.startsWith(SANDBOX_TEST_BIN) && revealed.pan.endsWith(card.last4)).toBe(true);
+    expect(isLuhnValid(revealed.pan)).toBe(true);
+    expect(revealed).toMatchObject({ expMonth: 11, expYear: 2029, cvv2: expect.stringMatching(/^\d{3}$/) });
+  });
+
+  it('verifies the CVV2 with its expiry and refuses another CVV2 or another expiry', async () => {
+    const vault = open();
+    const card = await issue(vault);
+    const { cvv2 } = await vault.revealForHostedPage(card.vaultRef);
+    const wrong = String((Number(cvv2) + 1) % 1000).padStart(3, '0');
+    expect(await vault.verifyCvv2(card.vaultRef, cvv2, card)).toBe(true);
+    expect(await vault.verifyCvv2(card.vaultRef, wrong, card)).toBe(false);
+    expect(await vault.verifyCvv2(card.vaultRef, cvv2, { expMonth: 12, expYear: 2029 })).toBe(false);
+  });
+
+  it('verifies a PIN set on the card, and refuses a malformed one with a validation error', async () => {
+    const vault = open();
+    const card = await issue(vault);
+    expect(await vault.verifyPin(card.vaultRef, '1234')).toBe(false);
+    await vault.setPin(card.vaultRef, '4821');
+    expect(await vault.verifyPin(card.vaultRef, '4821')).toBe(true);
+    expect(await vault.verifyPin(card.vaultRef, '4822')).toBe(false);
+    await expect(vault.setPin(card.vaultRef, '48a1')).rejects.toMatchObject({ code: 'validation_error' });
+    expect(await vault.verifyPin(card.vaultRef, '4821')).toBe(true);
+  });
+
+  it('answers not found for an unknown reference', async () => {
+    await expect(open().revealForHostedPage('vlt-unknown')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('refuses to open a sealed PAN that was altered or moved to another card', async () => {
+    const vault = open();
+    const [a, b] = [await issue(vault), await issue(vault)];
+    const db = new Database(join(dataDir, 'sandbox-vault.sqlite'));
+    try {
+      const sealedOf = (ref: string) =>
+        (db.prepare('SELECT sealed_pan FROM cards WHERE vault_ref = ?').get(ref) as { sealed_pan: string })
+          .sealed_pan;
+      const sealedB = sealedOf(b.vaultRef);
+      db.prepare('UPDATE cards SET sealed_pan = ? WHERE vault_ref = ?').run(sealedOf(a.vaultRef), b.vaultRef);
+      await expect(vault.revealForHostedPage(b.vaultRef)).rejects.toThrow();
+
+      const [version, iv, tag, data] = sealedB.split('.');
+      const flipped = Buffer.from(data, 'base64');
+      flipped[0] ^= 1;
+      db.prepare('UPDATE cards SET sealed_pan = ? WHERE vault_ref = ?').run(
+        [version, iv, tag, flipped.toString('base64')].join('.'),
+        b.vaultRef,
+      );
+      await expect(vault.revealForHostedPage(b.vaultRef)).rejects.toThrow();
+      expect((await vault.revealForHostedPage(a.vaultRef)).pan).toMatch(/^\d{16}$/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('never gives out one PAN twice when many cards are issued at once from two connections on a crowded range', async () => {
+    let collisions = 0;
+    const counting = (store: CardVaultStore): CardVaultStore => ({
+      ...store,
+      put: async (card) => {
+        const outcome = await store.put(card);
+        if (outcome === 'duplicate_pan') collisions++;
+        return outcome;
+      },
+      get: (ref) => store.get(ref),
+      close: () => store.close(),
+    });
+    // Account digits of 0 or 1 only: 2^7 = 128 possible PANs for 64 cards, so draws collide often.
+    const binary = () => randomInt(2);
+    const vaults = [
+      open({ randomDigit: binary, store: counting }),
+      open({ randomDigit: binary, store: counting }),
+    ];
+    const cards = await Promise.all(Array.from({ length: 64 }, (_, i) => issue(vaults[i % 2])));
+    const pans = await Promise.all(cards.map((c) => vaults[0].revealForHostedPage(c.vaultRef)));
+    expect(new Set(pans.map((p) => p.pan)).size).toBe(64);
+    expect(collisions).toBeGreaterThan(0);
+  });
+
+  it('refuses with 409 when a BIN range has no unused PAN left, storing nothing', async () => {
+    const vault = open({ randomDigit: () => 0 });
+    await issue(vault);
+    await expect(issue(vault)).rejects.toMatchObject({ code: 'invalid_state_transition' });
+  });
+
+  it('re-wraps every data key under a new KEK while reads go on, then forgets the old KEK', async () => {
+    const vault = open();
+    const other = open(); // another process's vault on the same files (the platform while the CLI rotates)
+    const cards = await Promise.all(Array.from({ length: 300 }, () => issue(vault)));
+    const before = await Promise.all(cards.map((c) => vault.revealForHostedPage(c.vaultRef)));
+    const oldKekId = new FileKeyEncryptionKeys({ dataDir, environment: 'sandbox' }).activeId();
+
+    const [rotation, ...during] = await Promise.all([
+      vault.rotateKek(),
+      ...cards.map((c, i) => (i % 2 ? vault : other).revealForHostedPage(c.vaultRef)),
+    ]);
+    expect(during).toEqual(before);
+    expect(rotation.rewrapped).toBe(300);
+    expect(rotation.kekId).not.toBe(oldKekId);
+
+    const ring = JSON.parse(readFileSync(join(dataDir, 'secrets', 'sandbox-card-vault-keks'), 'utf8'));
+    expect(Object.keys(ring.keys)).toEqual([rotation.kekId]);
+    const after = await Promise.all(cards.map((c) => other.revealForHostedPage(c.vaultRef)));
+    expect(after).toEqual(before);
+    const fresh = await issue(other);
+    expect((await vault.rotateKek()).rewrapped).toBe(cards.length + 1);
+    expect(
+      await vault.verifyCvv2(fresh.vaultRef, (await other.revealForHostedPage(fresh.vaultRef)).cvv2, fresh),
+    ).toBe(true);
+  });
+
+  it('leaves no PAN in clear in the vault file or its WAL', async () => {
+    const vault = open();
+    const cards = await Promise.all(Array.from({ length: 20 }, () => issue(vault)));
+    const pans = (await Promise.all(cards.map((c) => vault.revealForHostedPage(c.vaultRef)))).map(
+      (r) => r.pan,
+    );
+    const files = vaultFiles();
+    // The files read are the ones written to: the references are there in clear.
+    expect(cards.every((c) => files.some((file) => file.includes(c.vaultRef)))).toBe(true);
+    for (const pan of pans) expect(files.some((file) => file.includes(pan))).toBe(false);
+  });
+});

@@ -1,0 +1,5 @@
+export * from './card-vault-store.port';
+export * from './sqlite-card-vault-store';
+export * from './key-encryption-keys';
+export * from './card-vault';
+export * from './open-card-vault';
