@@ -1,0 +1,30 @@
+import type { CardStatus, CardType } from './card.types';
+
+/**
+ * A card as the API returns it, plus the owning distributor (kept for tenant filtering, never rendered).
+ * What identifies the card number is only what is printed in clear anyway: the BIN, the last four digits
+ * and the masked PAN. The PAN and the CVV2 stay in the card vault.
+ */
+export interface CardView {
+  id: string;
+  distributorId: string;
+  userId: string;
+  walletId: string;
+  type: CardType;
+  status: CardStatus;
+  bin: string;
+  last4: string;
+  /** The first six digits and the last four, the rest masked: `400000******1234`. */
+  maskedPan: string;
+  expMonth: number;
+  expYear: number;
+  createdAt: string;
+  updatedAt: string;
+  [field: string]: unknown;
+}
+
+/** The card record of the API (without internal fields). */
+export function renderCard(view: CardView): Omit<CardView, 'distributorId'> {
+  const { distributorId: _distributorId, ...rendered } = view;
+  return rendered;
+}

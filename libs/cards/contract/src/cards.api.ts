@@ -1,0 +1,45 @@
+import { Caller, defineContext, type FindPage, type FindResult } from '@cip/shared/contracts';
+import type { CardStatus, CardType } from './card.types';
+import type { CardView } from './card-view';
+
+export interface CreateCardInput {
+  userId: string;
+  type: CardType;
+}
+
+export interface CardListFilter {
+  userId?: string;
+  status?: CardStatus;
+}
+
+/**
+ * What a distributor can do with its cards (the /v1/cards endpoints). Status changes already in effect
+ * (freezing a frozen card) are accepted and change nothing, so a retried call is harmless.
+ */
+export interface CardsApi {
+  /** For an active user with a provisioned wallet (`409 user_not_active`, `409 create_wallet_error`). */
+  createCard(caller: Caller, input: CreateCardInput): Promise<CardView>;
+  getCard(caller: Caller, cardId: string): Promise<CardView>;
+  listCards(caller: Caller, filter: CardListFilter, page: FindPage): Promise<FindResult<CardView>>;
+  activateCard(caller: Caller, cardId: string): Promise<CardView>;
+  freezeCard(caller: Caller, cardId: string): Promise<CardView>;
+  unfreezeCard(caller: Caller, cardId: string): Promise<CardView>;
+  /** Terminal: a revoked card never spends again. */
+  revokeCard(caller: Caller, cardId: string): Promise<CardView>;
+}
+
+export const CARDS_API = Symbol('CARDS_API');
+
+export const cardsContract = defineContext<CardsApi>({
+  name: 'cards',
+  token: CARDS_API,
+  methods: {
+    createCard: ['caller', 'input'],
+    getCard: ['caller', 'cardId'],
+    listCards: ['caller', 'filter', 'page'],
+    activateCard: ['caller', 'cardId'],
+    freezeCard: ['caller', 'cardId'],
+    unfreezeCard: ['caller', 'cardId'],
+    revokeCard: ['caller', 'cardId'],
+  },
+});

@@ -1,0 +1,4 @@
+export * from './card.types';
+export * from './card-view';
+export * from './cards.api';
+export * from './cards.integration-events';
