@@ -1,0 +1,174 @@
+import { deciderSpec } from '@cip/shared/testing';
+import type { CardCommand, CreateCard } from './card.commands';
+import { cardDecider } from './card.decider';
+import type { CardCreated, CardEvent } from './card.events';
+import type { CardStatus } from './card.types';
+
+const spec = deciderSpec(cardDecider);
+
+const CARD_ID = 'crd-5d0c2f7e';
+const CREATED_AT = '2026-11-23T10:00:00.000Z';
+const LATER = '2026-11-24T08:30:00.000Z';
+const ISSUED = { vaultRef: 'vlt-81aa', bin: '40000099', last4: '4242', expMonth: 11, expYear: 2029 };
+
+const createCard = (): CreateCard => ({
+  type: 'CreateCard',
+  data: {
+    cardId: CARD_ID,
+    distributorId: 'dst-9f31',
+    userId: 'usr-4b7e',
+    walletId: 'wal-77c1',
+    type: 'virtual',
+    issued: ISSUED,
+    now: CREATED_AT,
+  },
+});
+
+const created = (status: CardStatus = 'active'): CardCreated => ({
+  type: 'CardCreated',
+  data: {
+    cardId: CARD_ID,
+    distributorId: 'dst-9f31',
+    userId: 'usr-4b7e',
+    walletId: 'wal-77c1',
+    type: 'virtual',
+    status,
+    ...ISSUED,
+    createdAt: CREATED_AT,
+  },
+});
+
+const command = (type: Exclude<CardCommand['type'], 'CreateCard'>): CardCommand => ({
+  type,
+  data: { now: LATER },
+});
+
+const change = (type: Exclude<CardEvent['type'], 'CardCreated'>, previousStatus: CardStatus): CardEvent => ({
+  type,
+  data: { cardId: CARD_ID, previousStatus, at: LATER },
+});
+
+const frozen = change('CardFrozen', 'active');
+const revoked = change('CardRevoked', 'active');
+
+describe('creating a card', () => {
+  it('records a virtual card as active, with the vault reference and printed data only', () => {
+    spec
+      .given([])
+      .when(createCard())
+      .then([created('active')]);
+  });
+
+  it('carries no PAN or CVV: the event holds exactly the vault reference, BIN, last4 and expiry', () => {
+    const [event] = cardDecider.decide(createCard(), cardDecider.initialState());
+    expect(Object.keys(event.data).sort()).toEqual(
+      [
+        'bin',
+        'cardId',
+        'createdAt',
+        'distributorId',
+        'expMonth',
+        'expYear',
+        'last4',
+        'status',
+        'type',
+        'userId',
+        'vaultRef',
+        'walletId',
+      ].sort(),
+    );
+  });
+
+  it('refuses to create a card that already exists', () => {
+    spec.given([created()]).when(createCard()).thenThrows('invalid_state_transition', new RegExp(CARD_ID));
+  });
+});
+
+describe('the transitions of spec part 3', () => {
+  it('activates an inactive card', () => {
+    spec
+      .given([created('inactive')])
+      .when(command('ActivateCard'))
+      .then([change('CardActivated', 'inactive')]);
+  });
+
+  it('freezes an active card', () => {
+    spec.given([created()]).when(command('FreezeCard')).then([frozen]);
+  });
+
+  it('unfreezes a frozen card back to active', () => {
+    spec
+      .given([created(), frozen])
+      .when(command('UnfreezeCard'))
+      .then([change('CardUnfrozen', 'frozen')]);
+  });
+
+  it('revokes an inactive, an active or a frozen card', () => {
+    spec
+      .given([created('inactive')])
+      .when(command('RevokeCard'))
+      .then([change('CardRevoked', 'inactive')]);
+    spec.given([created()]).when(command('RevokeCard')).then([revoked]);
+    spec
+      .given([created(), frozen])
+      .when(command('RevokeCard'))
+      .then([change('CardRevoked', 'frozen')]);
+  });
+
+  it('follows the status through the events (active, frozen, active, revoked)', () => {
+    const state = [created(), frozen, change('CardUnfrozen', 'frozen'), revoked].reduce(
+      cardDecider.evolve,
+      cardDecider.initialState(),
+    );
+    expect(state).toMatchObject({ status: 'revoked', updatedAt: LATER, createdAt: CREATED_AT });
+  });
+});
+
+describe('a status the card already has changes nothing (retries are harmless)', () => {
+  it.each([
+    ['ActivateCard', [created()]],
+    ['UnfreezeCard', [created()]],
+    ['FreezeCard', [created(), frozen]],
+    ['RevokeCard', [created(), revoked]],
+  ] as const)('%s', (type, given) => {
+    spec
+      .given([...given])
+      .when(command(type))
+      .thenNothing();
+  });
+});
+
+describe('refused transitions', () => {
+  it('a revoked card is terminal: it cannot be activated, frozen or unfrozen', () => {
+    for (const type of ['ActivateCard', 'FreezeCard', 'UnfreezeCard'] as const) {
+      spec
+        .given([created(), revoked])
+        .when(command(type))
+        .thenThrows('invalid_state_transition', /revoked/);
+    }
+  });
+
+  it('a frozen card is unfrozen, not activated', () => {
+    spec
+      .given([created(), frozen])
+      .when(command('ActivateCard'))
+      .thenThrows('invalid_state_transition', /frozen/);
+  });
+
+  it('an inactive card is activated first: it cannot be frozen or unfrozen', () => {
+    spec
+      .given([created('inactive')])
+      .when(command('FreezeCard'))
+      .thenThrows('invalid_state_transition');
+    spec
+      .given([created('inactive')])
+      .when(command('UnfreezeCard'))
+      .thenThrows('invalid_state_transition');
+  });
+
+  it('a card that does not exist is not found', () => {
+    for (const type of ['ActivateCard', 'FreezeCard', 'UnfreezeCard', 'RevokeCard'] as const) {
+      spec.given([]).when(command(type)).thenThrows('not_found');
+    }
+  });
+});
