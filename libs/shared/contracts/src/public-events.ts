@@ -33,6 +33,7 @@ export const PUBLIC_EVENT_NAMES = [
   'webhookSubscription.disabled',
   'webhookSubscription.deleted',
   'card.created',
+  'card.activated',
   'card.frozen',
   'card.unfrozen',
   'card.blocked',

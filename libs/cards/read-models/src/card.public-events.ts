@@ -1,0 +1,31 @@
+import { CARDS_TOPIC } from '@cip/cards/contract';
+import { cardEvents } from '@cip/cards/domain';
+import type { PublicEventDraft, PublicEventMapper } from '@cip/shared/read-store';
+import type { CardView } from './card-view';
+import { cardsProjection } from './cards.projection';
+
+const EVENT_NAMES = {
+  CardCreated: 'card.created',
+  // Beyond the spec: a physical card's activation is worth a webhook too (API-DECISIONS, "Cards").
+  CardActivated: 'card.activated',
+  CardFrozen: 'card.frozen',
+  CardUnfrozen: 'card.unfrozen',
+  CardRevoked: 'card.revoked',
+} as const;
+
+/** Card domain events -> public `card.*` Events (spec part 6, "Card events"), the card snapshot as data. */
+export const cardPublicEvents: PublicEventMapper<CardView> = {
+  topic: CARDS_TOPIC,
+  snapshot: cardsProjection,
+  toPublicEvents(recorded, snapshot): PublicEventDraft[] {
+    const event = cardEvents.read(recorded);
+    const userId = snapshot?.userId;
+    return [
+      {
+        eventName: EVENT_NAMES[event.type],
+        eventTargetId: event.data.cardId,
+        ...(userId ? { userId } : {}),
+      },
+    ];
+  },
+};
