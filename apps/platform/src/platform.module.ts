@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { CARDS_OPTIONS } from '@cip/cards/service';
 import { DistributorsModule } from '@cip/distributors/service';
 import { GatewayHttpModule } from '@cip/gateway/http';
 import { KYC_OPTIONS, loadKycLinkKey } from '@cip/kyc/service';
@@ -12,6 +13,7 @@ import {
 import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { WALLETS_OPTIONS, WalletsModuleOptions } from '@cip/wallets/service';
 import { WEBHOOKS_OPTIONS, WebhooksModuleOptions } from '@cip/webhooks/service';
+import { embeddedCardsOptions } from './card-vaults';
 
 export interface PlatformModuleOptions {
   dataDir: string;
@@ -66,6 +68,7 @@ export class PlatformModule {
             },
             { provide: WALLETS_OPTIONS, useValue: options.wallets },
             { provide: WEBHOOKS_OPTIONS, useValue: { ...options.webhooks, dataDir: options.dataDir } },
+            { provide: CARDS_OPTIONS, useFactory: () => embeddedCardsOptions(options.dataDir) },
           ],
         }),
         GatewayHttpModule.forRoot({

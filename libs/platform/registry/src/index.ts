@@ -1,3 +1,4 @@
+import { cardsContext } from '@cip/cards/service';
 import { eventsContext } from '@cip/events/service';
 import { kycContext } from '@cip/kyc/service';
 import type { PersonalDataPolicy } from '@cip/shared/contracts';
@@ -23,6 +24,7 @@ export const PLATFORM_CONTEXTS: readonly ContextDefinition[] = [
   kycContext,
   walletsContext,
   webhooksContext,
+  cardsContext,
   // Last: its read model records the public Events of every context above.
   eventsContext,
 ];

@@ -13,6 +13,7 @@ export const API_ERROR_STATUS = {
   duplicate_user_error: 409,
   kyc_resume_not_allowed_error: 409,
   create_wallet_error: 409,
+  user_not_active: 409,
   card_unfreeze_blocked_error: 409,
   invalid_state_transition: 409,
   idempotency_request_in_progress: 409,

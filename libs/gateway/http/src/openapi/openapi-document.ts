@@ -10,6 +10,8 @@ const TAGS: Record<string, string> = {
   KYC: 'Identity verification: hosted by the provider (the user follows `access.url`) or imported.',
   Wallets: 'USDC wallets, one per activated user: balances, deposit address, withdrawals.',
   Transactions: 'Wallet movements: deposits, withdrawals, authorization holds, refunds and fees.',
+  Cards:
+    'Virtual cards of your users: issued from the card vault, frozen, unfrozen and revoked; never a PAN or CVV.',
   Webhooks: 'Subscriptions that receive every Event, signed (Standard Webhooks), with their delivery log.',
   Events: 'The record of every occurrence (`user.created`, ...), as sent to webhooks.',
   Simulations: 'Sandbox only: play the provider, the chain or the network.',

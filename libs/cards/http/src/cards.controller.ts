@@ -1,0 +1,125 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CARDS_API, CardsApi, renderCard } from '@cip/cards/contract';
+import {
+  ApiErrors,
+  ApiPageResponse,
+  Caller,
+  CurrentCaller,
+  ResourceIdPipe,
+  toPage,
+  toPageQuery,
+} from '@cip/gateway/http';
+import type { FastifyReply } from 'fastify';
+import { CardListQueryDto, CardResponse, CreateCardDto } from './cards.dto';
+
+const RETRIES = 'Asking for the status the card already has changes nothing and returns the card.';
+
+@ApiTags('Cards')
+@Controller('v1/cards')
+export class CardsController {
+  constructor(@Inject(CARDS_API) private readonly cards: CardsApi) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'createCard',
+    summary: 'Create a card',
+    description:
+      'Issues a virtual card, active at once, to an active user with a provisioned wallet. Emits card.created. ' +
+      '404 when the user is not yours, 409 user_not_active when the user is not active, 409 ' +
+      'create_wallet_error when the user has no provisioned wallet.',
+  })
+  @ApiResponse({ status: 201, type: CardResponse })
+  @ApiErrors('not_found', 'user_not_active', 'create_wallet_error')
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateCardDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const card = await this.cards.createCard(caller, { userId: body.userId, type: body.type });
+    reply.header('location', `/v1/cards/${card.id}`);
+    return renderCard(card);
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'listCards',
+    summary: 'List cards',
+    description: 'Your cards in this environment, newest first by default. Filters: userId, status.',
+  })
+  @ApiPageResponse(CardResponse)
+  async list(@CurrentCaller() caller: Caller, @Query() query: CardListQueryDto) {
+    const result = await this.cards.listCards(
+      caller,
+      { userId: query.userId, status: query.status },
+      toPageQuery(query),
+    );
+    return toPage(query, result, renderCard);
+  }
+
+  @Get(':cardId')
+  @ApiOperation({ operationId: 'getCard', summary: 'Retrieve a card', description: 'The card as it is now.' })
+  @ApiResponse({ status: 200, type: CardResponse })
+  async get(@CurrentCaller() caller: Caller, @Param('cardId', new ResourceIdPipe('crd')) cardId: string) {
+    return renderCard(await this.cards.getCard(caller, cardId));
+  }
+
+  @Post(':cardId/activate')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'activateCard',
+    summary: 'Activate an inactive card',
+    description: `Emits card.activated. A frozen card is unfrozen instead; a revoked one is refused. ${RETRIES}`,
+  })
+  @ApiResponse({ status: 200, type: CardResponse })
+  @ApiErrors('invalid_state_transition')
+  async activate(
+    @CurrentCaller() caller: Caller,
+    @Param('cardId', new ResourceIdPipe('crd')) cardId: string,
+  ) {
+    return renderCard(await this.cards.activateCard(caller, cardId));
+  }
+
+  @Post(':cardId/freeze')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'freezeCard',
+    summary: 'Freeze an active card',
+    description: `Emits card.frozen; authorizations are declined until it is unfrozen. ${RETRIES}`,
+  })
+  @ApiResponse({ status: 200, type: CardResponse })
+  @ApiErrors('invalid_state_transition')
+  async freeze(@CurrentCaller() caller: Caller, @Param('cardId', new ResourceIdPipe('crd')) cardId: string) {
+    return renderCard(await this.cards.freezeCard(caller, cardId));
+  }
+
+  @Post(':cardId/unfreeze')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'unfreezeCard',
+    summary: 'Unfreeze a frozen card',
+    description: `Emits card.unfrozen; the card is active again. ${RETRIES}`,
+  })
+  @ApiResponse({ status: 200, type: CardResponse })
+  @ApiErrors('invalid_state_transition')
+  async unfreeze(
+    @CurrentCaller() caller: Caller,
+    @Param('cardId', new ResourceIdPipe('crd')) cardId: string,
+  ) {
+    return renderCard(await this.cards.unfreezeCard(caller, cardId));
+  }
+
+  @Post(':cardId/revoke')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'revokeCard',
+    summary: 'Revoke (cancel) a card',
+    description: `Emits card.revoked. Terminal: a revoked card never changes again. ${RETRIES}`,
+  })
+  @ApiResponse({ status: 200, type: CardResponse })
+  @ApiErrors('invalid_state_transition')
+  async revoke(@CurrentCaller() caller: Caller, @Param('cardId', new ResourceIdPipe('crd')) cardId: string) {
+    return renderCard(await this.cards.revokeCard(caller, cardId));
+  }
+}

@@ -1,0 +1,15 @@
+import { CARDS_CONTROLLERS } from '@cip/cards/http';
+import { cardPublicEvents, cardsProjection } from '@cip/cards/read-models';
+import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
+import { CARDS_CONTRACTS, CardsModule } from './cards.module';
+
+/** The cards context, as the platform registry lists it. */
+export const cardsContext: ContextDefinition = {
+  name: 'cards',
+  contracts: CARDS_CONTRACTS,
+  module: CardsModule,
+  readModels: [projectionReadModel(cardsProjection)],
+  publicEvents: [cardPublicEvents],
+  sagas: [],
+  controllers: CARDS_CONTROLLERS,
+};

@@ -1,0 +1,76 @@
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { cardsContract } from '@cip/cards/contract';
+import { cardsProjection } from '@cip/cards/read-models';
+import type { CardVault } from '@cip/cards/vault';
+import type { Environment } from '@cip/shared/contracts';
+import {
+  ConsumerHost,
+  contractProviders,
+  environmentStores,
+  Infrastructure,
+  INFRASTRUCTURE,
+} from '@cip/shared/infrastructure';
+import { CLOCK, Clock } from '@cip/shared/runtime';
+import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
+import { WALLETS_API, WalletsApi } from '@cip/wallets/contract';
+import { CardIssuing, CardsService } from './cards.service';
+
+/** What the app decides for the cards context (provided under CARDS_OPTIONS). */
+export interface CardsModuleOptions {
+  /** The card vault of an environment (embedded: `openEmbeddedCardVault`). */
+  vault(environment: Environment): CardVault;
+  /** The BIN and card lifetime of an environment; null when it has none (it then issues no card). */
+  issuing(environment: Environment): CardIssuing | null;
+  /** Closes the vaults, once no request can reach them any more. */
+  close(): Promise<void>;
+}
+
+export const CARDS_OPTIONS = Symbol('CARDS_OPTIONS');
+
+/** The cards context's APIs, by audience. */
+export const CARDS_CONTRACTS = [cardsContract];
+
+/** Closes the vaults with the application. */
+export class CardVaultsLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(CARDS_OPTIONS) private readonly options: CardsModuleOptions) {}
+
+  onApplicationShutdown(): Promise<void> {
+    return this.options.close();
+  }
+}
+
+/**
+ * The cards context: command handlers behind the distributor contract, issuing through the card vault. It
+ * reaches users and wallets through their contracts (USER_LIFECYCLE_API, WALLETS_API).
+ */
+@Module({
+  providers: [
+    {
+      provide: CardsService,
+      inject: [INFRASTRUCTURE, ConsumerHost, CLOCK, CARDS_OPTIONS, USER_LIFECYCLE_API, WALLETS_API],
+      useFactory: (
+        infrastructure: Infrastructure,
+        consumers: ConsumerHost,
+        clock: Clock,
+        options: CardsModuleOptions,
+        users: UserLifecycleApi,
+        wallets: WalletsApi,
+      ) =>
+        new CardsService(
+          {
+            ...environmentStores(infrastructure),
+            settle: consumers.settler([`projection.${cardsProjection.name}`]),
+            vault: (environment) => options.vault(environment),
+            issuing: (environment) => options.issuing(environment),
+            users,
+            wallets,
+          },
+          clock,
+        ),
+    },
+    ...contractProviders(CardsService, CARDS_CONTRACTS),
+    CardVaultsLifecycle,
+  ],
+  exports: [CardsService, ...CARDS_CONTRACTS.map((contract) => contract.token)],
+})
+export class CardsModule {}

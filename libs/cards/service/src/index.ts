@@ -1,0 +1,3 @@
+export * from './cards.service';
+export * from './cards.module';
+export * from './cards.context';
