@@ -1,0 +1,170 @@
+import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
+import { INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+
+/** Every file under a directory (the SQLite files and their WAL/SHM companions, the secrets). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+describe('cards over /v1, as a distributor uses them (integration order, step 5)', () => {
+  let h: Harness;
+  const json = { 'content-type': 'application/json' };
+  /** Every response body of the flow, for the PAN grep. */
+  const bodies: string[] = [];
+  const seen = <T extends { text: string }>(response: T): T => {
+    bodies.push(response.text);
+    return response;
+  };
+
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const post = async (path: string, body: object = {}, key = SANDBOX_KEY) =>
+    seen(
+      await h.http
+        .post(path)
+        .set({ 'x-api-key': key, ...json })
+        .send(body),
+    );
+  const get = async (path: string, query: Record<string, string> = {}, key = SANDBOX_KEY) =>
+    seen(await h.http.get(path).query(query).set({ 'x-api-key': key }));
+
+  /** Integration order steps 2-4: a user, a full KYC completed and approved, the wallet it was given. */
+  async function activeUserWithWallet(key = SANDBOX_KEY): Promise<{ userId: string; walletId: string }> {
+    const user = await post('/v1/users', newUserBody(), key);
+    expect(user.status).toBe(201);
+    const kyc = await seen(
+      await h.http
+        .put('/v1/kycs')
+        .set({ 'x-api-key': key, ...json })
+        .send({ userId: user.body.id, type: 'full' }),
+    );
+    expect(kyc.status).toBe(201);
+    expect((await post(`/v1/simulate/kyc/${kyc.body.id}/complete`, {}, key)).status).toBe(200);
+    expect((await post(`/v1/simulate/kyc/${kyc.body.id}/approve`, {}, key)).body).toMatchObject({
+      userActivated: true,
+    });
+    const wallets = await get('/v1/wallets', { userId: user.body.id }, key);
+    expect(wallets.body.items).toEqual([expect.objectContaining({ status: 'active' })]);
+    return { userId: user.body.id, walletId: wallets.body.items[0].id };
+  }
+
+  const eventNames = async (userId: string) =>
+    (await get('/v1/events', { userId, limit: '100', sortBy: 'createdAt' })).body.items
+      .filter((event: { eventName: string }) => event.eventName.startsWith('card.'))
+      .map((event: { eventName: string; eventTargetId: string; data: Record<string, unknown> }) => event);
+
+  /** The card's PAN, read from the vault the way only the hosted reveal page may. */
+  async function panOf(cardId: string): Promise<string> {
+    const infrastructure = h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
+    const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
+    const vaultRef = (created.data as { vaultRef: string }).vaultRef;
+    const options = h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS);
+    return (await options.vault('sandbox').revealForHostedPage(vaultRef)).pan;
+  }
+
+  it('issues a virtual card, freezes, unfreezes and revokes it, with an Event for each; no PAN anywhere', async () => {
+    const { userId, walletId } = await activeUserWithWallet();
+
+    const created = await post('/v1/cards', { userId, type: 'virtual' });
+    expect(created.status).toBe(201);
+    const card = created.body;
+    expect(card).toMatchObject({
+      userId,
+      walletId,
+      type: 'virtual',
+      status: 'active',
+      bin: '40000099',
+      maskedPan: expect.stringMatching(/^400000\*{6}\d{4}$/),
+    });
+    expect(card.id).toMatch(/^crd-[0-9a-f-]{36}$/);
+    expect(card.maskedPan.endsWith(card.last4)).toBe(true);
+    expect(created.headers.location).toBe(`/v1/cards/${card.id}`);
+    expect(card).not.toHaveProperty('distributorId');
+    expect(card).not.toHaveProperty('vaultRef');
+
+    const pan = await panOf(card.id);
+    expect(pan).toMatch(/^40000099\d{8}$/);
+    expect(pan.slice(-4)).toBe(card.last4);
+
+    // Virtual cards are active at once: activating again is accepted and changes nothing.
+    expect((await post(`/v1/cards/${card.id}/activate`)).body).toMatchObject({ status: 'active' });
+    expect((await post(`/v1/cards/${card.id}/freeze`)).body).toMatchObject({ status: 'frozen' });
+    expect((await get(`/v1/cards/${card.id}`)).body).toMatchObject({ status: 'frozen' });
+    expect(
+      (await get('/v1/cards', { userId, status: 'frozen' })).body.items.map((c: { id: string }) => c.id),
+    ).toEqual([card.id]);
+    expect((await post(`/v1/cards/${card.id}/unfreeze`)).body).toMatchObject({ status: 'active' });
+    expect((await post(`/v1/cards/${card.id}/revoke`)).body).toMatchObject({ status: 'revoked' });
+
+    const refused = await post(`/v1/cards/${card.id}/unfreeze`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('invalid_state_transition');
+    expect((await get(`/v1/cards/${card.id}`)).body).toMatchObject({ status: 'revoked' });
+
+    const events = await eventNames(userId);
+    expect(events.map((event: { eventName: string }) => event.eventName)).toEqual([
+      'card.created',
+      'card.frozen',
+      'card.unfrozen',
+      'card.revoked',
+    ]);
+    for (const event of events) expect(event).toMatchObject({ eventTargetId: card.id, userId });
+    expect(events[1].data).toMatchObject({ id: card.id, status: 'frozen', last4: card.last4 });
+    expect(events[1].data).not.toHaveProperty('distributorId');
+
+    // Nothing but the vault holds the number, and the vault only sealed: every SQLite file (the vault's
+    // included, WAL files too) and every response of the flow.
+    const files = filesUnder(h.dataDir);
+    expect(files).toEqual(expect.arrayContaining([join(h.dataDir, 'sandbox-vault.sqlite')]));
+    // The grep can see what is stored in clear: the card's last four digits are in the event log.
+    expect(files.some((file) => readFileSync(file).includes(`"last4":"${card.last4}"`))).toBe(true);
+    expect(files.filter((file) => readFileSync(file).includes(pan))).toEqual([]);
+    expect(bodies.filter((body) => body.includes(pan))).toEqual([]);
+    expect(bodies.some((body) => body.includes(card.last4))).toBe(true);
+  });
+
+  it('refuses a card to a user who is not active, or who does not exist, and records nothing', async () => {
+    const user = await post('/v1/users', newUserBody());
+    const onboarding = await post('/v1/cards', { userId: user.body.id, type: 'virtual' });
+    expect(onboarding.status).toBe(409);
+    expect(onboarding.body.error.code).toBe('user_not_active');
+
+    const missing = await post('/v1/cards', {
+      userId: 'usr-00000000-0000-4000-8000-000000000000',
+      type: 'virtual',
+    });
+    expect(missing.status).toBe(404);
+
+    const physical = await post('/v1/cards', { userId: user.body.id, type: 'physical' });
+    expect(physical.status).toBe(400);
+    expect(physical.body.error.code).toBe('validation_error');
+
+    expect((await get('/v1/cards', { userId: user.body.id })).body.items).toEqual([]);
+  });
+
+  it("answers 404 for another distributor's card and never lists it", async () => {
+    const other = await h.newDistributor({ allowedCountries: ['FR'] });
+    const { userId } = await activeUserWithWallet(other.sandboxKey);
+    const theirs = (await post('/v1/cards', { userId, type: 'virtual' }, other.sandboxKey)).body;
+
+    expect((await get(`/v1/cards/${theirs.id}`)).status).toBe(404);
+    const freeze = await post(`/v1/cards/${theirs.id}/freeze`);
+    expect(freeze.status).toBe(404);
+    expect(freeze.body.error.code).toBe('not_found');
+    expect((await get('/v1/cards', { userId })).body.items).toEqual([]);
+    expect((await get(`/v1/cards/${theirs.id}`, {}, other.sandboxKey)).body.status).toBe('active');
+    // Nor can it be reached from the other environment of the same distributor.
+    expect((await get(`/v1/cards/${theirs.id}`, {}, PRODUCTION_KEY)).status).toBe(404);
+  });
+});
