@@ -1,7 +1,8 @@
 import { isLuhnValid, SANDBOX_TEST_BIN } from '@cip/cards/domain';
+import { waitFor } from '@cip/shared/testing';
 import Database from 'better-sqlite3';
 import { randomInt } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CardVault } from './card-vault';
@@ -44,6 +45,17 @@ describe('card vault (embedded)', () => {
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((v) => v.close()));
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('moves its WAL into the database file while it runs (the store checkpoints off the request thread)', async () => {
+    const vault = open();
+    const mainFileSize = () => statSync(join(dataDir, 'sandbox-vault.sqlite')).size;
+    const before = mainFileSize();
+    for (let i = 0; i < 50; i++) await issue(vault);
+    await waitFor(() => mainFileSize() > before, {
+      what: 'the vault WAL to be checkpointed into sandbox-vault.sqlite',
+      timeoutMs: 10_000,
+    });
   });
 
   it('issues a card of which only the reference, BIN, last 4 digits and expiry leave the vault', async () => {

@@ -55,7 +55,7 @@ export function loadCardVaultKeys(options: {
 
 /**
  * The embedded runtime's vault of one environment: `DATA_DIR/<environment>-vault.sqlite` and its keys.
- * The file's WAL is checkpointed by whoever runs the scope's `SqliteCheckpointer` (add the path there).
+ * The store checkpoints the file's WAL itself, off the request thread.
  */
 export function openEmbeddedCardVault(options: {
   dataDir: string;

@@ -1,4 +1,4 @@
-import { openSqliteDatabase, type SqliteDatabase } from '@cip/shared/runtime';
+import { openSqliteDatabase, SqliteCheckpointer, type SqliteDatabase } from '@cip/shared/runtime';
 import type { Statement } from 'better-sqlite3';
 import type { CardVaultStore, SealedCard } from './card-vault-store.port';
 
@@ -39,7 +39,11 @@ export class SqliteCardVaultStore implements CardVaultStore {
   private readonly selectOthers: Statement;
   private readonly updateKey: Statement;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    /** Runs the file's WAL checkpoints off the request thread (its connection has automatic ones off). */
+    private readonly checkpointer?: SqliteCheckpointer,
+  ) {
     db.exec(`
       CREATE TABLE IF NOT EXISTS cards (
         vault_ref   TEXT PRIMARY KEY,
@@ -72,7 +76,8 @@ export class SqliteCardVaultStore implements CardVaultStore {
   }
 
   static open(path: string): SqliteCardVaultStore {
-    return new SqliteCardVaultStore(openSqliteDatabase(path));
+    const db = openSqliteDatabase(path);
+    return new SqliteCardVaultStore(db, new SqliteCheckpointer([path]));
   }
 
   async put(card: SealedCard): Promise<'stored' | 'duplicate_pan'> {
@@ -97,6 +102,7 @@ export class SqliteCardVaultStore implements CardVaultStore {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 }
