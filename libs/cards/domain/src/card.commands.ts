@@ -40,4 +40,16 @@ export interface RevokeCard {
 
 export type CardStatusCommand = ActivateCard | FreezeCard | UnfreezeCard | RevokeCard;
 
-export type CardCommand = CreateCard | CardStatusCommand;
+/**
+ * A user status change, applied to one of the user's cards by the user-stopped-cards saga. `cause` names
+ * the user's status event: a cause the card has already applied is ignored, so a redelivery changes nothing.
+ */
+export interface ApplyUserStatus {
+  type: 'ApplyUserStatus';
+  data: { userStatus: UserStatusForCards; reason: string; cause: string; now: string };
+}
+
+/** The user statuses a card follows: `active` lifts the user's block (and unfreezes nothing). */
+export type UserStatusForCards = 'active' | 'frozen' | 'disabled' | 'revoked' | 'deleted';
+
+export type CardCommand = CreateCard | CardStatusCommand | ApplyUserStatus;

@@ -1,7 +1,7 @@
 import { Decider, DomainError } from '@cip/shared/contracts';
-import type { CardCommand, CardStatusCommand, CreateCard } from './card.commands';
+import type { ApplyUserStatus, CardCommand, CardStatusCommand, CreateCard } from './card.commands';
 import { CardEvent, cardEvents, CardStatusChanged } from './card.events';
-import type { CardStatus, CardType } from './card.types';
+import type { CardBlock, CardStatus, CardType } from './card.types';
 
 // ---------------------------------------------------------------------------------------------------
 // State
@@ -21,6 +21,10 @@ export interface CardRecord {
   expYear: number;
   createdAt: string;
   updatedAt: string;
+  /** What keeps the card from being unfrozen by its distributor (empty: nothing). */
+  blocks: CardBlock[];
+  /** The causes of saga-made changes already applied (a redelivered event changes nothing). */
+  appliedCauses: string[];
 }
 
 export type CardState = { status: 'absent' } | CardRecord;
@@ -81,6 +85,12 @@ function changeStatus(command: CardStatusCommand, state: CardState): CardEvent[]
   if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
   const transition = TRANSITIONS[command.type];
   if (state.status === transition.to) return [];
+  if (command.type === 'UnfreezeCard' && state.status === 'frozen' && state.blocks.length > 0) {
+    throw new DomainError(
+      'card_unfreeze_blocked_error',
+      `Card ${state.cardId} cannot be unfrozen due to additional blocks: ${state.blocks.join(', ')}`,
+    );
+  }
   if (!transition.from.includes(state.status)) {
     throw new DomainError(
       'invalid_state_transition',
@@ -95,6 +105,38 @@ function changeStatus(command: CardStatusCommand, state: CardState): CardEvent[]
   ];
 }
 
+/**
+ * The card follows its user (issue 11, spec part 3): a frozen user freezes the card and blocks its unfreeze
+ * (on a card frozen already, only the block is placed); a disabled, revoked or deleted user revokes it, as
+ * none of those statuses ever spends again. A reactivated user lifts the block but unfreezes nothing: the
+ * card was frozen for a reason its distributor may still hold, so the distributor unfreezes it.
+ */
+function applyUserStatus({ data }: ApplyUserStatus, state: CardState): CardEvent[] {
+  if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+  if (state.appliedCauses.includes(data.cause) || state.status === 'revoked') return [];
+  const { cardId } = state;
+  const { reason, cause, now: at } = data;
+  const blocked = state.blocks.includes('user_frozen');
+  switch (data.userStatus) {
+    case 'active':
+      return blocked ? [{ type: 'CardBlockLifted', data: { cardId, block: 'user_frozen', cause, at } }] : [];
+    case 'frozen':
+      if (state.status === 'frozen') {
+        return blocked
+          ? []
+          : [{ type: 'CardBlockPlaced', data: { cardId, block: 'user_frozen', reason, cause, at } }];
+      }
+      return [
+        {
+          type: 'CardFrozen',
+          data: { cardId, previousStatus: state.status, block: 'user_frozen', reason, cause, at },
+        },
+      ];
+    default:
+      return [{ type: 'CardRevoked', data: { cardId, previousStatus: state.status, reason, cause, at } }];
+  }
+}
+
 export function decideCard(command: CardCommand, state: CardState): CardEvent[] {
   switch (command.type) {
     case 'CreateCard':
@@ -104,6 +146,8 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
     case 'UnfreezeCard':
     case 'RevokeCard':
       return changeStatus(command, state);
+    case 'ApplyUserStatus':
+      return applyUserStatus(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown command ${(unknown as CardCommand).type}`);
@@ -118,13 +162,41 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
 export function evolveCard(state: CardState, event: CardEvent): CardState {
   switch (event.type) {
     case 'CardCreated':
-      return { ...event.data, updatedAt: event.data.createdAt };
+      return { ...event.data, updatedAt: event.data.createdAt, blocks: [], appliedCauses: [] };
     case 'CardActivated':
     case 'CardFrozen':
     case 'CardUnfrozen':
     case 'CardRevoked':
+      if (!isCard(state)) return state;
+      return withCause(
+        {
+          ...state,
+          status: STATUS_OF_EVENT[event.type],
+          blocks:
+            event.type === 'CardFrozen' && event.data.block
+              ? withBlock(state.blocks, event.data.block)
+              : state.blocks,
+          updatedAt: event.data.at,
+        },
+        event.data.cause,
+      );
+    case 'CardBlockPlaced':
       return isCard(state)
-        ? { ...state, status: STATUS_OF_EVENT[event.type], updatedAt: event.data.at }
+        ? withCause(
+            { ...state, blocks: withBlock(state.blocks, event.data.block), updatedAt: event.data.at },
+            event.data.cause,
+          )
+        : state;
+    case 'CardBlockLifted':
+      return isCard(state)
+        ? withCause(
+            {
+              ...state,
+              blocks: state.blocks.filter((block) => block !== event.data.block),
+              updatedAt: event.data.at,
+            },
+            event.data.cause,
+          )
         : state;
     default: {
       const unknown: never = event;
@@ -132,6 +204,12 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
     }
   }
 }
+
+const withBlock = (blocks: CardBlock[], block: CardBlock): CardBlock[] =>
+  blocks.includes(block) ? blocks : [...blocks, block];
+
+const withCause = (card: CardRecord, cause: string | undefined): CardRecord =>
+  cause === undefined ? card : { ...card, appliedCauses: [...card.appliedCauses, cause] };
 
 export const cardDecider: Decider<CardCommand, CardEvent, CardState> = {
   decide: decideCard,

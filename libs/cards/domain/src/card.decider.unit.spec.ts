@@ -1,7 +1,7 @@
 import { deciderSpec } from '@cip/shared/testing';
-import type { CardCommand, CreateCard } from './card.commands';
+import type { ApplyUserStatus, CardCommand, CardStatusCommand, CreateCard } from './card.commands';
 import { cardDecider } from './card.decider';
-import type { CardCreated, CardEvent } from './card.events';
+import type { CardCreated, CardEvent, CardStatusChanged } from './card.events';
 import type { CardStatus } from './card.types';
 
 const spec = deciderSpec(cardDecider);
@@ -38,12 +38,12 @@ const created = (status: CardStatus = 'active'): CardCreated => ({
   },
 });
 
-const command = (type: Exclude<CardCommand['type'], 'CreateCard'>): CardCommand => ({
+const command = (type: CardStatusCommand['type']): CardCommand => ({
   type,
   data: { now: LATER },
 });
 
-const change = (type: Exclude<CardEvent['type'], 'CardCreated'>, previousStatus: CardStatus): CardEvent => ({
+const change = (type: CardStatusChanged['type'], previousStatus: CardStatus): CardEvent => ({
   type,
   data: { cardId: CARD_ID, previousStatus, at: LATER },
 });
@@ -170,5 +170,103 @@ describe('refused transitions', () => {
     for (const type of ['ActivateCard', 'FreezeCard', 'UnfreezeCard', 'RevokeCard'] as const) {
       spec.given([]).when(command(type)).thenThrows('not_found');
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The card follows its user (the user-stopped-cards saga)
+// ---------------------------------------------------------------------------------------------------
+
+describe('a user status change applied to a card', () => {
+  const REASON = 'User usr-4b7e is frozen: suspicious activity';
+  const user = (userStatus: ApplyUserStatus['data']['userStatus'], cause = `user:${userStatus}-1`) => ({
+    type: 'ApplyUserStatus' as const,
+    data: { userStatus, reason: REASON, cause, now: LATER },
+  });
+  const frozenByUser: CardEvent = {
+    type: 'CardFrozen',
+    data: {
+      cardId: CARD_ID,
+      previousStatus: 'active',
+      block: 'user_frozen',
+      reason: REASON,
+      cause: 'user:frozen-1',
+      at: LATER,
+    },
+  };
+
+  it('freezes an active card with the user block, its reason and cause', () => {
+    spec.given([created()]).when(user('frozen')).then([frozenByUser]);
+  });
+
+  it('places only the block on a card its distributor had frozen already', () => {
+    spec
+      .given([created(), frozen])
+      .when(user('frozen'))
+      .then([
+        {
+          type: 'CardBlockPlaced',
+          data: { cardId: CARD_ID, block: 'user_frozen', reason: REASON, cause: 'user:frozen-1', at: LATER },
+        },
+      ]);
+  });
+
+  it.each(['disabled', 'revoked', 'deleted'] as const)('revokes the card of a %s user', (userStatus) => {
+    for (const history of [[created()], [created(), frozenByUser]]) {
+      spec
+        .given(history)
+        .when(user(userStatus))
+        .then([
+          {
+            type: 'CardRevoked',
+            data: {
+              cardId: CARD_ID,
+              previousStatus: history.length === 1 ? 'active' : 'frozen',
+              reason: REASON,
+              cause: `user:${userStatus}-1`,
+              at: LATER,
+            },
+          },
+        ]);
+    }
+  });
+
+  it('changes nothing for a cause it has applied, even after the distributor changed the card since', () => {
+    const lifted: CardEvent = {
+      type: 'CardBlockLifted',
+      data: { cardId: CARD_ID, block: 'user_frozen', cause: 'user:active-1', at: LATER },
+    };
+    spec.given([created(), frozenByUser]).when(user('frozen')).then([]);
+    spec
+      .given([created(), frozenByUser, lifted, change('CardUnfrozen', 'frozen')])
+      .when(user('frozen'))
+      .then([]);
+  });
+
+  it('changes nothing on a revoked card', () => {
+    spec.given([created(), revoked]).when(user('frozen')).then([]);
+    spec.given([created(), revoked]).when(user('deleted')).then([]);
+  });
+
+  it('refuses the distributor an unfreeze while the user block holds (spec part 7)', () => {
+    spec
+      .given([created(), frozenByUser])
+      .when(command('UnfreezeCard'))
+      .thenThrows('card_unfreeze_blocked_error', /cannot be unfrozen due to additional blocks/);
+  });
+
+  it('lifts the block when the user is active again, but leaves the card frozen for its distributor', () => {
+    const lifted: CardEvent = {
+      type: 'CardBlockLifted',
+      data: { cardId: CARD_ID, block: 'user_frozen', cause: 'user:active-1', at: LATER },
+    };
+    spec.given([created(), frozenByUser]).when(user('active')).then([lifted]);
+    const state = [created(), frozenByUser, lifted].reduce(cardDecider.evolve, cardDecider.initialState());
+    expect(state).toMatchObject({ status: 'frozen', blocks: [] });
+    spec
+      .given([created(), frozenByUser, lifted])
+      .when(command('UnfreezeCard'))
+      .then([change('CardUnfrozen', 'frozen')]);
+    spec.given([created()]).when(user('active')).then([]);
   });
 });

@@ -1,5 +1,5 @@
 import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
-import type { CardStatus, CardType } from './card.types';
+import type { CardBlock, CardStatus, CardType } from './card.types';
 
 // ---------------------------------------------------------------------------------------------------
 // Domain events of a card stream (`crd-<uuid>`). A card is known here by its vault reference and what is
@@ -25,20 +25,36 @@ export type CardCreated = DomainEvent<
   }
 >;
 
-/** Every status change has the same shape; the event type names the change. */
-type StatusChange<Type extends string> = DomainEvent<
+/**
+ * Every status change has the same shape; the event type names the change. `reason` and `cause` are set
+ * when a saga made the change (its cause is applied once: a redelivered event changes nothing); `block` on
+ * a freeze is what keeps the card from being unfrozen until it is lifted.
+ */
+type StatusChange<Type extends string, Extra = object> = DomainEvent<
   Type,
-  { cardId: string; previousStatus: CardStatus; at: string }
+  { cardId: string; previousStatus: CardStatus; reason?: string; cause?: string; at: string } & Extra
 >;
 
 export type CardActivated = StatusChange<'CardActivated'>;
-export type CardFrozen = StatusChange<'CardFrozen'>;
+export type CardFrozen = StatusChange<'CardFrozen', { block?: CardBlock }>;
 export type CardUnfrozen = StatusChange<'CardUnfrozen'>;
 export type CardRevoked = StatusChange<'CardRevoked'>;
 
+/** A block on a card that was already frozen (it stays frozen, and now cannot be unfrozen). */
+export type CardBlockPlaced = DomainEvent<
+  'CardBlockPlaced',
+  { cardId: string; block: CardBlock; reason: string; cause: string; at: string }
+>;
+
+/** A block lifted: the card stays as it is (frozen), its distributor may unfreeze it again. */
+export type CardBlockLifted = DomainEvent<
+  'CardBlockLifted',
+  { cardId: string; block: CardBlock; cause: string; at: string }
+>;
+
 export type CardStatusChanged = CardActivated | CardFrozen | CardUnfrozen | CardRevoked;
 
-export type CardEvent = CardCreated | CardStatusChanged;
+export type CardEvent = CardCreated | CardStatusChanged | CardBlockPlaced | CardBlockLifted;
 
 /** How card streams are read (no upcaster yet: every card event is still in its first shape). */
 export const cardEvents = domainEventReader<CardEvent>();

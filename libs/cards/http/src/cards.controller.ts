@@ -99,10 +99,12 @@ export class CardsController {
   @ApiOperation({
     operationId: 'unfreezeCard',
     summary: 'Unfreeze a frozen card',
-    description: `Emits card.unfrozen; the card is active again. ${RETRIES}`,
+    description:
+      'Emits card.unfrozen; the card is active again. 409 card_unfreeze_blocked_error while another block ' +
+      `holds the card (its user is frozen): it stays frozen. ${RETRIES}`,
   })
   @ApiResponse({ status: 200, type: CardResponse })
-  @ApiErrors('invalid_state_transition')
+  @ApiErrors('invalid_state_transition', 'card_unfreeze_blocked_error')
   async unfreeze(
     @CurrentCaller() caller: Caller,
     @Param('cardId', new ResourceIdPipe('crd')) cardId: string,

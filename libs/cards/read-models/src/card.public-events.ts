@@ -11,6 +11,9 @@ const EVENT_NAMES = {
   CardFrozen: 'card.frozen',
   CardUnfrozen: 'card.unfrozen',
   CardRevoked: 'card.revoked',
+  // A block changes no status a distributor sees: the card stays frozen either way.
+  CardBlockPlaced: null,
+  CardBlockLifted: null,
 } as const;
 
 /** Card domain events -> public `card.*` Events (spec part 6, "Card events"), the card snapshot as data. */
@@ -19,10 +22,12 @@ export const cardPublicEvents: PublicEventMapper<CardView> = {
   snapshot: cardsProjection,
   toPublicEvents(recorded, snapshot): PublicEventDraft[] {
     const event = cardEvents.read(recorded);
+    const eventName = EVENT_NAMES[event.type];
+    if (!eventName) return [];
     const userId = snapshot?.userId;
     return [
       {
-        eventName: EVENT_NAMES[event.type],
+        eventName,
         eventTargetId: event.data.cardId,
         ...(userId ? { userId } : {}),
       },

@@ -5,12 +5,13 @@ import { CardView, toCardView } from './card-view';
 
 /**
  * Back from the view to the decider's state, so the projection folds with the domain's own evolve. The
- * view has no vault reference (it must not reach a read model), so the state rebuilt here has none either.
+ * view has no vault reference (it must not reach a read model), so the state rebuilt here has none either;
+ * nor the blocks and applied causes, which only the decider needs (they are read from the card's stream).
  */
 function toState(view: CardView | null): CardState {
   if (!view) return { status: 'absent' };
   const { id, maskedPan: _maskedPan, ...rest } = view;
-  return { ...rest, cardId: id, vaultRef: '' } as CardState;
+  return { ...rest, cardId: id, vaultRef: '', blocks: [], appliedCauses: [] } as CardState;
 }
 
 /** The `cards` read model: one document per card stream, for lists and their filters (userId, status). */

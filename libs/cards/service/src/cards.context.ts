@@ -2,6 +2,7 @@ import { CARDS_CONTROLLERS } from '@cip/cards/http';
 import { cardPublicEvents, cardsProjection } from '@cip/cards/read-models';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
 import { CARDS_CONTRACTS, CardsModule } from './cards.module';
+import { userStoppedCardsSaga } from './sagas/user-stopped-cards.saga';
 
 /** The cards context, as the platform registry lists it. */
 export const cardsContext: ContextDefinition = {
@@ -10,6 +11,6 @@ export const cardsContext: ContextDefinition = {
   module: CardsModule,
   readModels: [projectionReadModel(cardsProjection)],
   publicEvents: [cardPublicEvents],
-  sagas: [],
+  sagas: [userStoppedCardsSaga],
   controllers: CARDS_CONTROLLERS,
 };

@@ -1,5 +1,12 @@
 import type { CardListFilter, CardsApi, CreateCardInput } from '@cip/cards/contract';
-import { cardDecider, CardRecord, CardState, CardStatusCommand, isCard } from '@cip/cards/domain';
+import {
+  cardDecider,
+  CardRecord,
+  CardState,
+  CardStatusCommand,
+  isCard,
+  UserStatusForCards,
+} from '@cip/cards/domain';
 import { CardView, cardsProjection, toCardView } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
 import {
@@ -35,6 +42,19 @@ export interface CardsPorts {
   users: Pick<UserLifecycleApi, 'findUser'>;
   wallets: Pick<WalletsApi, 'listWallets'>;
 }
+
+/** A user's status change as the user-stopped-cards saga hands it over. */
+export interface UserStatusChange {
+  distributorId: string;
+  userId: string;
+  userStatus: UserStatusForCards;
+  reason: string;
+  /** The user's status event: applied once per card. */
+  cause: string;
+  correlationId: string;
+}
+
+const CARDS_PER_PAGE = 100;
 
 const FIRST_WALLET: FindPage = { sort: { field: 'createdAt', direction: 'asc' }, page: 0, limit: 1 };
 
@@ -133,6 +153,50 @@ export class CardsService implements CardsApi {
 
   revokeCard(caller: Caller, cardId: string): Promise<CardView> {
     return this.changeStatus(caller, cardId, 'RevokeCard');
+  }
+
+  /**
+   * Applies a user's status change to every card of the user (the user-stopped-cards saga). The cards are
+   * found in the cards read model once it has caught up with the log, so a card recorded before the user's
+   * change is included; each card's own stream decides (a card already following the change is left alone).
+   */
+  async applyUserStatus(environment: Environment, change: UserStatusChange): Promise<void> {
+    await this.ports.settle(environment);
+    const cards = forTenant(this.ports.readStore, { distributorId: change.distributorId, environment });
+    const cardIds: string[] = [];
+    for (let page = 0, hasMore = true; hasMore; page++) {
+      const result = await cards.find<CardView>(
+        cardsProjection.collection,
+        { userId: change.userId },
+        { sort: { field: 'createdAt', direction: 'asc' }, page, limit: CARDS_PER_PAGE },
+      );
+      cardIds.push(...result.items.filter((card) => card.status !== 'revoked').map((card) => card.id));
+      hasMore = result.hasMore;
+    }
+    const context = {
+      occurredAt: this.clock.now().toISOString(),
+      distributorId: change.distributorId,
+      environment,
+      correlationId: change.correlationId,
+      causationId: change.cause,
+    };
+    for (const cardId of cardIds) {
+      await handleCommand(
+        this.ports.eventStore(environment),
+        cardDecider,
+        cardId,
+        {
+          type: 'ApplyUserStatus',
+          data: {
+            userStatus: change.userStatus,
+            reason: change.reason,
+            cause: change.cause,
+            now: context.occurredAt,
+          },
+        },
+        context,
+      );
+    }
   }
 
   private async changeStatus(
