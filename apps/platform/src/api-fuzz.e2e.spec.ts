@@ -105,6 +105,8 @@ describe('the API under schema-driven fuzzing', () => {
     await api('post', '/v1/simulate/deposit', { walletId: wallet.id, amount: 100 });
     await settle();
     const transaction = (await api('get', `/v1/transactions?walletId=${wallet.id}`)).body.items[0];
+    const card = await api('post', '/v1/cards', { userId: user.body.id, type: 'virtual' });
+    await settle();
     const event = (await api('get', '/v1/events')).body.items[0];
     known = {
       userId: user.body.id,
@@ -112,6 +114,7 @@ describe('the API under schema-driven fuzzing', () => {
       walletId: wallet.id,
       transactionId: transaction.id,
       subscriptionId: subscription.body.id,
+      cardId: card.body.id,
       eventId: event.eventId,
       url: receiver.url,
     };

@@ -244,4 +244,93 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
       expect(revokedEvents[0].data).toMatchObject({ status: 'revoked', userId });
     });
   });
+
+  describe('spending controls (PUT /v1/cards/{id}/spending-controls)', () => {
+    const put = async (path: string, body: unknown, key = SANDBOX_KEY) =>
+      seen(
+        await h.http
+          .put(path)
+          .set({ 'x-api-key': key, ...json })
+          .send(body as object),
+      );
+    const RESTRICTED = ['quasi_cash', 'money_transfer', 'gambling', 'weapons', 'crypto'];
+
+    it('shows the program defaults, replaces them with limits in USD and blocked groups, with an Event', async () => {
+      const { userId } = await activeUserWithWallet();
+      const card = (await post('/v1/cards', { userId, type: 'virtual' })).body;
+      expect(card.spendingControls).toEqual({
+        limits: [],
+        blockedMccGroups: RESTRICTED,
+        blockedMccs: [],
+        allowedMccs: [],
+      });
+
+      const controls = {
+        limits: [
+          { amount: 250.5, interval: 'per_authorization' },
+          { amount: 1000, interval: 'monthly' },
+        ],
+        blockedMccGroups: ['gambling', 'crypto'],
+        blockedMccs: ['5812'],
+      };
+      const updated = await put(`/v1/cards/${card.id}/spending-controls`, controls);
+      expect(updated.status).toBe(200);
+      const expected = { ...controls, allowedMccs: [] };
+      expect(updated.body.spendingControls).toEqual(expected);
+      expect((await get(`/v1/cards/${card.id}`)).body.spendingControls).toEqual(expected);
+      expect((await get('/v1/cards', { userId })).body.items[0].spendingControls).toEqual(expected);
+
+      // The same controls again change nothing: one Event only.
+      expect((await put(`/v1/cards/${card.id}/spending-controls`, controls)).status).toBe(200);
+      const events = (await eventNames(userId)).filter(
+        (event: { eventName: string }) => event.eventName === 'card.spendingControlsUpdated',
+      );
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ eventTargetId: card.id, userId });
+      expect(events[0].data).toMatchObject({ id: card.id, spendingControls: expected });
+    });
+
+    it('refuses a bad MCC, a bad amount or an amount too large, naming the field, and changes nothing', async () => {
+      const { userId } = await activeUserWithWallet();
+      const card = (await post('/v1/cards', { userId, type: 'virtual' })).body;
+      const path = `/v1/cards/${card.id}/spending-controls`;
+
+      const badMcc = await put(path, { blockedMccs: ['5812', '58x2'] });
+      expect(badMcc.status).toBe(400);
+      expect(badMcc.body.error.code).toBe('validation_error');
+      expect(badMcc.body.error.details).toEqual([expect.objectContaining({ field: 'blockedMccs.1' })]);
+
+      const cents = await put(path, { limits: [{ amount: 10.005, interval: 'daily' }] });
+      expect(cents.status).toBe(400);
+      expect(cents.body.error.details).toEqual([expect.objectContaining({ field: 'limits.0.amount' })]);
+
+      const notAList = await put(path, { limits: true });
+      expect(notAList.status).toBe(400);
+      expect(notAList.body.error.details).toEqual([
+        expect.objectContaining({ field: 'limits', message: expect.stringMatching(/must be an array/) }),
+      ]);
+
+      const badInterval = await put(path, { limits: [{ amount: 10, interval: 'hourly' }] });
+      expect(badInterval.status).toBe(400);
+      expect(badInterval.body.error.details[0].field).toBe('limits.0.interval');
+
+      const tooLarge = await put(path, { limits: [{ amount: 1_000_000_000.01, interval: 'daily' }] });
+      expect(tooLarge.status).toBe(422);
+      expect(tooLarge.body.error.code).toBe('amount_too_large');
+
+      expect((await get(`/v1/cards/${card.id}`)).body.spendingControls.limits).toEqual([]);
+    });
+
+    it("answers 404 for another distributor's card and leaves it as it was", async () => {
+      const other = await h.newDistributor({ allowedCountries: ['FR'] });
+      const { userId } = await activeUserWithWallet(other.sandboxKey);
+      const theirs = (await post('/v1/cards', { userId, type: 'virtual' }, other.sandboxKey)).body;
+      const refused = await put(`/v1/cards/${theirs.id}/spending-controls`, { blockedMccGroups: [] });
+      expect(refused.status).toBe(404);
+      expect(refused.body.error.code).toBe('not_found');
+      expect(
+        (await get(`/v1/cards/${theirs.id}`, {}, other.sandboxKey)).body.spendingControls.blockedMccGroups,
+      ).toEqual(RESTRICTED);
+    });
+  });
 });

@@ -5,6 +5,14 @@ import type { CardStatus, CardType } from './card.types';
  * What identifies the card number is only what is printed in clear anyway: the BIN, the last four digits
  * and the masked PAN. The PAN and the CVV2 stay in the card vault.
  */
+/** A card's spending controls as the API shows them: limit amounts in USD (1 USD settles 1 USDC). */
+export interface CardSpendingControls {
+  limits: { amount: number; interval: string }[];
+  blockedMccGroups: string[];
+  blockedMccs: string[];
+  allowedMccs: string[];
+}
+
 export interface CardView {
   id: string;
   distributorId: string;
@@ -18,6 +26,8 @@ export interface CardView {
   maskedPan: string;
   expMonth: number;
   expYear: number;
+  /** The program's defaults until the distributor sets them. */
+  spendingControls: CardSpendingControls;
   createdAt: string;
   updatedAt: string;
   [field: string]: unknown;

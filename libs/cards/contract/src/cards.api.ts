@@ -7,6 +7,18 @@ export interface CreateCardInput {
   type: CardType;
 }
 
+/**
+ * A spending controls update (`PUT /v1/cards/{id}/spending-controls` replaces them whole), limit amounts in
+ * the platform's minor units. Every field is checked by the cards domain, whatever its declared type.
+ */
+export interface SpendingControlsUpdate {
+  limits?: readonly { amount: number; interval: string }[];
+  /** Omitted: the program's default groups; `[]` lifts every group block. */
+  blockedMccGroups?: readonly string[];
+  blockedMccs?: readonly string[];
+  allowedMccs?: readonly string[];
+}
+
 export interface CardListFilter {
   userId?: string;
   status?: CardStatus;
@@ -26,6 +38,11 @@ export interface CardsApi {
   unfreezeCard(caller: Caller, cardId: string): Promise<CardView>;
   /** Terminal: a revoked card never spends again. */
   revokeCard(caller: Caller, cardId: string): Promise<CardView>;
+  /**
+   * Replaces the card's spending controls (`400 validation_error` naming each failing field, `422
+   * amount_too_large`); the controls it already has change nothing. A revoked card is refused.
+   */
+  updateSpendingControls(caller: Caller, cardId: string, update: SpendingControlsUpdate): Promise<CardView>;
 }
 
 export const CARDS_API = Symbol('CARDS_API');
@@ -41,5 +58,6 @@ export const cardsContract = defineContext<CardsApi>({
     freezeCard: ['caller', 'cardId'],
     unfreezeCard: ['caller', 'cardId'],
     revokeCard: ['caller', 'cardId'],
+    updateSpendingControls: ['caller', 'cardId', 'update'],
   },
 });

@@ -1,3 +1,4 @@
+import type { SpendingControlsUpdate } from './spending-controls';
 import type { CardType } from './card.types';
 
 // ---------------------------------------------------------------------------------------------------
@@ -52,4 +53,10 @@ export interface ApplyUserStatus {
 /** The user statuses a card follows: `active` lifts the user's block (and unfreezes nothing). */
 export type UserStatusForCards = 'active' | 'frozen' | 'disabled' | 'revoked' | 'deleted';
 
-export type CardCommand = CreateCard | CardStatusCommand | ApplyUserStatus;
+/** Replaces the card's spending controls; the update is validated by the decider. */
+export interface UpdateSpendingControls {
+  type: 'UpdateSpendingControls';
+  data: { update: SpendingControlsUpdate; now: string };
+}
+
+export type CardCommand = CreateCard | CardStatusCommand | ApplyUserStatus | UpdateSpendingControls;

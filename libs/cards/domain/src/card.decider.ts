@@ -1,5 +1,17 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Decider, DomainError } from '@cip/shared/contracts';
-import type { ApplyUserStatus, CardCommand, CardStatusCommand, CreateCard } from './card.commands';
+import type {
+  ApplyUserStatus,
+  CardCommand,
+  CardStatusCommand,
+  CreateCard,
+  UpdateSpendingControls,
+} from './card.commands';
+import {
+  parseSpendingControls,
+  PROGRAM_DEFAULT_SPENDING_CONTROLS,
+  type SpendingControls,
+} from './spending-controls';
 import { CardEvent, cardEvents, CardStatusChanged } from './card.events';
 import type { CardBlock, CardStatus, CardType } from './card.types';
 
@@ -21,6 +33,8 @@ export interface CardRecord {
   expYear: number;
   createdAt: string;
   updatedAt: string;
+  /** Null until the distributor sets them: the card then has the program's defaults. */
+  spendingControls: SpendingControls | null;
   /** What keeps the card from being unfrozen by its distributor (empty: nothing). */
   blocks: CardBlock[];
   /** The causes of saga-made changes already applied (a redelivered event changes nothing). */
@@ -137,6 +151,26 @@ function applyUserStatus({ data }: ApplyUserStatus, state: CardState): CardEvent
   }
 }
 
+/** The controls a card has: its own, or the program's defaults. */
+export const spendingControlsOf = (card: CardRecord): SpendingControls =>
+  card.spendingControls ?? PROGRAM_DEFAULT_SPENDING_CONTROLS;
+
+/** The update replaces the controls whole; the controls the card already has change nothing (a retry). */
+function updateSpendingControls({ data }: UpdateSpendingControls, state: CardState): CardEvent[] {
+  if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+  const spendingControls = parseSpendingControls(data.update);
+  if (state.status === 'revoked') {
+    throw new DomainError(
+      'invalid_state_transition',
+      `Card ${state.cardId} is revoked: its spending controls cannot change`,
+    );
+  }
+  if (state.spendingControls && isDeepStrictEqual(spendingControls, state.spendingControls)) return [];
+  return [
+    { type: 'CardSpendingControlsUpdated', data: { cardId: state.cardId, spendingControls, at: data.now } },
+  ];
+}
+
 export function decideCard(command: CardCommand, state: CardState): CardEvent[] {
   switch (command.type) {
     case 'CreateCard':
@@ -148,6 +182,8 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
       return changeStatus(command, state);
     case 'ApplyUserStatus':
       return applyUserStatus(command, state);
+    case 'UpdateSpendingControls':
+      return updateSpendingControls(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown command ${(unknown as CardCommand).type}`);
@@ -162,7 +198,17 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
 export function evolveCard(state: CardState, event: CardEvent): CardState {
   switch (event.type) {
     case 'CardCreated':
-      return { ...event.data, updatedAt: event.data.createdAt, blocks: [], appliedCauses: [] };
+      return {
+        ...event.data,
+        updatedAt: event.data.createdAt,
+        spendingControls: null,
+        blocks: [],
+        appliedCauses: [],
+      };
+    case 'CardSpendingControlsUpdated':
+      return isCard(state)
+        ? { ...state, spendingControls: event.data.spendingControls, updatedAt: event.data.at }
+        : state;
     case 'CardActivated':
     case 'CardFrozen':
     case 'CardUnfrozen':

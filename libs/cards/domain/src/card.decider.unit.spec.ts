@@ -270,3 +270,58 @@ describe('a user status change applied to a card', () => {
     spec.given([created()]).when(user('active')).then([]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------------
+// Spending controls
+// ---------------------------------------------------------------------------------------------------
+
+describe('replacing the spending controls', () => {
+  const update = (changes: object = {}): CardCommand => ({
+    type: 'UpdateSpendingControls',
+    data: {
+      update: { limits: [{ amount: 500_000_000, interval: 'daily' }], blockedMccs: ['5812'], ...changes },
+      now: LATER,
+    },
+  });
+  const updated: CardEvent = {
+    type: 'CardSpendingControlsUpdated',
+    data: {
+      cardId: CARD_ID,
+      spendingControls: {
+        limits: [{ amount: 500_000_000, interval: 'daily' }],
+        blockedMccGroups: ['quasi_cash', 'money_transfer', 'gambling', 'weapons', 'crypto'],
+        blockedMccs: ['5812'],
+        allowedMccs: [],
+      },
+      at: LATER,
+    },
+  };
+
+  it('records the validated controls, the program groups kept when omitted', () => {
+    spec.given([created()]).when(update()).then([updated]);
+  });
+
+  it('starts from the program defaults and keeps what was set', () => {
+    expect(
+      cardDecider.evolve(cardDecider.evolve(cardDecider.initialState(), created()), updated),
+    ).toMatchObject({ spendingControls: updated.data.spendingControls, updatedAt: LATER });
+    expect(cardDecider.evolve(cardDecider.initialState(), created())).toMatchObject({
+      spendingControls: null,
+    });
+  });
+
+  it('changes nothing when the card already has these controls (a retry)', () => {
+    spec.given([created(), updated]).when(update()).then([]);
+  });
+
+  it('refuses an invalid update, naming the field, and a revoked card', () => {
+    spec
+      .given([created()])
+      .when(update({ blockedMccs: ['58x2'] }))
+      .thenThrows('validation_error', /blockedMccs\.0/);
+    spec
+      .given([created(), revoked])
+      .when(update())
+      .thenThrows('invalid_state_transition', /revoked/);
+  });
+});

@@ -1,4 +1,5 @@
 import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
+import type { SpendingControls } from './spending-controls';
 import type { CardBlock, CardStatus, CardType } from './card.types';
 
 // ---------------------------------------------------------------------------------------------------
@@ -54,7 +55,14 @@ export type CardBlockLifted = DomainEvent<
 
 export type CardStatusChanged = CardActivated | CardFrozen | CardUnfrozen | CardRevoked;
 
-export type CardEvent = CardCreated | CardStatusChanged | CardBlockPlaced | CardBlockLifted;
+/** The card's spending controls, replaced whole (amounts in minor units, validated). */
+export type CardSpendingControlsUpdated = DomainEvent<
+  'CardSpendingControlsUpdated',
+  { cardId: string; spendingControls: SpendingControls; at: string }
+>;
+
+export type CardEvent =
+  CardCreated | CardStatusChanged | CardBlockPlaced | CardBlockLifted | CardSpendingControlsUpdated;
 
 /** How card streams are read (no upcaster yet: every card event is still in its first shape). */
 export const cardEvents = domainEventReader<CardEvent>();

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CARDS_API, CardsApi, renderCard } from '@cip/cards/contract';
 import {
@@ -11,7 +11,13 @@ import {
   toPageQuery,
 } from '@cip/gateway/http';
 import type { FastifyReply } from 'fastify';
-import { CardListQueryDto, CardResponse, CreateCardDto } from './cards.dto';
+import {
+  CardListQueryDto,
+  CardResponse,
+  CreateCardDto,
+  SpendingControlsUpdateDto,
+  toSpendingControlsUpdate,
+} from './cards.dto';
 
 const RETRIES = 'Asking for the status the card already has changes nothing and returns the card.';
 
@@ -123,5 +129,28 @@ export class CardsController {
   @ApiErrors('invalid_state_transition')
   async revoke(@CurrentCaller() caller: Caller, @Param('cardId', new ResourceIdPipe('crd')) cardId: string) {
     return renderCard(await this.cards.revokeCard(caller, cardId));
+  }
+
+  @Put(':cardId/spending-controls')
+  @ApiOperation({
+    operationId: 'updateCardSpendingControls',
+    summary: "Replace a card's spending controls",
+    description:
+      'Replaces the controls whole: limits per authorization and per UTC window (daily, weekly from Monday, ' +
+      'monthly, yearly, all time) in USD, blocked MCC groups (omitted: the program defaults), and blocked or ' +
+      'allowed MCCs. Emits card.spendingControlsUpdated; the controls the card already has change nothing. ' +
+      '400 validation_error naming each failing field, 422 amount_too_large above 1,000,000,000, 409 ' +
+      'invalid_state_transition on a revoked card.',
+  })
+  @ApiResponse({ status: 200, type: CardResponse })
+  @ApiErrors('invalid_state_transition', 'amount_too_large')
+  async updateSpendingControls(
+    @CurrentCaller() caller: Caller,
+    @Param('cardId', new ResourceIdPipe('crd')) cardId: string,
+    @Body() body: SpendingControlsUpdateDto,
+  ) {
+    return renderCard(
+      await this.cards.updateSpendingControls(caller, cardId, toSpendingControlsUpdate(body)),
+    );
   }
 }

@@ -1,7 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { CARD_STATUSES, CARD_TYPES } from '@cip/cards/contract';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  ValidateNested,
+} from 'class-validator';
+import { CARD_STATUSES, CARD_TYPES, type SpendingControlsUpdate } from '@cip/cards/contract';
+import {
+  MAX_MCCS_PER_LIST,
+  MCC_GROUP_NAMES,
+  RESTRICTED_MCC_GROUPS,
+  SPENDING_LIMIT_INTERVALS,
+} from '@cip/cards/domain';
 import { ListQueryDto } from '@cip/gateway/http';
+import { DomainError, type ApiFieldError } from '@cip/shared/contracts';
+import { FIAT_DECIMALS, toMinorUnits } from '@cip/wallets/contract';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const USER_ID = new RegExp(`^usr-${UUID}$`);
@@ -33,6 +51,107 @@ export class CardListQueryDto extends ListQueryDto {
   status?: (typeof CARD_STATUSES)[number];
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Spending controls. The DTOs check the shape (unknown fields refused); the cards domain validates the
+// values (`parseSpendingControls`, in the decider, so every transport gets the same rules).
+// ---------------------------------------------------------------------------------------------------
+
+const MCC = { type: 'string', pattern: '^[0-9]{4}$', example: '7995' } as const;
+const LIMIT_AMOUNT =
+  'USD (1 USD settles 1 USDC), a JSON number with at most 2 decimals, above 0 and at most 1,000,000,000';
+
+export class SpendingLimitDto {
+  @ApiProperty({ example: 500, description: LIMIT_AMOUNT })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a number' })
+  amount: number;
+
+  @ApiProperty({
+    enum: SPENDING_LIMIT_INTERVALS,
+    description: 'per_authorization, or a UTC calendar window (weeks start on Monday)',
+  })
+  @IsIn(SPENDING_LIMIT_INTERVALS)
+  interval: (typeof SPENDING_LIMIT_INTERVALS)[number];
+}
+
+export class SpendingControlsUpdateDto {
+  @ApiPropertyOptional({
+    type: [SpendingLimitDto],
+    maxItems: SPENDING_LIMIT_INTERVALS.length,
+    description: 'At most one limit per interval; every limit applies. Omitted or []: no limits.',
+  })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => SpendingLimitDto)
+  @ArrayMaxSize(SPENDING_LIMIT_INTERVALS.length)
+  @IsArray()
+  limits?: SpendingLimitDto[];
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', enum: [...MCC_GROUP_NAMES] },
+    maxItems: MAX_MCCS_PER_LIST,
+    description: `Omitted: the program's defaults (${RESTRICTED_MCC_GROUPS.join(', ')}); [] lifts every group block.`,
+  })
+  @IsOptional()
+  @IsString({ each: true })
+  @IsArray()
+  blockedMccGroups?: string[];
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: MCC,
+    maxItems: MAX_MCCS_PER_LIST,
+    description: 'Merchant category codes declined (ISO 18245). Not together with allowedMccs.',
+  })
+  @IsOptional()
+  @IsString({ each: true })
+  @IsArray()
+  blockedMccs?: string[];
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: MCC,
+    maxItems: MAX_MCCS_PER_LIST,
+    description: 'When not empty, only these merchant category codes pass; none may be in a blocked group.',
+    // Empty in the example: set together with blockedMccs it would be refused.
+    example: [],
+  })
+  @IsOptional()
+  @IsString({ each: true })
+  @IsArray()
+  allowedMccs?: string[];
+}
+
+/**
+ * The body as the cards contract takes it: limit amounts from USD to the platform's minor units, by the
+ * money rules of every API amount (at most 2 decimals for fiat). Beyond the bound is `422
+ * amount_too_large`, whatever else is wrong; every malformed amount is listed in one `400`.
+ */
+export function toSpendingControlsUpdate(body: SpendingControlsUpdateDto): SpendingControlsUpdate {
+  const errors: ApiFieldError[] = [];
+  const limits = body.limits?.map((limit, index) => {
+    try {
+      return { ...limit, amount: toMinorUnits(limit.amount, `limits.${index}.amount`, FIAT_DECIMALS) };
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'validation_error') throw error;
+      errors.push(...(error.details ?? []));
+      return limit;
+    }
+  });
+  if (errors.length > 0) {
+    throw new DomainError('validation_error', `Invalid spending controls: ${errors[0].message}`, errors);
+  }
+  return { ...body, ...(limits ? { limits } : {}) };
+}
+
+export class SpendingControlsResponse {
+  @ApiProperty({ type: [SpendingLimitDto] }) limits: SpendingLimitDto[];
+  @ApiProperty({ type: 'array', items: { type: 'string', enum: [...MCC_GROUP_NAMES] } })
+  blockedMccGroups: string[];
+  @ApiProperty({ type: 'array', items: MCC }) blockedMccs: string[];
+  @ApiProperty({ type: 'array', items: MCC }) allowedMccs: string[];
+}
+
 export class CardResponse {
   @ApiProperty({ example: 'crd-7c9e6679-7425-40de-944b-e07fc1f90ae7' }) id: string;
   @ApiProperty({ example: 'usr-2b1f7a2e-6a3c-4f0e-9d55-0c6b1f1d2a10' }) userId: string;
@@ -53,6 +172,11 @@ export class CardResponse {
   maskedPan: string;
   @ApiProperty({ example: 11, minimum: 1, maximum: 12 }) expMonth: number;
   @ApiProperty({ example: 2029 }) expYear: number;
+  @ApiProperty({
+    type: SpendingControlsResponse,
+    description: "The program's defaults until set: no limits, the restricted MCC groups blocked",
+  })
+  spendingControls: SpendingControlsResponse;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

@@ -1,5 +1,6 @@
-import type { CardView } from '@cip/cards/contract';
-import { maskPan, type CardRecord } from '@cip/cards/domain';
+import type { CardSpendingControls, CardView } from '@cip/cards/contract';
+import { maskPan, spendingControlsOf, type CardRecord, type SpendingControls } from '@cip/cards/domain';
+import { fromMinorUnits, toMinorUnits } from '@cip/wallets/contract';
 
 export type { CardView };
 export { renderCard } from '@cip/cards/contract';
@@ -18,7 +19,25 @@ export function toCardView(card: CardRecord): CardView {
     maskedPan: maskPan(card.bin, card.last4),
     expMonth: card.expMonth,
     expYear: card.expYear,
+    spendingControls: renderSpendingControls(spendingControlsOf(card)),
     createdAt: card.createdAt,
     updatedAt: card.updatedAt,
   };
+}
+
+/** Limit amounts in USD, as the API speaks them (exact: every limit has at most 2 decimals of USD). */
+function renderSpendingControls(controls: SpendingControls): CardSpendingControls {
+  return {
+    ...controls,
+    limits: controls.limits.map((limit) => ({ ...limit, amount: fromMinorUnits(limit.amount) })),
+  };
+}
+
+/** Back to minor units, for the projection that folds views with the decider's evolve. */
+export function spendingControlsOfView(view: CardView): SpendingControls {
+  const controls = view.spendingControls;
+  return {
+    ...controls,
+    limits: controls.limits.map((limit) => ({ ...limit, amount: toMinorUnits(limit.amount) })),
+  } as SpendingControls;
 }

@@ -11,6 +11,7 @@ const EVENT_NAMES = {
   CardFrozen: 'card.frozen',
   CardUnfrozen: 'card.unfrozen',
   CardRevoked: 'card.revoked',
+  CardSpendingControlsUpdated: 'card.spendingControlsUpdated',
   // A block changes no status a distributor sees: the card stays frozen either way.
   CardBlockPlaced: null,
   CardBlockLifted: null,

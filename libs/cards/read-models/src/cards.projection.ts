@@ -1,17 +1,25 @@
 import { CARDS_TOPIC } from '@cip/cards/contract';
 import { cardEvents, CardState, evolveCard, isCard } from '@cip/cards/domain';
 import type { ProjectedEvent, Projection } from '@cip/shared/read-store';
-import { CardView, toCardView } from './card-view';
+import { CardView, spendingControlsOfView, toCardView } from './card-view';
 
 /**
  * Back from the view to the decider's state, so the projection folds with the domain's own evolve. The
  * view has no vault reference (it must not reach a read model), so the state rebuilt here has none either;
  * nor the blocks and applied causes, which only the decider needs (they are read from the card's stream).
+ * Spending controls come back as they were shown (the defaults included), in minor units again.
  */
 function toState(view: CardView | null): CardState {
   if (!view) return { status: 'absent' };
   const { id, maskedPan: _maskedPan, ...rest } = view;
-  return { ...rest, cardId: id, vaultRef: '', blocks: [], appliedCauses: [] } as CardState;
+  return {
+    ...rest,
+    cardId: id,
+    vaultRef: '',
+    spendingControls: spendingControlsOfView(view),
+    blocks: [],
+    appliedCauses: [],
+  } as CardState;
 }
 
 /** The `cards` read model: one document per card stream, for lists and their filters (userId, status). */

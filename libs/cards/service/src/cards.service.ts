@@ -1,4 +1,4 @@
-import type { CardListFilter, CardsApi, CreateCardInput } from '@cip/cards/contract';
+import type { CardListFilter, CardsApi, CreateCardInput, SpendingControlsUpdate } from '@cip/cards/contract';
 import {
   cardDecider,
   CardRecord,
@@ -153,6 +153,25 @@ export class CardsService implements CardsApi {
 
   revokeCard(caller: Caller, cardId: string): Promise<CardView> {
     return this.changeStatus(caller, cardId, 'RevokeCard');
+  }
+
+  async updateSpendingControls(
+    caller: Caller,
+    cardId: string,
+    update: SpendingControlsUpdate,
+  ): Promise<CardView> {
+    const context = callerContext(this.clock.now(), caller);
+    const result = await handleCommand(
+      this.ports.eventStore(caller.environment),
+      cardDecider,
+      cardId,
+      (state) => {
+        this.owned(caller, cardId, state);
+        return { type: 'UpdateSpendingControls' as const, data: { update, now: context.occurredAt } };
+      },
+      context,
+    );
+    return toCardView(result.state as CardRecord);
   }
 
   /**

@@ -40,6 +40,7 @@ export const PUBLIC_EVENT_NAMES = [
   'card.revoked',
   'card.shipped',
   'card.trackingNumberUpdated',
+  'card.spendingControlsUpdated',
   'cardAuthorization.confirmed',
   'cardAuthorization.approved',
   'cardAuthorization.rejected',

@@ -25,7 +25,13 @@ const MINOR_PER_UNIT = 10 ** USDC_DECIMALS;
 /** The largest amount or ledger figure the platform holds, in minor units (1,000,000,000 USDC). */
 export const MAX_MINOR_UNITS = 10 ** 15;
 const MAX_UNITS = MAX_MINOR_UNITS / MINOR_PER_UNIT;
-const DECIMAL = new RegExp(`^(\\d+)(?:\\.(\\d{1,${USDC_DECIMALS}}))?$`);
+/** Fiat amounts of the API (card spending limits in USD) have at most 2 decimals (API-DECISIONS). */
+export const FIAT_DECIMALS = 2;
+const decimalsPattern = (decimals: number) => new RegExp(`^(\\d+)(?:\\.(\\d{1,${decimals}}))?$`);
+const DECIMAL = {
+  [USDC_DECIMALS]: decimalsPattern(USDC_DECIMALS),
+  [FIAT_DECIMALS]: decimalsPattern(FIAT_DECIMALS),
+};
 
 /** `amount_too_large` (422): an amount, or the ledger figure it would produce, beyond MAX_MINOR_UNITS. */
 export function amountTooLarge(message: string, field = 'amount'): DomainError {
@@ -35,19 +41,23 @@ export function amountTooLarge(message: string, field = 'amount'): DomainError {
 }
 
 /**
- * A positive USDC amount of the API as minor units. More than 6 decimals, zero, negatives and non-numbers
- * are refused with a validation error naming `field` (400); amounts above MAX_MINOR_UNITS with
- * `amount_too_large` (422).
+ * A positive USDC amount of the API as minor units. More than 6 decimals (`FIAT_DECIMALS` for a USD
+ * amount: 1 USD is 1 USDC, so the minor units are the same), zero, negatives and non-numbers are refused
+ * with a validation error naming `field` (400); amounts above MAX_MINOR_UNITS with `amount_too_large` (422).
  */
-export function toMinorUnits(value: number, field = 'amount'): number {
+export function toMinorUnits(
+  value: number,
+  field = 'amount',
+  decimals: typeof USDC_DECIMALS | typeof FIAT_DECIMALS = USDC_DECIMALS,
+): number {
   const refuse = (message: string) => new DomainError('validation_error', message, [{ field, message }]);
   if (typeof value !== 'number' || !Number.isFinite(value)) throw refuse(`${field} must be a number`);
   // Before the decimals: `String(1e21)` is an exponent form, and a huge amount is too large, not malformed.
   if (value > MAX_UNITS)
     throw amountTooLarge(`${field} exceeds the largest amount, ${MAX_UNITS} ${USDC}`, field);
   // `String(1e-7)` is "1e-7": exponent forms never match, so they are refused like any excess decimals.
-  const match = DECIMAL.exec(String(value));
-  if (!match) throw refuse(`${field} must be a positive amount with at most ${USDC_DECIMALS} decimals`);
+  const match = DECIMAL[decimals].exec(String(value));
+  if (!match) throw refuse(`${field} must be a positive amount with at most ${decimals} decimals`);
   const minor = Number(match[1]) * MINOR_PER_UNIT + Number((match[2] ?? '').padEnd(USDC_DECIMALS, '0'));
   if (minor <= 0) throw refuse(`${field} must be greater than 0`);
   return minor;

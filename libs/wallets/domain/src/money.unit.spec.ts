@@ -1,4 +1,4 @@
-import { fromMinorUnits, MAX_MINOR_UNITS, minorFromBigInt, toMinorUnits } from './money';
+import { FIAT_DECIMALS, fromMinorUnits, MAX_MINOR_UNITS, minorFromBigInt, toMinorUnits } from './money';
 
 describe('USDC amounts', () => {
   it.each([
@@ -60,5 +60,21 @@ describe('USDC amounts', () => {
     ])
       expect(() => minorFromBigInt(tooLarge)).toThrow(expect.objectContaining({ code: 'amount_too_large' }));
     expect(() => minorFromBigInt(0n)).toThrow(expect.objectContaining({ code: 'validation_error' }));
+  });
+});
+
+describe('USD amounts (fiat: at most 2 decimals)', () => {
+  it('converts to the same minor units as USDC', () => {
+    expect(toMinorUnits(250.5, 'limits.0.amount', FIAT_DECIMALS)).toBe(250_500_000);
+    expect(toMinorUnits(0.29, 'limits.0.amount', FIAT_DECIMALS)).toBe(290_000);
+  });
+
+  it('refuses a third decimal, naming the field', () => {
+    expect(() => toMinorUnits(10.005, 'limits.0.amount', FIAT_DECIMALS)).toThrow(
+      expect.objectContaining({
+        code: 'validation_error',
+        details: [expect.objectContaining({ field: 'limits.0.amount' })],
+      }),
+    );
   });
 });

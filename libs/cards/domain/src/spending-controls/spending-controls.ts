@@ -1,3 +1,4 @@
+import type { SpendingControlsUpdate } from '@cip/cards/contract';
 import { DomainError, type ApiFieldError } from '@cip/shared/contracts';
 import { amountTooLarge, MAX_MINOR_UNITS } from '@cip/wallets/contract';
 import {
@@ -35,14 +36,8 @@ export interface SpendingControls {
   allowedMccs: string[];
 }
 
-/** The body of a controls update as it arrives; every field is checked, whatever its declared type. */
-export interface SpendingControlsUpdate {
-  limits?: readonly { amount: number; interval: string }[];
-  /** Omitted: the program's default groups; `[]` lifts every group block. */
-  blockedMccGroups?: readonly string[];
-  blockedMccs?: readonly string[];
-  allowedMccs?: readonly string[];
-}
+/** The body of a controls update as it arrives (the contract's); every field is checked, whatever its declared type. */
+export type { SpendingControlsUpdate };
 
 /** What a card gets when its controls are not set: no limits, the restricted groups blocked (fact 6). */
 export const PROGRAM_DEFAULT_SPENDING_CONTROLS: SpendingControls = Object.freeze({
