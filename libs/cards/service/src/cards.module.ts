@@ -39,6 +39,9 @@ export class CardVaultsLifecycle implements OnApplicationShutdown {
   }
 }
 
+/** How long the user-stopped saga waits for the cards read model before failing (and being retried). */
+const CARDS_CATCH_UP_MS = 10_000;
+
 /**
  * The cards context: command handlers behind the distributor contract, issuing through the card vault. It
  * reaches users and wallets through their contracts (USER_LIFECYCLE_API, WALLETS_API).
@@ -60,6 +63,8 @@ export class CardVaultsLifecycle implements OnApplicationShutdown {
           {
             ...environmentStores(infrastructure),
             settle: consumers.settler([`projection.${cardsProjection.name}`]),
+            catchUp: (environment) =>
+              consumers.drain(environment, [`projection.${cardsProjection.name}`], CARDS_CATCH_UP_MS),
             vault: (environment) => options.vault(environment),
             issuing: (environment) => options.issuing(environment),
             users,

@@ -35,6 +35,11 @@ export interface CardsPorts {
   readStore(environment: Environment): ReadStore;
   /** Waits until the cards projection has caught up with the log (read-your-writes for lists). */
   settle(environment: Environment): Promise<void>;
+  /**
+   * The same wait, failing when the projection does not catch up in time: a saga acting on "every card of
+   * the user" must not act on a partial list, so it fails and its event is delivered again.
+   */
+  catchUp(environment: Environment): Promise<void>;
   /** The environment's card vault: the only holder of PANs. */
   vault(environment: Environment): CardVault;
   /** Null when the environment has no BIN configured: it cannot issue cards. */
@@ -180,7 +185,7 @@ export class CardsService implements CardsApi {
    * change is included; each card's own stream decides (a card already following the change is left alone).
    */
   async applyUserStatus(environment: Environment, change: UserStatusChange): Promise<void> {
-    await this.ports.settle(environment);
+    await this.ports.catchUp(environment);
     const cards = forTenant(this.ports.readStore, { distributorId: change.distributorId, environment });
     const cardIds: string[] = [];
     for (let page = 0, hasMore = true; hasMore; page++) {
