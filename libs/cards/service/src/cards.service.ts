@@ -3,6 +3,7 @@ import {
   cardDecider,
   CardRecord,
   CardState,
+  CardCommand,
   CardStatusCommand,
   isCard,
   UserStatusForCards,
@@ -165,18 +166,10 @@ export class CardsService implements CardsApi {
     cardId: string,
     update: SpendingControlsUpdate,
   ): Promise<CardView> {
-    const context = callerContext(this.clock.now(), caller);
-    const result = await handleCommand(
-      this.ports.eventStore(caller.environment),
-      cardDecider,
-      cardId,
-      (state) => {
-        this.owned(caller, cardId, state);
-        return { type: 'UpdateSpendingControls' as const, data: { update, now: context.occurredAt } };
-      },
-      context,
-    );
-    return toCardView(result.state as CardRecord);
+    return this.ownedCommand(caller, cardId, (now) => ({
+      type: 'UpdateSpendingControls',
+      data: { update, now },
+    }));
   }
 
   /**
@@ -223,10 +216,15 @@ export class CardsService implements CardsApi {
     }
   }
 
-  private async changeStatus(
+  private changeStatus(caller: Caller, cardId: string, type: CardStatusCommand['type']): Promise<CardView> {
+    return this.ownedCommand(caller, cardId, (now) => ({ type, data: { now } }));
+  }
+
+  /** A distributor's command on one of its cards (another tenant's card is not found). */
+  private async ownedCommand(
     caller: Caller,
     cardId: string,
-    type: CardStatusCommand['type'],
+    build: (now: string) => CardCommand,
   ): Promise<CardView> {
     const context = callerContext(this.clock.now(), caller);
     const result = await handleCommand(
@@ -235,7 +233,7 @@ export class CardsService implements CardsApi {
       cardId,
       (state) => {
         this.owned(caller, cardId, state);
-        return { type, data: { now: context.occurredAt } };
+        return build(context.occurredAt);
       },
       context,
     );
