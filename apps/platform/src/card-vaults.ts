@@ -1,6 +1,6 @@
 import { SANDBOX_TEST_BIN } from '@cip/cards/domain';
 import { CardsModuleOptions } from '@cip/cards/service';
-import { openEmbeddedCardVault } from '@cip/cards/vault';
+import { cardVaultFile, openEmbeddedCardVault } from '@cip/cards/vault';
 import { ENVIRONMENTS } from '@cip/shared/contracts';
 
 /** How long the platform's cards are valid (expiry at the end of the month, three years on). */
@@ -11,9 +11,16 @@ const CARD_LIFETIME_MONTHS = 36;
  * sandbox issues from the Visa test BIN; production issues no card until a program BIN is configured
  * (not built yet), so no test number can reach a live network.
  */
+/** The vault files, checkpointed by the embedded infrastructure's one checkpoint worker. */
+export const cardVaultFiles = (dataDir: string): string[] =>
+  ENVIRONMENTS.map((environment) => cardVaultFile(dataDir, environment));
+
 export function embeddedCardsOptions(dataDir: string): CardsModuleOptions {
   const vaults = new Map(
-    ENVIRONMENTS.map((environment) => [environment, openEmbeddedCardVault({ dataDir, environment })]),
+    ENVIRONMENTS.map((environment) => [
+      environment,
+      openEmbeddedCardVault({ dataDir, environment, checkpointedElsewhere: true }),
+    ]),
   );
   return {
     vault: (environment) => {

@@ -13,7 +13,7 @@ import {
 import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { WALLETS_OPTIONS, WalletsModuleOptions } from '@cip/wallets/service';
 import { WEBHOOKS_OPTIONS, WebhooksModuleOptions } from '@cip/webhooks/service';
-import { embeddedCardsOptions } from './card-vaults';
+import { cardVaultFiles, embeddedCardsOptions } from './card-vaults';
 
 export interface PlatformModuleOptions {
   dataDir: string;
@@ -49,6 +49,7 @@ export class PlatformModule {
               logger,
               pollIntervalMs: options.pollIntervalMs,
               personalData: { policies: PLATFORM_PERSONAL_DATA, masterKey: options.personalDataMasterKey },
+              checkpointedFiles: cardVaultFiles(options.dataDir),
             }),
           runConsumers: true,
           logger: options.logger,

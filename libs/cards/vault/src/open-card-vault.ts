@@ -53,17 +53,25 @@ export function loadCardVaultKeys(options: {
   };
 }
 
+/** The vault file of one environment under DATA_DIR. */
+export const cardVaultFile = (dataDir: string, environment: string): string =>
+  join(dataDir, `${environment}-vault.sqlite`);
+
 /**
  * The embedded runtime's vault of one environment: `DATA_DIR/<environment>-vault.sqlite` and its keys.
- * The store checkpoints the file's WAL itself, off the request thread.
+ * The store checkpoints the file's WAL itself, off the request thread, unless the runtime's checkpointer
+ * runs it (`checkpointedElsewhere`: the platform adds `cardVaultFile` to the embedded infrastructure's).
  */
 export function openEmbeddedCardVault(options: {
   dataDir: string;
   environment: string;
   configured?: ConfiguredCardVaultKeys;
+  checkpointedElsewhere?: boolean;
 }): CardVault {
   return new CardVault(
-    SqliteCardVaultStore.open(join(options.dataDir, `${options.environment}-vault.sqlite`)),
+    SqliteCardVaultStore.open(cardVaultFile(options.dataDir, options.environment), {
+      checkpointedElsewhere: options.checkpointedElsewhere,
+    }),
     new FileKeyEncryptionKeys({ ...options, fromConfig: options.configured?.keks }),
     loadCardVaultKeys(options),
   );

@@ -75,9 +75,16 @@ export class SqliteCardVaultStore implements CardVaultStore {
     );
   }
 
-  static open(path: string): SqliteCardVaultStore {
+  /**
+   * Opens the store's file. Its WAL is checkpointed off the request thread by a worker of its own, unless
+   * the runtime's checkpointer already runs this file (`checkpointedElsewhere`).
+   */
+  static open(path: string, options: { checkpointedElsewhere?: boolean } = {}): SqliteCardVaultStore {
     const db = openSqliteDatabase(path);
-    return new SqliteCardVaultStore(db, new SqliteCheckpointer([path]));
+    return new SqliteCardVaultStore(
+      db,
+      options.checkpointedElsewhere ? undefined : new SqliteCheckpointer([path]),
+    );
   }
 
   async put(card: SealedCard): Promise<'stored' | 'duplicate_pan'> {

@@ -30,6 +30,11 @@ export interface EmbeddedInfrastructureOptions {
    * what the log holds sealed still opens: only apps that write the contexts' events need them.
    */
   personalData?: PersonalDataOptions;
+  /**
+   * Other SQLite files of the runtime (a context's own store, such as the card vaults) whose WAL the one
+   * checkpoint worker also runs: a worker thread each would cost about 10 MiB of memory.
+   */
+  checkpointedFiles?: string[];
 }
 
 /** The master key of the embedded runtime: the deployment's, or one generated under DATA_DIR/secrets. */
@@ -97,7 +102,7 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
     STORE_SCOPES.flatMap((scope) => [
       join(options.dataDir, `${scope}.sqlite`),
       join(options.dataDir, `${scope}-keys.sqlite`),
-    ]),
+    ]).concat(options.checkpointedFiles ?? []),
     1000,
     (message) => options.logger?.warn({ message }, 'WAL checkpoint failed'),
   );
