@@ -6,15 +6,15 @@ import { ENVIRONMENTS } from '@cip/shared/contracts';
 /** How long the platform's cards are valid (expiry at the end of the month, three years on). */
 const CARD_LIFETIME_MONTHS = 36;
 
+/** The vault files, checkpointed by the embedded infrastructure's one checkpoint worker. */
+export const cardVaultFiles = (dataDir: string): string[] =>
+  ENVIRONMENTS.map((environment) => cardVaultFile(dataDir, environment));
+
 /**
  * The embedded runtime's card vaults, one SQLite file and key set per environment under DATA_DIR. The
  * sandbox issues from the Visa test BIN; production issues no card until a program BIN is configured
  * (not built yet), so no test number can reach a live network.
  */
-/** The vault files, checkpointed by the embedded infrastructure's one checkpoint worker. */
-export const cardVaultFiles = (dataDir: string): string[] =>
-  ENVIRONMENTS.map((environment) => cardVaultFile(dataDir, environment));
-
 export function embeddedCardsOptions(dataDir: string): CardsModuleOptions {
   const vaults = new Map(
     ENVIRONMENTS.map((environment) => [
