@@ -17,12 +17,11 @@ import {
   RESTRICTED_MCC_GROUPS,
   SPENDING_LIMIT_INTERVALS,
 } from '@cip/cards/domain';
-import { ListQueryDto } from '@cip/gateway/http';
+import { ListQueryDto, resourceIdPattern } from '@cip/gateway/http';
 import { DomainError, type ApiFieldError } from '@cip/shared/contracts';
 import { FIAT_DECIMALS, toMinorUnits } from '@cip/wallets/contract';
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const USER_ID = new RegExp(`^usr-${UUID}$`);
+const USER_ID = resourceIdPattern('usr');
 const USER_ID_MESSAGE = 'userId must be a user id (usr-<uuid>)';
 
 export class CreateCardDto {

@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsSafeText, ListQueryDto } from '@cip/gateway/http';
+import { IsSafeText, ListQueryDto, resourceIdPattern } from '@cip/gateway/http';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@cip/wallets/contract';
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const USER_ID = new RegExp(`^usr-${UUID}$`);
-const WALLET_ID = new RegExp(`^wlt-${UUID}$`);
+const USER_ID = resourceIdPattern('usr');
+const WALLET_ID = resourceIdPattern('wlt');
 const AMOUNT_DESCRIPTION =
   'USDC, a JSON number with at most 6 decimals (more decimals: 400 validation_error), at most 1,000,000,000 ' +
   '(more: 422 amount_too_large)';

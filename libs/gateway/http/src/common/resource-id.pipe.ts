@@ -3,6 +3,10 @@ import { DomainError } from '@cip/shared/contracts';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
+/** The shape of a resource id (`usr-<uuid>`), or of a bare uuid without a prefix: for path pipes and DTOs. */
+export const resourceIdPattern = (prefix: string | null): RegExp =>
+  new RegExp(`^${prefix ? `${prefix}-` : ''}${UUID}$`);
+
 /**
  * A path id that cannot exist (wrong prefix, not a uuid) is simply not found: the same answer as an id
  * of another tenant, so ids reveal nothing.
@@ -11,7 +15,7 @@ export class ResourceIdPipe implements PipeTransform<string, string> {
   private readonly pattern: RegExp;
 
   constructor(private readonly prefix: string | null) {
-    this.pattern = new RegExp(`^${prefix ? `${prefix}-` : ''}${UUID}$`);
+    this.pattern = resourceIdPattern(prefix);
   }
 
   transform(value: string): string {
