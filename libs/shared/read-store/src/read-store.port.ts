@@ -59,6 +59,24 @@ export interface StoredDocument<T extends ReadDocument = ReadDocument> {
   positions: LogPositions;
 }
 
+/**
+ * How an adapter reads the page `query` asks for: the direction to scan (a page before the cursor is read
+ * backwards from it), and how the `limit + 1` rows read become the page, in the requested order.
+ */
+export function pageReading(query: FindQuery): {
+  ascending: boolean;
+  page<T>(rows: T[]): FindResult<T>;
+} {
+  const backwards = query.cursor?.side === 'before';
+  return {
+    ascending: (query.sort.direction === 'asc') !== backwards,
+    page: (rows) => {
+      const items = rows.slice(0, query.limit);
+      return { items: backwards ? items.reverse() : items, hasMore: rows.length > query.limit };
+    },
+  };
+}
+
 /** The key of a stored document in a list sorted by `field` (a cursor's anchor), or null for a tombstone. */
 export function sortKeyOf(id: string, stored: StoredDocument, field: SortField): SortKey | null {
   if (!stored.doc) return null;

@@ -30,6 +30,7 @@ import {
   UserRecord,
   UserState,
   uniqueValueDecider,
+  decideUniqueValue,
 } from '@cip/users/domain';
 import { toUserView, UserView, usersProjection } from '@cip/users/read-models';
 import { createHash } from 'node:crypto';
@@ -278,11 +279,19 @@ export class UsersService implements UsersApi, UserLifecycleApi {
     context: CommandContext,
   ): Promise<void> {
     const legacy = (await loadState(store, uniqueValueDecider, reservation.legacyStreamId)).state;
-    if (legacy.ownerId && legacy.ownerId !== ownerId && !(await this.abandoned(store, legacy))) {
-      throw new DomainError(
-        'duplicate_user_error',
-        `A user with this ${reservation.kind === 'email' ? 'email address' : 'phone number'} already exists: ${legacy.ownerId}`,
-        [{ field: reservation.kind, message: `already used by ${legacy.ownerId}` }],
+    if (legacy.ownerId && legacy.ownerId !== ownerId) {
+      // The decider's own refusal, on the legacy stream (nothing is written to it: its events are dropped).
+      decideUniqueValue(
+        {
+          type: 'ReserveUniqueValue',
+          data: {
+            kind: reservation.kind,
+            ownerId,
+            now: context.occurredAt,
+            currentOwnerAbandoned: await this.abandoned(store, legacy),
+          },
+        },
+        legacy,
       );
     }
     await handleCommand(

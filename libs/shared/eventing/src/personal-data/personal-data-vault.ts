@@ -125,11 +125,12 @@ export class PersonalDataVault {
   async open<E extends RecordedEvent>(events: E[]): Promise<E[]> {
     if (!events.some((e) => this.policy.has(e.type) || isSealed(e.data[SEALED_FIELD]))) return events;
     const keys = new Map<string, OpenedKey>();
+    const erased = new Map<string, boolean>();
     const opened: E[] = [];
     for (const event of events) {
       const envelope = event.data[SEALED_FIELD];
       if (!isSealed(envelope)) {
-        opened.push(await this.inClear(event, keys));
+        opened.push(await this.inClear(event, keys, erased));
         continue;
       }
       const key = await this.keyOf(envelope.keyId, keys);
@@ -148,20 +149,26 @@ export class PersonalDataVault {
    * rewritten); once its subject is erased they read as null all the same, so that everything derived
    * from the log shows the erasure.
    */
-  private async inClear<E extends RecordedEvent>(event: E, keys: Map<string, OpenedKey>): Promise<E> {
+  private async inClear<E extends RecordedEvent>(
+    event: E,
+    keys: Map<string, OpenedKey>,
+    erasedOf: Map<string, boolean>,
+  ): Promise<E> {
     const policy = this.policy.get(event.type);
     const subjectId = policy && event.data[policy.subject];
     if (!policy || typeof subjectId !== 'string') return event;
-    let key = keys.get(subjectId);
-    if (!key) {
-      const stored = await this.keys.get(subjectId);
-      if (stored?.status !== 'erased') return event;
-      key = { erased: true };
-      keys.set(subjectId, key);
+    const present = policy.fields.filter((f) => event.data[f] !== undefined);
+    // Nothing in clear to hide: no need to ask the key store.
+    if (present.length === 0) return event;
+    // Asked once per subject and call, whatever the answer (like keyOf's cache, which it reuses).
+    const opened = keys.get(subjectId);
+    let erased = opened ? 'erased' in opened : erasedOf.get(subjectId);
+    if (erased === undefined) {
+      erased = (await this.keys.get(subjectId))?.status === 'erased';
+      erasedOf.set(subjectId, erased);
     }
-    if (!('erased' in key)) return event;
-    const erased = policy.fields.filter((f) => event.data[f] !== undefined).map((f) => [f, null]);
-    return { ...event, data: { ...event.data, ...Object.fromEntries(erased) } };
+    if (!erased) return event;
+    return { ...event, data: { ...event.data, ...Object.fromEntries(present.map((f) => [f, null])) } };
   }
 
   /** Deletes the subject's data key: its sealed fields read as null everywhere from now on. */

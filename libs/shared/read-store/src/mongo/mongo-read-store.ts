@@ -8,6 +8,7 @@ import type {
   StoredDocument,
   VersionedWrite,
 } from '../read-store.port';
+import { pageReading } from '../read-store.port';
 
 /**
  * One read-model document as stored: the JSON document under `doc` (null: a tombstone), its version, and
@@ -123,9 +124,7 @@ export class MongoReadStore implements ReadStore {
         ? ['doc.updatedAt', 'positions.updated']
         : ['doc.createdAt', 'positions.created'];
     const cursor = query.cursor;
-    // A page before the cursor is read backwards from it, then turned round.
-    const backwards = cursor?.side === 'before';
-    const ascending = (query.sort.direction === 'asc') !== backwards;
+    const { ascending, page } = pageReading(query);
     if (cursor) {
       // MongoDB has no row-value comparison: the keyset range spelled out on the compound key.
       const beyond = ascending ? '$gt' : '$lt';
@@ -150,8 +149,7 @@ export class MongoReadStore implements ReadStore {
       .skip(cursor ? 0 : query.page * query.limit)
       .limit(query.limit + 1)
       .toArray();
-    const items = rows.slice(0, query.limit).map((r) => r.doc as T);
-    return { items: backwards ? items.reverse() : items, hasMore: rows.length > query.limit };
+    return page(rows.map((r) => r.doc as T));
   }
 
   async all<T extends ReadDocument>(collection: string): Promise<T[]> {

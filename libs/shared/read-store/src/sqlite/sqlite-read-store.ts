@@ -8,6 +8,7 @@ import type {
   StoredDocument,
   VersionedWrite,
 } from '../read-store.port';
+import { pageReading } from '../read-store.port';
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -118,9 +119,7 @@ export class SqliteReadStore implements ReadStore {
         ? ['updated_at', 'updated_position']
         : ['created_at', 'created_position'];
     const cursor = query.cursor;
-    // A page before the cursor is read backwards from it, then turned round.
-    const backwards = cursor?.side === 'before';
-    const ascending = (query.sort.direction === 'asc') !== backwards;
+    const { ascending, page } = pageReading(query);
     const direction = ascending ? 'ASC' : 'DESC';
     const isNull = (f: string) => query.filter[f] === null;
     const key = `${fields.map((f) => (isNull(f) ? `${f}:null` : f)).join(',')}|${column}|${direction}|${cursor ? 'keyset' : 'offset'}`;
@@ -154,9 +153,7 @@ export class SqliteReadStore implements ReadStore {
       const value = query.filter[field];
       if (value !== null) params[field] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
     }
-    const rows = (statement.all(params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as T);
-    const items = rows.slice(0, query.limit);
-    return { items: backwards ? items.reverse() : items, hasMore: rows.length > query.limit };
+    return page((statement.all(params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as T));
   }
 
   async all<T extends ReadDocument>(collection: string): Promise<T[]> {
