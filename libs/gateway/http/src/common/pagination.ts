@@ -3,6 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
 import type { FindPage, FindResult } from '@cip/shared/contracts';
+import { UUID } from './resource-id.pipe';
 
 /**
  * Deepest page a list serves: with `limit` at most 100, a million items in. Beyond it, walk with filters: an
@@ -23,7 +24,7 @@ export const SORT_VALUES = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'
 type CursorField = 'startingAfter' | 'endingBefore';
 
 /** Any resource id of the API: `<prefix>-<uuid>`, or a bare uuid (Event ids). */
-const ITEM_ID = /^(?:[a-z]{2,10}-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ITEM_ID = new RegExp(`^(?:[a-z]{2,10}-)?${UUID}$`);
 const EXAMPLE_ID = 'usr-0f8fad5b-d9cb-469f-a165-70867728950e';
 
 /**

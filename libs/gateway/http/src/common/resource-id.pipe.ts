@@ -1,7 +1,8 @@
 import { PipeTransform } from '@nestjs/common';
 import { DomainError } from '@cip/shared/contracts';
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** A lowercase uuid, the body of every resource id (`usr-<uuid>`), as regular expression source. */
+export const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** The shape of a resource id (`usr-<uuid>`), or of a bare uuid without a prefix: for path pipes and DTOs. */
 export const resourceIdPattern = (prefix: string | null): RegExp =>

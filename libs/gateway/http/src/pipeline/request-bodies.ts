@@ -8,28 +8,6 @@ export const MAX_JSON_DEPTH = 32;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-/**
- * Whether JSON text nests arrays and objects deeper than `limit`, found by one pass over the text, before
- * anything is built. Hand-written because neither JSON.parse nor Fastify's secure parser has a depth limit,
- * and a deep object, once built, overflows the stack of every recursive walker after the parser (the
- * validation pipe, class-transformer, the idempotency identity).
- */
-export function nestsDeeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return false;
-}
-
 /** Significant digits a JSON number keeps exactly through a binary double (DBL_DIG). */
 export const MAX_EXACT_DIGITS = 15;
 /**
@@ -39,39 +17,78 @@ export const MAX_EXACT_DIGITS = 15;
 const EXACTNESS_CHECKED_BELOW = 1e9;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
+/** What one pass over JSON text finds before (and about) what JSON.parse builds of it. */
+interface JsonTextScan {
+  /** Arrays and objects nest deeper than the limit (the pass stops there). */
+  tooDeep: boolean;
+  /** The first number literal JSON.parse would silently round, if any. */
+  inexact: string | null;
+  /** A `\uD800`–`\uDFFF` escape: the only way a lone surrogate gets into text decoded as strict UTF-8. */
+  surrogateEscape: boolean;
+}
+
+/** Whether a number literal has more significant digits than a double keeps, below the checked magnitude. */
+function isInexact(literal: string): boolean {
+  // Significant digits never outnumber the characters: short literals (almost all) need no more work.
+  if (literal.length <= MAX_EXACT_DIGITS) return false;
+  const mantissa = literal.replace(/^-/, '').replace(/[eE].*$/, '');
+  const [whole, fraction = ''] = mantissa.split('.');
+  const significant = `${whole}${fraction}`.replace(/^0+/, '').replace(/0+$/, '');
+  return significant.length > MAX_EXACT_DIGITS && Math.abs(Number(literal)) < EXACTNESS_CHECKED_BELOW;
+}
+
+const isHexDigit8ToF = (c: number) =>
+  (c >= 0x38 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+
 /**
- * The first number literal of JSON text that JSON.parse would silently round (`1.00000000000000001` reads
- * as 1, and `0.1000000000000000055511151231257827` as 0.1): more than MAX_EXACT_DIGITS significant digits.
- * Found on the text, because the parsed value no longer shows what was sent (Node 20 gives revivers no
- * source text).
+ * One pass over JSON text, before anything is built: its depth (neither JSON.parse nor Fastify's secure
+ * parser has a depth limit, and a deep object, once built, overflows the stack of every recursive walker
+ * after the parser: the validation pipe, class-transformer, the idempotency identity), the numbers
+ * JSON.parse would round (found on the text because the parsed value no longer shows what was sent: Node 20
+ * gives revivers no source text), and whether any string can hold a lone surrogate at all.
  */
-export function inexactNumber(text: string): string | null {
+function scanJsonText(text: string, depthLimit: number): JsonTextScan {
+  let depth = 0;
   let inString = false;
+  let inexact: string | null = null;
+  let surrogateEscape = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) {
-      inString = true;
-      continue;
-    }
-    if (c !== 0x2d && (c < 0x30 || c > 0x39)) continue;
-    NUMBER.lastIndex = i;
-    const literal = NUMBER.exec(text)?.[0];
-    if (!literal) continue;
-    i += literal.length - 1;
-    const mantissa = literal.replace(/^-/, '').replace(/[eE].*$/, '');
-    const [whole, fraction = ''] = mantissa.split('.');
-    const significant = `${whole}${fraction}`.replace(/^0+/, '').replace(/0+$/, '');
-    if (significant.length > MAX_EXACT_DIGITS && Math.abs(Number(literal)) < EXACTNESS_CHECKED_BELOW) {
-      return literal;
+      if (c === 0x5c) {
+        const d = text.charCodeAt(i + 2);
+        if (
+          text.charCodeAt(i + 1) === 0x75 &&
+          (d === 0x64 || d === 0x44) &&
+          isHexDigit8ToF(text.charCodeAt(i + 3))
+        ) {
+          surrogateEscape = true;
+        }
+        i++;
+      } else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > depthLimit) return { tooDeep: true, inexact, surrogateEscape };
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      NUMBER.lastIndex = i;
+      const literal = NUMBER.exec(text)?.[0];
+      if (!literal) continue;
+      i += literal.length - 1;
+      if (inexact === null && isInexact(literal)) inexact = literal;
     }
   }
-  return null;
+  return { tooDeep: false, inexact, surrogateEscape };
 }
+
+/** Whether JSON text nests arrays and objects deeper than `limit`. */
+export const nestsDeeperThan = (text: string, limit: number): boolean => scanJsonText(text, limit).tooDeep;
+
+/**
+ * The first number literal of JSON text that JSON.parse would silently round (`1.00000000000000001` reads
+ * as 1, and `0.1000000000000000055511151231257827` as 0.1): more than MAX_EXACT_DIGITS significant digits.
+ */
+export const inexactNumber = (text: string): string | null => scanJsonText(text, Infinity).inexact;
 
 /** The path of the first number of a parsed body equal to `target` (to name the field of a literal). */
 function fieldHolding(body: unknown, target: number): string | null {
@@ -159,7 +176,8 @@ export function installRequestBodies(fastify: FastifyInstance, hostedPagesPath: 
       return done(error as Error, undefined);
     }
     if (text.trim() === '') return done(null, {});
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    const scan = scanJsonText(text, MAX_JSON_DEPTH);
+    if (scan.tooDeep) {
       return done(
         new ApiError('validation_error', `The request body nests deeper than ${MAX_JSON_DEPTH} levels`),
         undefined,
@@ -170,7 +188,7 @@ export function installRequestBodies(fastify: FastifyInstance, hostedPagesPath: 
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return done(new ApiError('validation_error', 'The request body must be a JSON object'), undefined);
       }
-      const inexact = inexactNumber(text);
+      const inexact = scan.inexact;
       if (inexact) {
         const field = fieldHolding(value, Number(inexact)) ?? 'body';
         const message =
@@ -181,7 +199,7 @@ export function installRequestBodies(fastify: FastifyInstance, hostedPagesPath: 
           undefined,
         );
       }
-      const illFormed = illFormedString(value);
+      const illFormed = scan.surrogateEscape ? illFormedString(value) : null;
       if (illFormed) {
         return done(
           new ApiError('validation_error', 'The request is invalid; see details', [illFormed]),
