@@ -82,8 +82,7 @@ class Receiver {
     return answer.then((a) => a.arrivals.filter(([name]) => name === 'user.created'));
   }
 
-  /** Collects arrivals until `count` user.created deliveries came (or the time-out). */
-  /** The first `count` deliveries; fails, saying how many came, if they do not all arrive in time. */
+  /** Collects user.created deliveries until `count` came; fails, saying how many came, if they do not in time. */
   async collect(count: number, timeoutMs: number): Promise<Arrival[]> {
     const all: Arrival[] = [];
     const deadline = Date.now() + timeoutMs;

@@ -43,6 +43,17 @@ describe('cli: users erase (crypto-shredding of a person)', () => {
     }
   };
 
+  /** A distributor created through the CLI, as the caller of its sandbox. */
+  const newDistributor = async (): Promise<Caller> => {
+    const created = await cli('distributors', 'create', '--name', 'Acme', '--countries', 'FR', '--json');
+    return {
+      distributorId: JSON.parse(created.stdout).distributorId as string,
+      environment: 'sandbox',
+      requestId: 'req-1',
+      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
+    };
+  };
+
   /** The data of a stream's events as it is on disk, read without the platform's code. */
   const storedData = (streamId: string): string[] => {
     const db = new Database(join(dataDir, 'sandbox.sqlite'), { readonly: true });
@@ -70,14 +81,7 @@ describe('cli: users erase (crypto-shredding of a person)', () => {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("keeps a new user's identity out of the log in clear: its events carry it sealed", async () => {
-    const created = await cli('distributors', 'create', '--name', 'Acme', '--countries', 'FR', '--json');
-    const distributorId = JSON.parse(created.stdout).distributorId as string;
-    const caller: Caller = {
-      distributorId,
-      environment: 'sandbox',
-      requestId: 'req-1',
-      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
-    };
+    const caller = await newDistributor();
     const user = await withUsers(async (users) => {
       const { id } = await users.createUser(caller, PERSON);
       return users.setPhone(caller, id, PHONE);
@@ -96,14 +100,8 @@ describe('cli: users erase (crypto-shredding of a person)', () => {
   });
 
   it('erases a person: a pseudonymous record in the API, the rebuilt read models and the export, and no byte of it left in the database file', async () => {
-    const created = await cli('distributors', 'create', '--name', 'Acme', '--countries', 'FR', '--json');
-    const distributorId = JSON.parse(created.stdout).distributorId as string;
-    const caller: Caller = {
-      distributorId,
-      environment: 'sandbox',
-      requestId: 'req-1',
-      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
-    };
+    const caller = await newDistributor();
+    const { distributorId } = caller;
     const userId = await withUsers(async (users) => {
       const { id } = await users.createUser(caller, PERSON);
       await users.setPhone(caller, id, PHONE);

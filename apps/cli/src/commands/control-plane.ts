@@ -1,7 +1,7 @@
 import { DistributorRecord } from '@cip/distributors/domain';
 import { DistributorDirectory, DistributorsService } from '@cip/distributors/service';
-import { DomainError } from '@cip/shared/contracts';
-import { systemClock } from '@cip/shared/runtime';
+import { type Caller, DomainError, type Environment } from '@cip/shared/contracts';
+import { newId, systemClock } from '@cip/shared/runtime';
 import type { CommandContext } from '../command';
 
 /**
@@ -24,4 +24,18 @@ export function existingDistributor(
   const distributor = directory.get(distributorId);
   if (!distributor) throw new DomainError('not_found', `Distributor ${distributorId} was not found`);
   return distributor;
+}
+
+/** The caller of an operator command acting for a distributor: a fresh request id and its current program. */
+export function operatorCaller(
+  directory: DistributorDirectory,
+  distributorId: string,
+  environment: Environment,
+): Caller {
+  return {
+    distributorId,
+    environment,
+    requestId: newId('cli'),
+    program: existingDistributor(directory, distributorId).program,
+  };
 }

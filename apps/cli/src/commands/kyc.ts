@@ -5,7 +5,7 @@ import { newId, systemClock } from '@cip/shared/runtime';
 import { Command, Option } from 'commander';
 import { Cli, CommandContext, commandGroup, examples, print } from '../command';
 import { distributorOption, environmentOption } from '../options';
-import { existingDistributor, openControlPlane } from './control-plane';
+import { openControlPlane, operatorCaller } from './control-plane';
 import { openUsers } from './users';
 
 /**
@@ -71,9 +71,8 @@ export function registerKycCommands(program: Command, cli: Cli): void {
       }>(async (context, { args: [kycId], options }) => {
         const service = await openKyc(context);
         const { directory } = await openControlPlane(context);
-        const program = existingDistributor(directory, options.distributor).program;
         const { kyc: reviewed } = await service.review(
-          { distributorId: options.distributor, environment: options.env, requestId: newId('cli'), program },
+          operatorCaller(directory, options.distributor, options.env),
           kycId,
           options.decision,
           options.code,

@@ -1,12 +1,12 @@
-import type { Caller, Environment } from '@cip/shared/contracts';
+import type { Environment } from '@cip/shared/contracts';
 import { environmentStores } from '@cip/shared/infrastructure';
-import { newId, systemClock } from '@cip/shared/runtime';
+import { systemClock } from '@cip/shared/runtime';
 import type { UserView } from '@cip/users/contract';
 import { UsersService } from '@cip/users/service';
 import { Command, Option } from 'commander';
 import { Cli, CommandContext, commandGroup, examples, print } from '../command';
 import { environmentOption, nonEmpty } from '../options';
-import { existingDistributor, openControlPlane } from './control-plane';
+import { openControlPlane, operatorCaller } from './control-plane';
 
 /**
  * The users service over the data directory's stores, for operator actions. Lists never wait for the
@@ -36,14 +36,8 @@ export interface EraseUserRequest {
 export async function eraseUser(context: CommandContext, request: EraseUserRequest): Promise<UserView> {
   const users = openUsers(context);
   const { directory } = await openControlPlane(context);
-  const caller = (distributorId: string): Caller => ({
-    distributorId,
-    environment: request.environment,
-    requestId: newId('cli'),
-    program: existingDistributor(directory, distributorId).program,
-  });
   const owner = await users.ownerOf(request.environment, request.userId);
-  return users.eraseUser(caller(owner), request.userId, {
+  return users.eraseUser(operatorCaller(directory, owner, request.environment), request.userId, {
     erasedBy: `operator:${request.operator}`,
     reason: request.reason,
   });
