@@ -12,6 +12,13 @@ import type { WalletStreams } from './wallet-streams';
 
 /** The reads of the API: wallets by id (folded from their stream) and lists from the read models. */
 export class WalletQueries {
+  /**
+   * Per environment, the log position the wallets read model was last seen caught up with: while the log
+   * has not moved past it, an address missing from the read model is nobody's without waiting again (the
+   * watcher asks about every recipient of the token, most of them not deposit addresses).
+   */
+  private readonly caughtUpTo = new Map<Environment, number>();
+
   constructor(private readonly streams: WalletStreams) {}
 
   async getWallet(caller: Caller, walletId: string): Promise<WalletView> {
@@ -82,7 +89,11 @@ export class WalletQueries {
       });
     let found = await find();
     if (found.items.length === 0) {
+      const head = await this.streams.ports.eventStore(environment).headPosition();
+      if ((this.caughtUpTo.get(environment) ?? -1) >= head) return null;
       await this.streams.ports.catchUpWallets(environment);
+      // The catch-up covered everything appended before it was asked, so at least up to `head`.
+      this.caughtUpTo.set(environment, Math.max(this.caughtUpTo.get(environment) ?? -1, head));
       found = await find();
     }
     return found.items[0] ?? null;
