@@ -69,6 +69,8 @@ export function evaluateControls(
   const limits = [...controls.limits].sort(
     (a, b) => SPENDING_LIMIT_INTERVALS.indexOf(a.interval) - SPENDING_LIMIT_INTERVALS.indexOf(b.interval),
   );
+  // Each record's time is read once, however many window limits count it.
+  let spends: readonly { amount: number; at: number }[] | undefined;
   for (const { interval, amount: limit } of limits) {
     if (interval === 'per_authorization') {
       if (amount > limit) {
@@ -77,11 +79,12 @@ export function evaluateControls(
       continue;
     }
     const window = windowOf(interval, at);
+    spends ??= spendHistory
+      .filter((record) => record.amount > 0)
+      .map((record) => ({ amount: record.amount, at: instant(record.at, 'spendHistory.at') }));
     let spent = 0;
-    for (const record of spendHistory) {
-      if (record.amount <= 0) continue;
-      const recordAt = instant(record.at, 'spendHistory.at');
-      if (recordAt >= window.start && recordAt < window.end) spent += record.amount;
+    for (const record of spends) {
+      if (record.at >= window.start && record.at < window.end) spent += record.amount;
       // Stop once over: the sum then stays below twice the bound, an exact integer however long the history.
       if (spent > limit) break;
     }
