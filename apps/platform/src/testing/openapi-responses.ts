@@ -1,6 +1,7 @@
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
+import { resolveRef } from './openapi-ref';
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -118,7 +119,7 @@ export class OpenApiResponses {
       );
     }
     for (const [name, header] of Object.entries((documented.headers as Record<string, Json>) ?? {})) {
-      const resolved = this.resolve(header);
+      const resolved = resolveRef(this.document, header);
       if (resolved.required && response.headers[name] === undefined) {
         throw new Error(`${where} without its documented ${name} header`);
       }
@@ -166,15 +167,6 @@ export class OpenApiResponses {
     throw new Error(
       `${where} with a body that does not match the OpenAPI document:\n  ${errors.join('\n  ')}\n` +
         `body: ${JSON.stringify(body)}`,
-    );
-  }
-
-  private resolve(node: Json): Json {
-    if (typeof node.$ref !== 'string') return node;
-    const parts = node.$ref.replace(/^#\//, '').split('/');
-    return parts.reduce<Json>(
-      (at, part) => at[part.replace(/~1/g, '/').replace(/~0/g, '~')] as Json,
-      this.document,
     );
   }
 

@@ -3,6 +3,8 @@
  * what a fuzzer needs, so the fuzz test covers every operation the API documents, new ones included.
  */
 
+import { resolveRef } from '../openapi-ref';
+
 /** A JSON schema as far as the fuzzer reads it (3.0 `nullable` and 3.1 type arrays both folded in). */
 export interface FuzzSchema {
   types: string[];
@@ -42,20 +44,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 /** Past this depth a self-referencing schema is cut off (a tree of a tree of ... is not worth walking). */
 const MAX_SCHEMA_DEPTH = 8;
 
-function resolve(document: Json, node: unknown): Json {
-  let current = (node ?? {}) as Json;
-  for (let hops = 0; typeof current.$ref === 'string' && hops < 20; hops++) {
-    const pointer = (current.$ref as string).replace(/^#\//, '').split('/');
-    current = pointer.reduce<Json>(
-      (at, key) => (at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')] ?? {}) as Json,
-      document,
-    );
-  }
-  return current;
-}
-
 function toFuzzSchema(document: Json, node: unknown, depth = 0): FuzzSchema {
-  const schema = resolve(document, node);
+  const schema = resolveRef(document, node);
   const result: FuzzSchema = { types: [], nullable: schema.nullable === true, properties: {}, required: [] };
   if (depth > MAX_SCHEMA_DEPTH) return result;
   // allOf merges; oneOf/anyOf take their first branch that says something (enough to build a valid base).
@@ -103,14 +93,14 @@ function toFuzzSchema(document: Json, node: unknown, depth = 0): FuzzSchema {
 export function operationsOf(document: Json): FuzzOperation[] {
   const operations: FuzzOperation[] = [];
   for (const [path, item] of Object.entries((document.paths ?? {}) as Json)) {
-    const pathItem = resolve(document, item);
+    const pathItem = resolveRef(document, item);
     const shared = (pathItem.parameters as unknown[]) ?? [];
     for (const method of METHODS) {
       const operation = pathItem[method] as Json | undefined;
       if (!operation) continue;
       const byKey = new Map<string, FuzzParameter>();
       for (const raw of [...shared, ...((operation.parameters as unknown[]) ?? [])]) {
-        const parameter = resolve(document, raw);
+        const parameter = resolveRef(document, raw);
         const name = String(parameter.name);
         const location = parameter.in as FuzzParameter['in'];
         byKey.set(`${location}:${name}`, {
@@ -120,7 +110,7 @@ export function operationsOf(document: Json): FuzzOperation[] {
           schema: toFuzzSchema(document, parameter.schema),
         });
       }
-      const content = (resolve(document, operation.requestBody).content ?? {}) as Json;
+      const content = (resolveRef(document, operation.requestBody).content ?? {}) as Json;
       const jsonType = Object.keys(content).find((type) => /json/i.test(type));
       operations.push({
         method: method.toUpperCase(),
