@@ -1,5 +1,6 @@
 import { CARDS_OPTIONS, CardsModuleOptions, CardsService } from '@cip/cards/service';
 import { ConsumerHost, INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
+import { UsersService } from '@cip/users/service';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 /** A card Event as `/v1/events` lists it. */
@@ -249,6 +250,35 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
     const refused = await post(`/v1/simulate/cards/${card.id}/ship`, {});
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/virtual/);
+  });
+
+  it("drops a card's shipping address when its user is erased, in the card and in the list", async () => {
+    const { userId } = await activeUserWithWallet();
+    const card = (await post('/v1/cards', { userId, type: 'physical', address: ADDRESS })).body;
+    expect((await get('/v1/cards', { userId })).body.items[0].shippingAddress).toEqual(ADDRESS);
+
+    // The operator's erasure, as `cli users erase` makes it.
+    await h.platform.app.get(UsersService).eraseUser(
+      {
+        distributorId: h.platform.distributorId,
+        environment: 'sandbox',
+        requestId: 'operator-erasure',
+        program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
+      },
+      userId,
+      { erasedBy: 'operator:test', reason: 'DSR-2' },
+    );
+    // Twice: the sagas append card events, then the projections and the Event recorder read them.
+    await consumers().drain('sandbox');
+    await consumers().drain('sandbox');
+
+    const read = (await get(`/v1/cards/${card.id}`)).body;
+    expect(read).toMatchObject({ status: 'revoked', shippingAddress: null });
+    expect((await get('/v1/cards', { userId })).body.items).toEqual([
+      expect.objectContaining({ id: card.id, shippingAddress: null }),
+    ]);
+    const created = (await cardEvents(userId)).find((event) => event.eventName === 'card.created');
+    expect(created?.data.shippingAddress).toBeNull();
   });
 
   describe('reissue (POST /v1/cards/{id}/reissue)', () => {

@@ -361,3 +361,26 @@ describe('retiring a replaced card once its replacement is active', () => {
     spec.given([]).when(retire()).thenThrows('not_found');
   });
 });
+
+describe("erasing a physical card's shipping address with its user", () => {
+  const erase: CardCommand = { type: 'EraseShippingAddress', data: { cause: 'user:evt-1', now: LATER } };
+  const erased: CardEvent = {
+    type: 'CardShippingAddressErased',
+    data: { cardId: CARD_ID, cause: 'user:evt-1', at: LATER },
+  };
+
+  it('records the erasure once; the address then reads as null', () => {
+    spec.given([physicalCreated, ordered]).when(erase).then([erased]);
+    spec.given([physicalCreated, erased]).when(erase).thenNothing();
+    expect(fold([physicalCreated, erased]).shippingAddress).toBeNull();
+  });
+
+  it('records it on a revoked card too, and nothing on a virtual card', () => {
+    spec
+      .given([physicalCreated, revoked('inactive')])
+      .when(erase)
+      .then([erased]);
+    spec.given([virtualCreated]).when(erase).thenNothing();
+    spec.given([]).when(erase).thenThrows('not_found');
+  });
+});

@@ -73,7 +73,8 @@ export type CardCommand =
   | UpdateSpendingControls
   | ShippingCommand
   | ReissueCard
-  | RetireReplacedCard;
+  | RetireReplacedCard
+  | EraseShippingAddress;
 
 // Physical cards and reissues ----------------------------------------------------------------------
 
@@ -98,6 +99,16 @@ export type ShippingCommand = RecordFulfilmentOrder | RecordShipment;
 export interface ReissueCard {
   type: 'ReissueCard';
   data: { reason: CardReissueReason; newCardId: string; now: string };
+}
+
+/**
+ * The card's user was erased (the user-erased-cards saga): the shipping address, sealed with the user's key
+ * in the log, reads as null from now on; this records it so the read models drop their copy too. `cause`
+ * names the user's erasure: applied once.
+ */
+export interface EraseShippingAddress {
+  type: 'EraseShippingAddress';
+  data: { cause: string; now: string };
 }
 
 /** The replacement is active: a damaged or expired card it replaces stops (the replaced-card saga). */

@@ -7,6 +7,7 @@ import type {
   CreateCard,
   RecordFulfilmentOrder,
   RecordShipment,
+  EraseShippingAddress,
   ReissueCard,
   RetireReplacedCard,
   UpdateSpendingControls,
@@ -342,6 +343,15 @@ function retireReplacedCard({ data }: RetireReplacedCard, state: CardState): Car
   ];
 }
 
+/** A physical card's address goes with its user's erasure (once per erasure; virtual cards have none). */
+function eraseShippingAddress({ data }: EraseShippingAddress, state: CardState): CardEvent[] {
+  if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+  if (state.type !== 'physical' || state.appliedCauses.includes(data.cause)) return [];
+  return [
+    { type: 'CardShippingAddressErased', data: { cardId: state.cardId, cause: data.cause, at: data.now } },
+  ];
+}
+
 export function decideCard(command: CardCommand, state: CardState): CardEvent[] {
   switch (command.type) {
     case 'CreateCard':
@@ -363,6 +373,8 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
       return reissueCard(command, state);
     case 'RetireReplacedCard':
       return retireReplacedCard(command, state);
+    case 'EraseShippingAddress':
+      return eraseShippingAddress(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown command ${(unknown as CardCommand).type}`);
@@ -458,6 +470,10 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
     case 'CardReplaced':
       return isCard(state)
         ? { ...state, replacedBy: event.data.replacedBy, updatedAt: event.data.at }
+        : state;
+    case 'CardShippingAddressErased':
+      return isCard(state)
+        ? withCause({ ...state, shippingAddress: null, updatedAt: event.data.at }, event.data.cause)
         : state;
     default: {
       const unknown: never = event;

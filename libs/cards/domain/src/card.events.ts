@@ -98,6 +98,12 @@ export type CardReplaced = DomainEvent<
   { cardId: string; replacedBy: string; reason: CardReissueReason; at: string }
 >;
 
+/** The card's user was erased: its shipping address is gone (nothing personal inside; no public Event). */
+export type CardShippingAddressErased = DomainEvent<
+  'CardShippingAddressErased',
+  { cardId: string; cause: string; at: string }
+>;
+
 export type CardShippingEvent = CardFulfilmentOrdered | CardShipped | CardTrackingNumberUpdated;
 
 export type CardEvent =
@@ -107,7 +113,8 @@ export type CardEvent =
   | CardBlockLifted
   | CardSpendingControlsUpdated
   | CardShippingEvent
-  | CardReplaced;
+  | CardReplaced
+  | CardShippingAddressErased;
 
 /** How card streams are read (no upcaster yet: every card event is still in its first shape). */
 export const cardEvents = domainEventReader<CardEvent>();

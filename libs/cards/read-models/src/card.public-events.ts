@@ -21,6 +21,8 @@ const EVENT_NAMES = {
   CardTrackingNumberUpdated: 'card.trackingNumberUpdated',
   // The new card's card.created names the card it replaces; the old one's card.revoked says when it stops.
   CardReplaced: null,
+  // The spec has no Event for an erasure: the Events recorded so far are redacted by the users context.
+  CardShippingAddressErased: null,
 } as const;
 
 /** Card domain events -> public `card.*` Events (spec part 6, "Card events"), the card snapshot as data. */

@@ -5,6 +5,7 @@ import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructu
 import { CARDS_CONTRACTS, CardsModule } from './cards.module';
 import { cardFulfilmentSaga } from './sagas/card-fulfilment.saga';
 import { replacedCardSaga } from './sagas/replaced-card.saga';
+import { userErasedCardsSaga } from './sagas/user-erased-cards.saga';
 import { userStoppedCardsSaga } from './sagas/user-stopped-cards.saga';
 
 /** The cards context, as the platform registry lists it. */
@@ -14,7 +15,7 @@ export const cardsContext: ContextDefinition = {
   module: CardsModule,
   readModels: [projectionReadModel(cardsProjection)],
   publicEvents: [cardPublicEvents],
-  sagas: [userStoppedCardsSaga, cardFulfilmentSaga, replacedCardSaga],
+  sagas: [userStoppedCardsSaga, cardFulfilmentSaga, replacedCardSaga, userErasedCardsSaga],
   controllers: CARDS_CONTROLLERS,
   personalData: cardPersonalData,
 };

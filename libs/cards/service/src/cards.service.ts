@@ -238,18 +238,9 @@ export class CardsService implements CardsApi, CardSimulationApi {
    * change is included; each card's own stream decides (a card already following the change is left alone).
    */
   async applyUserStatus(environment: Environment, change: UserStatusChange): Promise<void> {
-    await this.ports.catchUp(environment);
-    const cards = forTenant(this.ports.readStore, { distributorId: change.distributorId, environment });
-    const cardIds: string[] = [];
-    for (let page = 0, hasMore = true; hasMore; page++) {
-      const result = await cards.find<CardView>(
-        cardsProjection.collection,
-        { userId: change.userId },
-        { sort: { field: 'createdAt', direction: 'asc' }, page, limit: CARDS_PER_PAGE },
-      );
-      cardIds.push(...result.items.filter((card) => card.status !== 'revoked').map((card) => card.id));
-      hasMore = result.hasMore;
-    }
+    const cardIds = (await this.cardsOfUser(environment, change.distributorId, change.userId))
+      .filter((card) => card.status !== 'revoked')
+      .map((card) => card.id);
     const context = {
       occurredAt: this.clock.now().toISOString(),
       distributorId: change.distributorId,
@@ -344,6 +335,53 @@ export class CardsService implements CardsApi, CardSimulationApi {
       },
       context,
     );
+  }
+
+  /**
+   * The user was erased (the user-erased-cards saga): each of the user's physical cards records that its
+   * shipping address is gone, so the cards read model drops its copy (the log's copy is sealed with the
+   * user's key, deleted with the erasure). Revoked cards included: they still showed it.
+   */
+  async eraseShippingAddresses(
+    environment: Environment,
+    userId: string,
+    trigger: CardTrigger,
+  ): Promise<void> {
+    const context = this.sagaContext(environment, trigger);
+    for (const card of await this.cardsOfUser(environment, trigger.distributorId, userId)) {
+      if (card.type !== 'physical') continue;
+      await handleCommand(
+        this.ports.eventStore(environment),
+        cardDecider,
+        card.id,
+        { type: 'EraseShippingAddress', data: { cause: trigger.causationId, now: context.occurredAt } },
+        context,
+      );
+    }
+  }
+
+  /**
+   * Every card of a user, from the cards read model once it has caught up with the log (a card recorded
+   * before the call is included), for the sagas acting on all of them.
+   */
+  private async cardsOfUser(
+    environment: Environment,
+    distributorId: string,
+    userId: string,
+  ): Promise<CardView[]> {
+    await this.ports.catchUp(environment);
+    const cards = forTenant(this.ports.readStore, { distributorId, environment });
+    const found: CardView[] = [];
+    for (let page = 0, hasMore = true; hasMore; page++) {
+      const result = await cards.find<CardView>(
+        cardsProjection.collection,
+        { userId },
+        { sort: { field: 'createdAt', direction: 'asc' }, page, limit: CARDS_PER_PAGE },
+      );
+      found.push(...result.items);
+      hasMore = result.hasMore;
+    }
+    return found;
   }
 
   /** The user a card is for: it exists for the caller and is active. */
