@@ -1,5 +1,5 @@
 import { SANDBOX_TEST_BIN } from '@cip/cards/domain';
-import { CardsModuleOptions } from '@cip/cards/service';
+import { CardsModuleOptions, SandboxFulfilmentProvider } from '@cip/cards/service';
 import { cardVaultFile, openEmbeddedCardVault } from '@cip/cards/vault';
 import { ENVIRONMENTS } from '@cip/shared/contracts';
 
@@ -22,6 +22,7 @@ export function embeddedCardsOptions(dataDir: string): CardsModuleOptions {
       openEmbeddedCardVault({ dataDir, environment, checkpointedElsewhere: true }),
     ]),
   );
+  const sandboxFulfilment = new SandboxFulfilmentProvider();
   return {
     vault: (environment) => {
       const vault = vaults.get(environment);
@@ -30,6 +31,8 @@ export function embeddedCardsOptions(dataDir: string): CardsModuleOptions {
     },
     issuing: (environment) =>
       environment === 'sandbox' ? { bin: SANDBOX_TEST_BIN, lifetimeMonths: CARD_LIFETIME_MONTHS } : null,
+    // Production has no card bureau yet (nor a BIN): only the sandbox ships, through its simulation.
+    fulfilment: (environment) => (environment === 'sandbox' ? sandboxFulfilment : null),
     close: async () => {
       await Promise.all([...vaults.values()].map((vault) => vault.close()));
     },

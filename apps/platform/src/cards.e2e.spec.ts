@@ -148,8 +148,8 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     expect(missing.status).toBe(404);
 
     const physical = await post('/v1/cards', { userId: user.body.id, type: 'physical' });
-    expect(physical.status).toBe(400);
-    expect(physical.body.error.code).toBe('validation_error');
+    expect(physical.status).toBe(409);
+    expect(physical.body.error.code).toBe('user_not_active');
 
     expect((await get('/v1/cards', { userId: user.body.id })).body.items).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import type { CardDeliveryType, CardShipment, CardTier, ShippingAddress } from './card-shipping';
 import type { CardStatus, CardType } from './card.types';
 
 /**
@@ -28,6 +29,14 @@ export interface CardView {
   expYear: number;
   /** The program's defaults until the distributor sets them. */
   spendingControls: CardSpendingControls;
+  /** Physical cards only (null for virtual ones). */
+  tier: CardTier | null;
+  deliveryType: CardDeliveryType | null;
+  /** Where a physical card ships: the address current at its creation (null once its user was erased). */
+  shippingAddress: ShippingAddress | null;
+  shipment: CardShipment | null;
+  /** The card this one replaces (`POST /v1/cards/{id}/reissue`), else null. */
+  replacesCardId: string | null;
   createdAt: string;
   updatedAt: string;
   [field: string]: unknown;

@@ -6,6 +6,6 @@
 export const CARD_STATUSES = ['inactive', 'active', 'frozen', 'revoked'] as const;
 export type CardStatus = (typeof CARD_STATUSES)[number];
 
-/** Virtual cards only so far; physical cards come with shipping. */
-export const CARD_TYPES = ['virtual'] as const;
+/** Virtual cards spend at once; physical cards are shipped first (`card-shipping.ts`). */
+export const CARD_TYPES = ['virtual', 'physical'] as const;
 export type CardType = (typeof CARD_TYPES)[number];

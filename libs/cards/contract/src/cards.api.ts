@@ -1,10 +1,40 @@
 import { Caller, defineContext, type FindPage, type FindResult } from '@cip/shared/contracts';
+import type {
+  CardDeliveryType,
+  CardReissueReason,
+  CardTier,
+  ShippingAddress,
+  ShippingMethod,
+} from './card-shipping';
 import type { CardStatus, CardType } from './card.types';
 import type { CardView } from './card-view';
 
 export interface CreateCardInput {
   userId: string;
   type: CardType;
+  /** Physical cards only: `standard` when omitted. */
+  tier?: CardTier;
+  /** Physical cards only: `ship_to_user` when omitted. */
+  deliveryType?: CardDeliveryType;
+  /**
+   * Physical cards only: where to ship. A B2B program may name any address; any other program may only
+   * repeat the user's verified address (`409 shipping_address_required` otherwise). Omitted: the user's.
+   */
+  address?: ShippingAddress;
+  /** The card's spending controls from the start, validated as the PUT validates them. */
+  spendingControls?: SpendingControlsUpdate;
+}
+
+export interface ReissueCardInput {
+  reason: CardReissueReason;
+}
+
+/** What the sandbox's fulfilment provider reports when it ships a card (`POST /v1/simulate/cards/{id}/ship`). */
+export interface SimulateShipmentInput {
+  /** Omitted: the sandbox makes one up (the same one for the same card). */
+  trackingNumber?: string;
+  /** Omitted: the method the card was requested with. */
+  shippingMethod?: ShippingMethod;
 }
 
 /**
@@ -43,6 +73,13 @@ export interface CardsApi {
    * amount_too_large`); the controls it already has change nothing. A revoked card is refused.
    */
   updateSpendingControls(caller: Caller, cardId: string, update: SpendingControlsUpdate): Promise<CardView>;
+  /**
+   * Replaces the card with a new one (a new number from the vault, the same wallet, type, tier and
+   * spending controls; a physical one ships to the user's current address), `replacesCardId` set. `lost`
+   * and `stolen` revoke the old card at once; `damaged` and `expired` revoke it once the new one is
+   * active. A card is replaced once: asking again answers the same new card.
+   */
+  reissueCard(caller: Caller, cardId: string, input: ReissueCardInput): Promise<CardView>;
 }
 
 export const CARDS_API = Symbol('CARDS_API');
@@ -59,5 +96,23 @@ export const cardsContract = defineContext<CardsApi>({
     unfreezeCard: ['caller', 'cardId'],
     revokeCard: ['caller', 'cardId'],
     updateSpendingControls: ['caller', 'cardId', 'update'],
+    reissueCard: ['caller', 'cardId', 'input'],
   },
+});
+
+/** Sandbox only: what the simulated fulfilment provider reports (`/v1/simulate/cards`). */
+export interface CardSimulationApi {
+  /**
+   * The card was dispatched: `card.shipped`, then `card.trackingNumberUpdated`. On a card already shipped,
+   * a new tracking number or method is `card.trackingNumberUpdated` alone; the same ones change nothing.
+   */
+  simulateShipment(caller: Caller, cardId: string, input: SimulateShipmentInput): Promise<CardView>;
+}
+
+export const CARD_SIMULATION_API = Symbol('CARD_SIMULATION_API');
+
+export const cardSimulationContract = defineContext<CardSimulationApi>({
+  name: 'cards.simulation',
+  token: CARD_SIMULATION_API,
+  methods: { simulateShipment: ['caller', 'cardId', 'input'] },
 });

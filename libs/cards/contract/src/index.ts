@@ -1,4 +1,5 @@
 export * from './card.types';
+export * from './card-shipping';
 export * from './card-view';
 export * from './cards.api';
 export * from './cards.integration-events';

@@ -1,5 +1,6 @@
 import type { SpendingControlsUpdate } from './spending-controls';
 import type { CardType } from './card.types';
+import type { CardReissueReason, PhysicalCardDetails, ShippingMethod } from './card-shipping';
 
 // ---------------------------------------------------------------------------------------------------
 // Commands of the card decider. Time (`now`), ids and what the vault issued arrive in the command.
@@ -15,6 +16,12 @@ export interface CreateCard {
     type: CardType;
     /** What the card vault issued: its reference and the card's printed data, never the PAN. */
     issued: { vaultRef: string; bin: string; last4: string; expMonth: number; expYear: number };
+    /** Physical cards: what is printed and where it ships (required for them, refused for virtual ones). */
+    physical?: PhysicalCardDetails;
+    /** The controls from the start (validated like an update); omitted: the program's defaults. */
+    spendingControls?: SpendingControlsUpdate;
+    /** The card this one replaces (a reissue). */
+    replacesCardId?: string;
     now: string;
   };
 }
@@ -59,4 +66,53 @@ export interface UpdateSpendingControls {
   data: { update: SpendingControlsUpdate; now: string };
 }
 
-export type CardCommand = CreateCard | CardStatusCommand | ApplyUserStatus | UpdateSpendingControls;
+export type CardCommand =
+  | CreateCard
+  | CardStatusCommand
+  | ApplyUserStatus
+  | UpdateSpendingControls
+  | ShippingCommand
+  | ReissueCard
+  | RetireReplacedCard
+  | EraseShippingAddress;
+
+// Physical cards and reissues ----------------------------------------------------------------------
+
+/** The fulfilment provider accepted the card's print-and-ship order (its reference, for its notices). */
+export interface RecordFulfilmentOrder {
+  type: 'RecordFulfilmentOrder';
+  data: { provider: string; orderId: string; now: string };
+}
+
+/** The fulfilment provider's shipping notice: dispatched, with a tracking number (first or changed). */
+export interface RecordShipment {
+  type: 'RecordShipment';
+  data: { trackingNumber: string; shippingMethod?: ShippingMethod; now: string };
+}
+
+export type ShippingCommand = RecordFulfilmentOrder | RecordShipment;
+
+/**
+ * Asked on the card being replaced: names its replacement (`newCardId`, a fresh id; a card replaced
+ * already keeps its first one) and revokes it at once when it was lost or stolen.
+ */
+export interface ReissueCard {
+  type: 'ReissueCard';
+  data: { reason: CardReissueReason; newCardId: string; now: string };
+}
+
+/**
+ * The card's user was erased (the user-erased-cards saga): the shipping address, sealed with the user's key
+ * in the log, reads as null from now on; this records it so the read models drop their copy too. `cause`
+ * names the user's erasure: applied once.
+ */
+export interface EraseShippingAddress {
+  type: 'EraseShippingAddress';
+  data: { cause: string; now: string };
+}
+
+/** The replacement is active: a damaged or expired card it replaces stops (the replaced-card saga). */
+export interface RetireReplacedCard {
+  type: 'RetireReplacedCard';
+  data: { replacedBy: string; cause: string; now: string };
+}

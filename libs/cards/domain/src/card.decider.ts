@@ -5,15 +5,30 @@ import type {
   CardCommand,
   CardStatusCommand,
   CreateCard,
+  RecordFulfilmentOrder,
+  RecordShipment,
+  EraseShippingAddress,
+  ReissueCard,
+  RetireReplacedCard,
   UpdateSpendingControls,
 } from './card.commands';
 import {
   parseSpendingControls,
   PROGRAM_DEFAULT_SPENDING_CONTROLS,
   type SpendingControls,
+  type SpendingControlsUpdate,
 } from './spending-controls';
-import { CardEvent, cardEvents, CardStatusChanged } from './card.events';
+import { CardEvent, cardEvents, CardShippingEvent, CardStatusChanged } from './card.events';
 import type { CardBlock, CardStatus, CardType } from './card.types';
+import {
+  REQUESTED_SHIPPING_METHOD,
+  REVOKING_REISSUE_REASONS,
+  type CardDeliveryType,
+  type CardReissueReason,
+  type CardShipment,
+  type CardTier,
+  type ShippingAddress,
+} from './card-shipping';
 
 // ---------------------------------------------------------------------------------------------------
 // State
@@ -39,6 +54,14 @@ export interface CardRecord {
   blocks: CardBlock[];
   /** The causes of saga-made changes already applied (a redelivered event changes nothing). */
   appliedCauses: string[];
+  /** Physical cards only (null for virtual ones): what is printed, where it ships, how far it got. */
+  tier: CardTier | null;
+  deliveryType: CardDeliveryType | null;
+  shippingAddress: ShippingAddress | null;
+  shipment: CardShipment | null;
+  /** The card this one replaces, and the card replacing this one (a reissue). */
+  replacesCardId: string | null;
+  replacedBy: string | null;
 }
 
 export type CardState = { status: 'absent' } | CardRecord;
@@ -69,8 +92,8 @@ const STATUS_OF_EVENT = Object.fromEntries(
   Object.values(TRANSITIONS).map(({ event, to }) => [event, to]),
 ) as Record<CardStatusChanged['type'], CardStatus>;
 
-/** Virtual cards can spend at once; physical ones (not built yet) will wait for activation. */
-const INITIAL_STATUS: Record<CardType, CardStatus> = { virtual: 'active' };
+/** Virtual cards can spend at once; physical ones wait for activation, once received (spec part 3). */
+const INITIAL_STATUS: Record<CardType, CardStatus> = { virtual: 'active', physical: 'inactive' };
 
 // ---------------------------------------------------------------------------------------------------
 // Decide
@@ -78,6 +101,16 @@ const INITIAL_STATUS: Record<CardType, CardStatus> = { virtual: 'active' };
 
 function createCard({ data }: CreateCard, state: CardState): CardEvent[] {
   if (isCard(state)) throw new DomainError('invalid_state_transition', `Card ${data.cardId} already exists`);
+  if ((data.type === 'physical') !== (data.physical !== undefined)) {
+    throw new DomainError(
+      'validation_error',
+      data.type === 'physical'
+        ? 'A physical card needs a tier, a delivery type and a shipping address'
+        : 'tier, deliveryType and address are for physical cards only',
+    );
+  }
+  const spendingControls =
+    data.spendingControls === undefined ? undefined : parseInitialSpendingControls(data.spendingControls);
   return [
     {
       type: 'CardCreated',
@@ -90,6 +123,9 @@ function createCard({ data }: CreateCard, state: CardState): CardEvent[] {
         status: INITIAL_STATUS[data.type],
         ...data.issued,
         createdAt: data.now,
+        ...data.physical,
+        ...(spendingControls ? { spendingControls } : {}),
+        ...(data.replacesCardId ? { replacesCardId: data.replacesCardId } : {}),
       },
     },
   ];
@@ -109,6 +145,12 @@ function changeStatus(command: CardStatusCommand, state: CardState): CardEvent[]
     throw new DomainError(
       'invalid_state_transition',
       `Card ${state.cardId} is ${state.status} and cannot be ${transition.verb}`,
+    );
+  }
+  if (command.type === 'ActivateCard' && state.shipment && state.shipment.status !== 'shipped') {
+    throw new DomainError(
+      'invalid_state_transition',
+      `Card ${state.cardId} has not been shipped yet: a physical card is activated once its user received it`,
     );
   }
   return [
@@ -171,6 +213,145 @@ function updateSpendingControls({ data }: UpdateSpendingControls, state: CardSta
   ];
 }
 
+/**
+ * The controls a card is created with, validated as `PUT .../spending-controls` validates them, the
+ * failing fields named under `spendingControls.` as the create request has them.
+ */
+export function parseInitialSpendingControls(update: SpendingControlsUpdate): SpendingControls {
+  try {
+    return parseSpendingControls(update);
+  } catch (error) {
+    if (!(error instanceof DomainError) || !error.details) throw error;
+    const details = error.details.map((detail) => ({ ...detail, field: `spendingControls.${detail.field}` }));
+    throw new DomainError(error.code, error.message, details);
+  }
+}
+
+// Physical cards and reissues ----------------------------------------------------------------------
+
+/** A physical card of the stream, or the refusal of a shipping command on anything else. */
+function physicalCard(state: CardState): CardRecord & { shipment: CardShipment } {
+  if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+  if (!state.shipment) {
+    throw new DomainError('invalid_state_transition', `Card ${state.cardId} is virtual: it is never shipped`);
+  }
+  return state as CardRecord & { shipment: CardShipment };
+}
+
+/** Accepted once; a card revoked before its order went out is never ordered (the saga skips it too). */
+function recordFulfilmentOrder({ data }: RecordFulfilmentOrder, state: CardState): CardEvent[] {
+  const card = physicalCard(state);
+  if (card.shipment.status !== 'pending' || card.status === 'revoked') return [];
+  const { provider, orderId, now: at } = data;
+  return [{ type: 'CardFulfilmentOrdered', data: { cardId: card.cardId, provider, orderId, at } }];
+}
+
+/**
+ * The provider's shipping notice: the first one ships the card (`CardShipped`, then its tracking number),
+ * a later one with another tracking number or method updates it, the same notice again changes nothing.
+ */
+function recordShipment({ data }: RecordShipment, state: CardState): CardEvent[] {
+  const card = physicalCard(state);
+  const { cardId, shipment } = card;
+  if (card.status === 'revoked') {
+    throw new DomainError('invalid_state_transition', `Card ${cardId} is revoked: it is not shipped`);
+  }
+  if (shipment.status === 'pending') {
+    throw new DomainError(
+      'invalid_state_transition',
+      `Card ${cardId} has not been ordered from the fulfilment provider yet: try again in a moment`,
+    );
+  }
+  const actualShippingMethod =
+    data.shippingMethod ?? shipment.actualShippingMethod ?? shipment.requestedShippingMethod;
+  const at = data.now;
+  const tracking: CardEvent = {
+    type: 'CardTrackingNumberUpdated',
+    data: {
+      cardId,
+      trackingNumber: data.trackingNumber,
+      requestedShippingMethod: shipment.requestedShippingMethod,
+      actualShippingMethod,
+      at,
+    },
+  };
+  if (shipment.status === 'submitted') {
+    return [{ type: 'CardShipped', data: { cardId, actualShippingMethod, at } }, tracking];
+  }
+  const unchanged =
+    shipment.trackingNumber === data.trackingNumber && shipment.actualShippingMethod === actualShippingMethod;
+  return unchanged ? [] : [tracking];
+}
+
+/**
+ * Names the card's replacement (once: a card replaced already keeps its first replacement, so a retried
+ * reissue answers the same new card) and revokes a lost or stolen card at once, even when an earlier
+ * reissue for damage left it working. A revoked card that was never replaced cannot be reissued.
+ */
+function reissueCard({ data }: ReissueCard, state: CardState): CardEvent[] {
+  if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+  const { cardId } = state;
+  const replacedBy = state.replacedBy ?? data.newCardId;
+  const revoke = REVOKING_REISSUE_REASONS.includes(data.reason) && state.status !== 'revoked';
+  const revoked: CardEvent[] = revoke
+    ? [
+        {
+          type: 'CardRevoked',
+          data: {
+            cardId,
+            previousStatus: state.status,
+            reason: reissueReason(data.reason, replacedBy),
+            at: data.now,
+          },
+        },
+      ]
+    : [];
+  if (state.replacedBy) return revoked;
+  if (state.status === 'revoked') {
+    throw new DomainError('invalid_state_transition', `Card ${cardId} is revoked and cannot be reissued`);
+  }
+  return [
+    { type: 'CardReplaced', data: { cardId, replacedBy, reason: data.reason, at: data.now } },
+    ...revoked,
+  ];
+}
+
+const reissueReason = (reason: CardReissueReason, replacedBy: string) =>
+  `Card ${reason}: reissued as ${replacedBy}`;
+
+/** The replacement is active: the card it replaces stops now (once, whatever happened to it since). */
+function retireReplacedCard({ data }: RetireReplacedCard, state: CardState): CardEvent[] {
+  if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+  if (
+    state.status === 'revoked' ||
+    state.appliedCauses.includes(data.cause) ||
+    state.replacedBy !== data.replacedBy
+  ) {
+    return [];
+  }
+  return [
+    {
+      type: 'CardRevoked',
+      data: {
+        cardId: state.cardId,
+        previousStatus: state.status,
+        reason: `Replaced by ${data.replacedBy}, now active`,
+        cause: data.cause,
+        at: data.now,
+      },
+    },
+  ];
+}
+
+/** A physical card's address goes with its user's erasure (once per erasure; virtual cards have none). */
+function eraseShippingAddress({ data }: EraseShippingAddress, state: CardState): CardEvent[] {
+  if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+  if (state.type !== 'physical' || state.appliedCauses.includes(data.cause)) return [];
+  return [
+    { type: 'CardShippingAddressErased', data: { cardId: state.cardId, cause: data.cause, at: data.now } },
+  ];
+}
+
 export function decideCard(command: CardCommand, state: CardState): CardEvent[] {
   switch (command.type) {
     case 'CreateCard':
@@ -184,6 +365,16 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
       return applyUserStatus(command, state);
     case 'UpdateSpendingControls':
       return updateSpendingControls(command, state);
+    case 'RecordFulfilmentOrder':
+      return recordFulfilmentOrder(command, state);
+    case 'RecordShipment':
+      return recordShipment(command, state);
+    case 'ReissueCard':
+      return reissueCard(command, state);
+    case 'RetireReplacedCard':
+      return retireReplacedCard(command, state);
+    case 'EraseShippingAddress':
+      return eraseShippingAddress(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown command ${(unknown as CardCommand).type}`);
@@ -197,14 +388,40 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
 
 export function evolveCard(state: CardState, event: CardEvent): CardState {
   switch (event.type) {
-    case 'CardCreated':
+    case 'CardCreated': {
+      const {
+        spendingControls,
+        tier,
+        deliveryType,
+        shippingAddress,
+        requestedShippingMethod,
+        replacesCardId,
+        ...created
+      } = event.data;
       return {
-        ...event.data,
+        ...created,
         updatedAt: event.data.createdAt,
-        spendingControls: null,
+        spendingControls: spendingControls ?? null,
         blocks: [],
         appliedCauses: [],
+        tier: tier ?? null,
+        deliveryType: deliveryType ?? null,
+        // Null as well once the user was erased (the address is sealed with the user's key).
+        shippingAddress: shippingAddress ?? null,
+        shipment:
+          created.type === 'physical'
+            ? {
+                status: 'pending',
+                trackingNumber: null,
+                requestedShippingMethod: requestedShippingMethod ?? REQUESTED_SHIPPING_METHOD,
+                actualShippingMethod: null,
+                shippedAt: null,
+              }
+            : null,
+        replacesCardId: replacesCardId ?? null,
+        replacedBy: null,
       };
+    }
     case 'CardSpendingControlsUpdated':
       return isCard(state)
         ? { ...state, spendingControls: event.data.spendingControls, updatedAt: event.data.at }
@@ -244,10 +461,45 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
             event.data.cause,
           )
         : state;
+    case 'CardFulfilmentOrdered':
+    case 'CardShipped':
+    case 'CardTrackingNumberUpdated':
+      return isCard(state) && state.shipment
+        ? { ...state, shipment: shipped(state.shipment, event), updatedAt: event.data.at }
+        : state;
+    case 'CardReplaced':
+      return isCard(state)
+        ? { ...state, replacedBy: event.data.replacedBy, updatedAt: event.data.at }
+        : state;
+    case 'CardShippingAddressErased':
+      return isCard(state)
+        ? withCause({ ...state, shippingAddress: null, updatedAt: event.data.at }, event.data.cause)
+        : state;
     default: {
       const unknown: never = event;
       return unknown;
     }
+  }
+}
+
+/** How far the shipment got after a fulfilment event. */
+function shipped(shipment: CardShipment, event: CardShippingEvent): CardShipment {
+  switch (event.type) {
+    case 'CardFulfilmentOrdered':
+      return { ...shipment, status: 'submitted' };
+    case 'CardShipped':
+      return {
+        ...shipment,
+        status: 'shipped',
+        actualShippingMethod: event.data.actualShippingMethod,
+        shippedAt: event.data.at,
+      };
+    case 'CardTrackingNumberUpdated':
+      return {
+        ...shipment,
+        trackingNumber: event.data.trackingNumber,
+        actualShippingMethod: event.data.actualShippingMethod,
+      };
   }
 }
 

@@ -1,6 +1,7 @@
-import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
+import { domainEventReader, type DomainEvent, type PersonalDataPolicy } from '@cip/shared/contracts';
 import type { SpendingControls } from './spending-controls';
 import type { CardBlock, CardStatus, CardType } from './card.types';
+import type { CardReissueReason, PhysicalCardDetails, ShippingMethod } from './card-shipping';
 
 // ---------------------------------------------------------------------------------------------------
 // Domain events of a card stream (`crd-<uuid>`). A card is known here by its vault reference and what is
@@ -23,7 +24,11 @@ export type CardCreated = DomainEvent<
     expMonth: number;
     expYear: number;
     createdAt: string;
-  }
+    /** Set when the card was created with its own controls (else it has the program's defaults). */
+    spendingControls?: SpendingControls;
+    /** The card it replaces (a reissue). */
+    replacesCardId?: string;
+  } & Partial<PhysicalCardDetails>
 >;
 
 /**
@@ -61,8 +66,63 @@ export type CardSpendingControlsUpdated = DomainEvent<
   { cardId: string; spendingControls: SpendingControls; at: string }
 >;
 
+// Physical cards and reissues ----------------------------------------------------------------------
+
+/** The fulfilment provider accepted the print-and-ship order (no public Event: nothing moved yet). */
+export type CardFulfilmentOrdered = DomainEvent<
+  'CardFulfilmentOrdered',
+  { cardId: string; provider: string; orderId: string; at: string }
+>;
+
+/** The card left the fulfilment provider (`card.shipped`). */
+export type CardShipped = DomainEvent<
+  'CardShipped',
+  { cardId: string; actualShippingMethod: ShippingMethod; at: string }
+>;
+
+/** A tracking number assigned or changed (`card.trackingNumberUpdated`, spec part 6). */
+export type CardTrackingNumberUpdated = DomainEvent<
+  'CardTrackingNumberUpdated',
+  {
+    cardId: string;
+    trackingNumber: string;
+    requestedShippingMethod: ShippingMethod;
+    actualShippingMethod: ShippingMethod;
+    at: string;
+  }
+>;
+
+/** The card is replaced by `replacedBy` (a reissue); a lost or stolen one is revoked in the same append. */
+export type CardReplaced = DomainEvent<
+  'CardReplaced',
+  { cardId: string; replacedBy: string; reason: CardReissueReason; at: string }
+>;
+
+/** The card's user was erased: its shipping address is gone (nothing personal inside; no public Event). */
+export type CardShippingAddressErased = DomainEvent<
+  'CardShippingAddressErased',
+  { cardId: string; cause: string; at: string }
+>;
+
+export type CardShippingEvent = CardFulfilmentOrdered | CardShipped | CardTrackingNumberUpdated;
+
 export type CardEvent =
-  CardCreated | CardStatusChanged | CardBlockPlaced | CardBlockLifted | CardSpendingControlsUpdated;
+  | CardCreated
+  | CardStatusChanged
+  | CardBlockPlaced
+  | CardBlockLifted
+  | CardSpendingControlsUpdated
+  | CardShippingEvent
+  | CardReplaced
+  | CardShippingAddressErased;
 
 /** How card streams are read (no upcaster yet: every card event is still in its first shape). */
 export const cardEvents = domainEventReader<CardEvent>();
+
+/**
+ * The personal data of card events: a physical card's shipping address is its user's (sealed with the
+ * user's key like the users context's own address events; it reads as null once the user was erased).
+ */
+export const cardPersonalData = {
+  CardCreated: { subject: 'userId', fields: ['shippingAddress'] },
+} as const satisfies PersonalDataPolicy;

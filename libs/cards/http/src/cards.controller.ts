@@ -14,10 +14,11 @@ import type { FastifyReply } from 'fastify';
 import {
   CardListQueryDto,
   CardResponse,
-  CreateCardDto,
+  ReissueCardDto,
   SpendingControlsUpdateDto,
   toSpendingControlsUpdate,
 } from './cards.dto';
+import { CreateCardDto, toCreateCardInput } from './create-card.dto';
 
 const RETRIES = 'Asking for the status the card already has changes nothing and returns the card.';
 
@@ -32,18 +33,33 @@ export class CardsController {
     operationId: 'createCard',
     summary: 'Create a card',
     description:
-      'Issues a virtual card, active at once, to an active user with a provisioned wallet. Emits card.created. ' +
-      '404 when the user is not yours, 409 user_not_active when the user is not active, 409 ' +
-      'create_wallet_error when the user has no provisioned wallet.',
+      'Issues a card to an active user with a provisioned wallet, spending from that wallet. Emits card.created. ' +
+      'A virtual card is active at once. A physical card starts inactive: it is ordered from the card bureau ' +
+      'and shipped to the address current now (later changes of the user address do not move it); activate ' +
+      'it once shipped and received (card.shipped, card.trackingNumberUpdated). It needs a verified shipping ' +
+      'address: the user address set by a verified shipping KYC or by a B2B program, or, for B2B programs ' +
+      'only, the address given in the request; else 409 shipping_address_required (an address other than the ' +
+      "user's verified one from a non-B2B program included). tier, deliveryType and address are for physical " +
+      'cards only (400 otherwise). spendingControls, when given, are validated as PUT ' +
+      '/v1/cards/{id}/spending-controls validates them (fields named spendingControls.*). 404 when the user ' +
+      'is not yours, 409 user_not_active when the user is not active, 409 create_wallet_error when the user ' +
+      'has no provisioned wallet, 503 service_unavailable when the environment issues no such card.',
   })
   @ApiResponse({ status: 201, type: CardResponse })
-  @ApiErrors('not_found', 'user_not_active', 'create_wallet_error')
+  @ApiErrors(
+    'not_found',
+    'user_not_active',
+    'create_wallet_error',
+    'shipping_address_required',
+    'amount_too_large',
+    'service_unavailable',
+  )
   async create(
     @CurrentCaller() caller: Caller,
     @Body() body: CreateCardDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const card = await this.cards.createCard(caller, { userId: body.userId, type: body.type });
+    const card = await this.cards.createCard(caller, toCreateCardInput(body));
     reply.header('location', `/v1/cards/${card.id}`);
     return renderCard(card);
   }
@@ -76,7 +92,9 @@ export class CardsController {
   @ApiOperation({
     operationId: 'activateCard',
     summary: 'Activate an inactive card',
-    description: `Emits card.activated. A frozen card is unfrozen instead; a revoked one is refused. ${RETRIES}`,
+    description:
+      'Emits card.activated. A frozen card is unfrozen instead; a revoked one is refused. A physical card is ' +
+      `activated once shipped: before that, 409 invalid_state_transition. ${RETRIES}`,
   })
   @ApiResponse({ status: 200, type: CardResponse })
   @ApiErrors('invalid_state_transition')
@@ -152,5 +170,40 @@ export class CardsController {
     return renderCard(
       await this.cards.updateSpendingControls(caller, cardId, toSpendingControlsUpdate(body)),
     );
+  }
+
+  @Post(':cardId/reissue')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'reissueCard',
+    summary: 'Reissue (replace) a card',
+    description:
+      'Replaces a lost, stolen, damaged or expired card, as Lithic and Stripe Issuing do: the new card has a ' +
+      'new number and expiry, the same user, wallet, type, tier and spending controls, and replacesCardId ' +
+      'naming the old card; a physical one ships to the current verified shipping address of the user (B2B ' +
+      'programs without one: where the old card went) and starts inactive. lost and stolen revoke the old ' +
+      'card at once (card.revoked); damaged and expired keep it working until the new card is active (at once ' +
+      'for a virtual card, on activation for a physical one), then revoke it. Emits card.created for the new ' +
+      'card. A card is replaced once: asking again answers the same new card (and a later lost or stolen ' +
+      'revokes the old card at once). 409 invalid_state_transition for a revoked card that was never ' +
+      'replaced, 409 user_not_active, 409 shipping_address_required for a physical card without a verified ' +
+      'address.',
+  })
+  @ApiResponse({ status: 201, type: CardResponse })
+  @ApiErrors(
+    'invalid_state_transition',
+    'user_not_active',
+    'shipping_address_required',
+    'service_unavailable',
+  )
+  async reissue(
+    @CurrentCaller() caller: Caller,
+    @Param('cardId', new ResourceIdPipe('crd')) cardId: string,
+    @Body() body: ReissueCardDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const card = await this.cards.reissueCard(caller, cardId, { reason: body.reason });
+    reply.header('location', `/v1/cards/${card.id}`);
+    return renderCard(card);
   }
 }

@@ -4,39 +4,36 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
+  IsNotEmpty,
   IsNumber,
   IsOptional,
   IsString,
   Matches,
+  MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { CARD_STATUSES, CARD_TYPES, type SpendingControlsUpdate } from '@cip/cards/contract';
+import {
+  CARD_DELIVERY_TYPES,
+  CARD_REISSUE_REASONS,
+  CARD_STATUSES,
+  CARD_TIERS,
+  CARD_TYPES,
+  SHIPMENT_STATUSES,
+  SHIPPING_METHODS,
+  type SpendingControlsUpdate,
+} from '@cip/cards/contract';
 import {
   MAX_MCCS_PER_LIST,
   MCC_GROUP_NAMES,
   RESTRICTED_MCC_GROUPS,
   SPENDING_LIMIT_INTERVALS,
 } from '@cip/cards/domain';
-import { ListQueryDto, resourceIdPattern } from '@cip/gateway/http';
+import { IsSafeText, ListQueryDto, resourceIdPattern, ShippingAddressDto } from '@cip/gateway/http';
 import { DomainError, type ApiFieldError } from '@cip/shared/contracts';
 import { FIAT_DECIMALS, toMinorUnits } from '@cip/wallets/contract';
 
-const USER_ID = resourceIdPattern('usr');
-const USER_ID_MESSAGE = 'userId must be a user id (usr-<uuid>)';
-
-export class CreateCardDto {
-  @ApiProperty({
-    example: 'usr-2b1f7a2e-6a3c-4f0e-9d55-0c6b1f1d2a10',
-    description: 'An active user with a wallet',
-  })
-  @Matches(USER_ID, { message: USER_ID_MESSAGE })
-  @IsString()
-  userId: string;
-
-  @ApiProperty({ enum: CARD_TYPES, description: 'Virtual cards only so far; they are active at once' })
-  @IsIn(CARD_TYPES)
-  type: (typeof CARD_TYPES)[number];
-}
+export const USER_ID = resourceIdPattern('usr');
+export const USER_ID_MESSAGE = 'userId must be a user id (usr-<uuid>)';
 
 export class CardListQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'usr-2b1f7a2e-6a3c-4f0e-9d55-0c6b1f1d2a10' })
@@ -126,11 +123,15 @@ export class SpendingControlsUpdateDto {
  * money rules of every API amount (at most 2 decimals for fiat). Beyond the bound is `422
  * amount_too_large`, whatever else is wrong; every malformed amount is listed in one `400`.
  */
-export function toSpendingControlsUpdate(body: SpendingControlsUpdateDto): SpendingControlsUpdate {
+export function toSpendingControlsUpdate(
+  body: SpendingControlsUpdateDto,
+  fieldPrefix = '',
+): SpendingControlsUpdate {
   const errors: ApiFieldError[] = [];
   const limits = body.limits?.map((limit, index) => {
     try {
-      return { ...limit, amount: toMinorUnits(limit.amount, `limits.${index}.amount`, FIAT_DECIMALS) };
+      const field = `${fieldPrefix}limits.${index}.amount`;
+      return { ...limit, amount: toMinorUnits(limit.amount, field, FIAT_DECIMALS) };
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'validation_error') throw error;
       errors.push(...(error.details ?? []));
@@ -141,6 +142,57 @@ export function toSpendingControlsUpdate(body: SpendingControlsUpdateDto): Spend
     throw new DomainError('validation_error', `Invalid spending controls: ${errors[0].message}`, errors);
   }
   return { ...body, ...(limits ? { limits } : {}) };
+}
+
+export class ReissueCardDto {
+  @ApiProperty({
+    enum: CARD_REISSUE_REASONS,
+    description:
+      'lost and stolen revoke the card at once; damaged and expired keep it working until the new card is active',
+  })
+  @IsIn(CARD_REISSUE_REASONS)
+  reason: (typeof CARD_REISSUE_REASONS)[number];
+}
+
+export class SimulateShipmentDto {
+  @ApiPropertyOptional({
+    example: '1Z999AA10123456784',
+    maxLength: 64,
+    description: 'Omitted: the sandbox carrier makes one up (the same one for the same card)',
+  })
+  @IsOptional()
+  @IsSafeText()
+  @MaxLength(64)
+  @IsNotEmpty()
+  @IsString()
+  trackingNumber?: string;
+
+  @ApiPropertyOptional({
+    enum: SHIPPING_METHODS,
+    description: 'The method the carrier used. Omitted: the one the card was requested with (standard)',
+  })
+  @IsOptional()
+  @IsIn(SHIPPING_METHODS)
+  shippingMethod?: (typeof SHIPPING_METHODS)[number];
+}
+
+export class CardShipmentResponse {
+  @ApiProperty({
+    enum: SHIPMENT_STATUSES,
+    description:
+      'pending: not yet accepted by the card bureau; submitted: being printed and packed; shipped: dispatched',
+  })
+  status: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Null until the carrier assigned one; it may change',
+  })
+  trackingNumber: string | null;
+  @ApiProperty({ enum: SHIPPING_METHODS }) requestedShippingMethod: string;
+  @ApiProperty({ enum: SHIPPING_METHODS, nullable: true, description: 'Null until shipped' })
+  actualShippingMethod: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) shippedAt: string | null;
 }
 
 export class SpendingControlsResponse {
@@ -176,6 +228,35 @@ export class CardResponse {
     description: "The program's defaults until set: no limits, the restricted MCC groups blocked",
   })
   spendingControls: SpendingControlsResponse;
+  @ApiProperty({ enum: CARD_TIERS, nullable: true, description: 'Physical cards; null for virtual ones' })
+  tier: string | null;
+  @ApiProperty({
+    enum: CARD_DELIVERY_TYPES,
+    nullable: true,
+    description: 'Physical cards; null for virtual ones',
+  })
+  deliveryType: string | null;
+  @ApiProperty({
+    type: ShippingAddressDto,
+    nullable: true,
+    description:
+      'Physical cards: the address current at creation, where the card ships. Null for virtual cards, ' +
+      "and once the user's personal data was erased",
+  })
+  shippingAddress: ShippingAddressDto | null;
+  @ApiProperty({
+    type: CardShipmentResponse,
+    nullable: true,
+    description: 'Physical cards; null for virtual ones',
+  })
+  shipment: CardShipmentResponse | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'The card this one replaces (POST /v1/cards/{id}/reissue), else null',
+  })
+  replacesCardId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

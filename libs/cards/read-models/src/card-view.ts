@@ -20,6 +20,11 @@ export function toCardView(card: CardRecord): CardView {
     expMonth: card.expMonth,
     expYear: card.expYear,
     spendingControls: renderSpendingControls(spendingControlsOf(card)),
+    tier: card.tier,
+    deliveryType: card.deliveryType,
+    shippingAddress: card.shippingAddress,
+    shipment: card.shipment,
+    replacesCardId: card.replacesCardId,
     createdAt: card.createdAt,
     updatedAt: card.updatedAt,
   };

@@ -1,5 +1,5 @@
 import { CARDS_TOPIC } from '@cip/cards/contract';
-import { cardEvents } from '@cip/cards/domain';
+import { cardEvents, type CardTrackingNumberUpdated } from '@cip/cards/domain';
 import type { PublicEventDraft, PublicEventMapper } from '@cip/shared/read-store';
 import type { CardView } from './card-view';
 import { cardsProjection } from './cards.projection';
@@ -15,6 +15,14 @@ const EVENT_NAMES = {
   // A block changes no status a distributor sees: the card stays frozen either way.
   CardBlockPlaced: null,
   CardBlockLifted: null,
+  // The order is internal; the card's user sees it leave (card.shipped) and its tracking number.
+  CardFulfilmentOrdered: null,
+  CardShipped: 'card.shipped',
+  CardTrackingNumberUpdated: 'card.trackingNumberUpdated',
+  // The new card's card.created names the card it replaces; the old one's card.revoked says when it stops.
+  CardReplaced: null,
+  // The spec has no Event for an erasure: the Events recorded so far are redacted by the users context.
+  CardShippingAddressErased: null,
 } as const;
 
 /** Card domain events -> public `card.*` Events (spec part 6, "Card events"), the card snapshot as data. */
@@ -31,7 +39,15 @@ export const cardPublicEvents: PublicEventMapper<CardView> = {
         eventName,
         eventTargetId: event.data.cardId,
         ...(userId ? { userId } : {}),
+        ...(event.type === 'CardTrackingNumberUpdated' ? { fields: trackingFields(event.data) } : {}),
       },
     ];
   },
 };
+
+/** Spec part 6: `card.trackingNumberUpdated` carries the tracking number and both shipping methods. */
+const trackingFields = ({
+  trackingNumber,
+  requestedShippingMethod,
+  actualShippingMethod,
+}: CardTrackingNumberUpdated['data']) => ({ trackingNumber, requestedShippingMethod, actualShippingMethod });

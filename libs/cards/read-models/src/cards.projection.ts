@@ -6,7 +6,7 @@ import { CardView, spendingControlsOfView, toCardView } from './card-view';
 /**
  * Back from the view to the decider's state, so the projection folds with the domain's own evolve. The
  * view has no vault reference (it must not reach a read model), so the state rebuilt here has none either;
- * nor the blocks and applied causes, which only the decider needs (they are read from the card's stream).
+ * nor the blocks, applied causes and replacement, which only the decider needs (read from the card's stream).
  * Spending controls come back as they were shown (the defaults included), in minor units again.
  */
 function toState(view: CardView | null): CardState {
@@ -19,6 +19,7 @@ function toState(view: CardView | null): CardState {
     spendingControls: spendingControlsOfView(view),
     blocks: [],
     appliedCauses: [],
+    replacedBy: null,
   } as CardState;
 }
 

@@ -1,7 +1,11 @@
+import { cardPersonalData } from '@cip/cards/domain';
 import { CARDS_CONTROLLERS } from '@cip/cards/http';
 import { cardPublicEvents, cardsProjection } from '@cip/cards/read-models';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
 import { CARDS_CONTRACTS, CardsModule } from './cards.module';
+import { cardFulfilmentSaga } from './sagas/card-fulfilment.saga';
+import { replacedCardSaga } from './sagas/replaced-card.saga';
+import { userErasedCardsSaga } from './sagas/user-erased-cards.saga';
 import { userStoppedCardsSaga } from './sagas/user-stopped-cards.saga';
 
 /** The cards context, as the platform registry lists it. */
@@ -11,6 +15,7 @@ export const cardsContext: ContextDefinition = {
   module: CardsModule,
   readModels: [projectionReadModel(cardsProjection)],
   publicEvents: [cardPublicEvents],
-  sagas: [userStoppedCardsSaga],
+  sagas: [userStoppedCardsSaga, cardFulfilmentSaga, replacedCardSaga, userErasedCardsSaga],
   controllers: CARDS_CONTROLLERS,
+  personalData: cardPersonalData,
 };

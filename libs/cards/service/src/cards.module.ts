@@ -1,5 +1,5 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { cardsContract } from '@cip/cards/contract';
+import { cardsContract, cardSimulationContract } from '@cip/cards/contract';
 import { cardsProjection } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
 import type { Environment } from '@cip/shared/contracts';
@@ -14,6 +14,8 @@ import { CLOCK, Clock } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
 import { WALLETS_API, WalletsApi } from '@cip/wallets/contract';
 import { CardIssuing, CardsService } from './cards.service';
+import type { FulfilmentProvider } from './fulfilment/fulfilment-provider.port';
+import { CARD_FULFILMENT_GROUP } from './sagas/card-fulfilment.saga';
 
 /** What the app decides for the cards context (provided under CARDS_OPTIONS). */
 export interface CardsModuleOptions {
@@ -21,6 +23,8 @@ export interface CardsModuleOptions {
   vault(environment: Environment): CardVault;
   /** The BIN and card lifetime of an environment; null when it has none (it then issues no card). */
   issuing(environment: Environment): CardIssuing | null;
+  /** The card bureau of an environment; null when it has none (it then issues no physical card, `503`). */
+  fulfilment(environment: Environment): FulfilmentProvider | null;
   /** Closes the vaults, once no request can reach them any more. */
   close(): Promise<void>;
 }
@@ -28,7 +32,7 @@ export interface CardsModuleOptions {
 export const CARDS_OPTIONS = Symbol('CARDS_OPTIONS');
 
 /** The cards context's APIs, by audience. */
-export const CARDS_CONTRACTS = [cardsContract];
+export const CARDS_CONTRACTS = [cardsContract, cardSimulationContract];
 
 /** Closes the vaults with the application. */
 export class CardVaultsLifecycle implements OnApplicationShutdown {
@@ -67,6 +71,8 @@ const CARDS_CATCH_UP_MS = 10_000;
               consumers.drain(environment, [`projection.${cardsProjection.name}`], CARDS_CATCH_UP_MS),
             vault: (environment) => options.vault(environment),
             issuing: (environment) => options.issuing(environment),
+            fulfilment: (environment) => options.fulfilment(environment),
+            settleFulfilment: consumers.settler([CARD_FULFILMENT_GROUP]),
             users,
             wallets,
           },

@@ -15,6 +15,7 @@ export const API_ERROR_STATUS = {
   create_wallet_error: 409,
   user_not_active: 409,
   card_unfreeze_blocked_error: 409,
+  shipping_address_required: 409,
   invalid_state_transition: 409,
   idempotency_request_in_progress: 409,
   concurrency_conflict: 409,

@@ -23,5 +23,15 @@ export const userDisabled = integrationEvent<UserDisabledEvent>(USERS_TOPIC, 'Us
 export const userRevoked = integrationEvent<UserRevokedEvent>(USERS_TOPIC, 'UserRevoked');
 export const userDeleted = integrationEvent<UserDeletedEvent>(USERS_TOPIC, 'UserDeleted');
 
+/**
+ * An operator erased the user's personal data (the user's key is deleted right after): contexts that keep
+ * copies of it in read models (the shipping address of physical cards) drop them. Nothing personal inside.
+ */
+export type UserErasedEvent = IntegrationEvent<
+  'UserErased',
+  { userId: string; erasedBy: string; reason: string; at: string }
+>;
+export const userErased = integrationEvent<UserErasedEvent>(USERS_TOPIC, 'UserErased');
+
 /** The changes after which none of a user's cards may spend (cards will react to these). */
 export const USER_STOPPED_EVENTS = [userFrozen, userDisabled, userRevoked, userDeleted] as const;

@@ -4,7 +4,11 @@ import {
   type Erasable,
   type PersonalDataPolicy,
 } from '@cip/shared/contracts';
-import type { TargetStatus as PublishedTargetStatus, UserStatusChangedEvent } from '@cip/users/contract';
+import type {
+  TargetStatus as PublishedTargetStatus,
+  UserErasedEvent,
+  UserStatusChangedEvent,
+} from '@cip/users/contract';
 import type { Phone, ShippingAddress, UserStatus } from './user.types';
 
 // ---------------------------------------------------------------------------------------------------
@@ -86,6 +90,10 @@ export type TargetStatus = keyof typeof STATUS_EVENT_TYPES;
 export const STATUS_CHANGES_MATCH_THE_CONTRACT: UserStatusChanged['data'] extends UserStatusChangedEvent['data']
   ? true
   : never = true;
+
+/** The same for the erasure (`userErased`). */
+export const ERASURE_MATCHES_THE_CONTRACT: UserErased['data'] extends UserErasedEvent['data'] ? true : never =
+  true;
 
 export const STATUS_OF_EVENT: Record<UserStatusChanged['type'], TargetStatus> = {
   UserActivated: 'active',

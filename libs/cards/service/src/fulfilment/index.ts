@@ -1,0 +1,2 @@
+export * from './fulfilment-provider.port';
+export * from './sandbox-fulfilment-provider';
