@@ -1,4 +1,4 @@
-import type { CardStatus, CardType } from './card.types';
+import type { CardBlock, CardStatus, CardType } from './card.types';
 
 /**
  * A card as the API returns it, plus the owning distributor (kept for tenant filtering, never rendered).
@@ -28,6 +28,11 @@ export interface CardView {
   expYear: number;
   /** The program's defaults until the distributor sets them. */
   spendingControls: CardSpendingControls;
+  /**
+   * What keeps the card from being unfrozen by its distributor (read-only): operator holds, the user's
+   * freeze, the PIN/CVV2 block. Empty when nothing does.
+   */
+  blocks: CardBlock[];
   createdAt: string;
   updatedAt: string;
   [field: string]: unknown;

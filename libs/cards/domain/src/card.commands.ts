@@ -1,5 +1,5 @@
 import type { SpendingControlsUpdate } from './spending-controls';
-import type { CardType } from './card.types';
+import type { CardHold, CardType, CardVerificationMethod } from './card.types';
 
 // ---------------------------------------------------------------------------------------------------
 // Commands of the card decider. Time (`now`), ids and what the vault issued arrive in the command.
@@ -59,4 +59,34 @@ export interface UpdateSpendingControls {
   data: { update: SpendingControlsUpdate; now: string };
 }
 
-export type CardCommand = CreateCard | CardStatusCommand | ApplyUserStatus | UpdateSpendingControls;
+/** An operator places a compliance or fraud hold: the card is frozen and cannot be unfrozen until it is lifted. */
+export interface PlaceHold {
+  type: 'PlaceHold';
+  data: { hold: CardHold; reason: string; operator: string; now: string };
+}
+
+/** An operator lifts a hold: the card stays frozen (its distributor unfreezes it once no block remains). */
+export interface LiftHold {
+  type: 'LiftHold';
+  data: { hold: CardHold; reason: string; operator: string; now: string };
+}
+
+/**
+ * The outcome of a PIN or CVV2 check on an authorization (the authorizations context). Three consecutive
+ * failures block the card; a success resets the count. `authorizationId` makes a retried record harmless.
+ */
+export interface RecordVerification {
+  type: 'RecordVerification';
+  data: { authorizationId: string; method: CardVerificationMethod; ok: boolean; now: string };
+}
+
+/** An operator lifts the PIN/CVV2 block (the only way it is lifted). */
+export interface UnblockCard {
+  type: 'UnblockCard';
+  data: { reason: string; operator: string; now: string };
+}
+
+export type CardOperatorCommand = PlaceHold | LiftHold | RecordVerification | UnblockCard;
+
+export type CardCommand =
+  CreateCard | CardStatusCommand | ApplyUserStatus | UpdateSpendingControls | CardOperatorCommand;

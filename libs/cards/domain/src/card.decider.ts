@@ -14,12 +14,19 @@ import {
 } from './spending-controls';
 import { CardEvent, cardEvents, CardStatusChanged } from './card.events';
 import type { CardBlock, CardStatus, CardType } from './card.types';
+import {
+  CardHoldsState,
+  decideCardOperation,
+  evolveVerification,
+  frozenByAfter,
+  NO_HOLDS_STATE,
+} from './card.holds';
 
 // ---------------------------------------------------------------------------------------------------
 // State
 // ---------------------------------------------------------------------------------------------------
 
-export interface CardRecord {
+export interface CardRecord extends CardHoldsState {
   status: CardStatus;
   cardId: string;
   distributorId: string;
@@ -111,6 +118,13 @@ function changeStatus(command: CardStatusCommand, state: CardState): CardEvent[]
       `Card ${state.cardId} is ${state.status} and cannot be ${transition.verb}`,
     );
   }
+  if (command.type === 'ActivateCard' && state.blocks.length > 0) {
+    // A hold placed before activation: the card may not start spending until it is lifted.
+    throw new DomainError(
+      'invalid_state_transition',
+      `Card ${state.cardId} cannot be activated while blocked: ${state.blocks.join(', ')}`,
+    );
+  }
   return [
     {
       type: transition.event,
@@ -184,6 +198,12 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
       return applyUserStatus(command, state);
     case 'UpdateSpendingControls':
       return updateSpendingControls(command, state);
+    case 'PlaceHold':
+    case 'LiftHold':
+    case 'RecordVerification':
+    case 'UnblockCard':
+      if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+      return decideCardOperation(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown command ${(unknown as CardCommand).type}`);
@@ -204,6 +224,7 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
         spendingControls: null,
         blocks: [],
         appliedCauses: [],
+        ...NO_HOLDS_STATE,
       };
     case 'CardSpendingControlsUpdated':
       return isCard(state)
@@ -222,6 +243,7 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
             event.type === 'CardFrozen' && event.data.block
               ? withBlock(state.blocks, event.data.block)
               : state.blocks,
+          frozenBy: frozenByAfter(event),
           updatedAt: event.data.at,
         },
         event.data.cause,
@@ -244,6 +266,11 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
             event.data.cause,
           )
         : state;
+    case 'CardVerificationFailed':
+    case 'CardVerificationPassed':
+    case 'CardBlocked':
+    case 'CardUnblocked':
+      return isCard(state) ? evolveVerification(state, event) : state;
     default: {
       const unknown: never = event;
       return unknown;

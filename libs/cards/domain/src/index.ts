@@ -4,3 +4,4 @@ export * from './card.types';
 export * from './card.events';
 export * from './card.commands';
 export * from './card.decider';
+export * from './card.holds';

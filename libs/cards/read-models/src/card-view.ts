@@ -20,6 +20,7 @@ export function toCardView(card: CardRecord): CardView {
     expMonth: card.expMonth,
     expYear: card.expYear,
     spendingControls: renderSpendingControls(spendingControlsOf(card)),
+    blocks: [...card.blocks],
     createdAt: card.createdAt,
     updatedAt: card.updatedAt,
   };
