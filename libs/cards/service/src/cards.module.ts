@@ -1,5 +1,5 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { cardsContract } from '@cip/cards/contract';
+import { cardOperationsContract, cardsContract, cardVerificationContract } from '@cip/cards/contract';
 import { cardsProjection } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
 import type { Environment } from '@cip/shared/contracts';
@@ -14,6 +14,7 @@ import { CLOCK, Clock } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
 import { WALLETS_API, WalletsApi } from '@cip/wallets/contract';
 import { CardIssuing, CardsService } from './cards.service';
+import { CardOperationsService } from './card-operations.service';
 
 /** What the app decides for the cards context (provided under CARDS_OPTIONS). */
 export interface CardsModuleOptions {
@@ -29,6 +30,9 @@ export const CARDS_OPTIONS = Symbol('CARDS_OPTIONS');
 
 /** The cards context's APIs, by audience. */
 export const CARDS_CONTRACTS = [cardsContract];
+
+/** The APIs of operators (holds, unblock) and of the authorizations context (PIN/CVV2 outcomes). */
+export const CARD_OPERATIONS_CONTRACTS = [cardOperationsContract, cardVerificationContract];
 
 /** Closes the vaults with the application. */
 export class CardVaultsLifecycle implements OnApplicationShutdown {
@@ -74,8 +78,20 @@ const CARDS_CATCH_UP_MS = 10_000;
         ),
     },
     ...contractProviders(CardsService, CARDS_CONTRACTS),
+    {
+      provide: CardOperationsService,
+      inject: [INFRASTRUCTURE, CLOCK],
+      useFactory: (infrastructure: Infrastructure, clock: Clock) =>
+        new CardOperationsService(environmentStores(infrastructure), clock),
+    },
+    ...contractProviders(CardOperationsService, CARD_OPERATIONS_CONTRACTS),
     CardVaultsLifecycle,
   ],
-  exports: [CardsService, ...CARDS_CONTRACTS.map((contract) => contract.token)],
+  exports: [
+    CardsService,
+    ...CARDS_CONTRACTS.map((contract) => contract.token),
+    CardOperationsService,
+    ...CARD_OPERATIONS_CONTRACTS.map((contract) => contract.token),
+  ],
 })
 export class CardsModule {}
