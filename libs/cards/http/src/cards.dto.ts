@@ -10,7 +10,7 @@ import {
   Matches,
   ValidateNested,
 } from 'class-validator';
-import { CARD_STATUSES, CARD_TYPES, type SpendingControlsUpdate } from '@cip/cards/contract';
+import { CARD_BLOCKS, CARD_STATUSES, CARD_TYPES, type SpendingControlsUpdate } from '@cip/cards/contract';
 import {
   MAX_MCCS_PER_LIST,
   MCC_GROUP_NAMES,
@@ -176,6 +176,18 @@ export class CardResponse {
     description: "The program's defaults until set: no limits, the restricted MCC groups blocked",
   })
   spendingControls: SpendingControlsResponse;
+  @ApiProperty({
+    enum: CARD_BLOCKS,
+    isArray: true,
+    example: ['compliance_hold'],
+    description:
+      'Read-only. What keeps the card from being unfrozen by its distributor (409 ' +
+      'card_unfreeze_blocked_error names them): compliance_hold and fraud_hold (placed and lifted by the ' +
+      "platform's operators: contact support), user_frozen (lifted when the user is active again) and " +
+      'pin_cvv_attempts (three consecutive wrong PIN or CVV2 entries, card.blocked; lifted by an operator ' +
+      'only, card.unblocked). Empty when nothing blocks the card.',
+  })
+  blocks: string[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
