@@ -8,4 +8,3 @@ export type { CardBlock, CardHold, CardVerificationMethod } from '@cip/cards/con
 
 /** The BIN's first six digits and the last four, the rest masked (API-DECISIONS: `411111******1234`). */
 export const maskPan = (bin: string, last4: string): string => `${bin.slice(0, 6)}******${last4}`;
-
