@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Cli, CliIo, CommandContext, CommandFailed, CommandHandler, UsageError } from './command';
+import { registerCardCommands } from './commands/cards';
 import { registerDistributorCommands } from './commands/distributors';
 import { registerExportCommands } from './commands/export';
 import { registerKeyCommands } from './commands/keys';
@@ -23,6 +24,7 @@ const COMMAND_GROUPS: ((program: Command, cli: Cli) => void)[] = [
   registerUserCommands,
   registerKycCommands,
   registerWalletCommands,
+  registerCardCommands,
   registerWebhookCommands,
   registerProjectionCommands,
   registerExportCommands,

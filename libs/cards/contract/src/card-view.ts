@@ -1,5 +1,5 @@
 import type { CardDeliveryType, CardShipment, CardTier, ShippingAddress } from './card-shipping';
-import type { CardStatus, CardType } from './card.types';
+import type { CardBlock, CardStatus, CardType } from './card.types';
 
 /**
  * A card as the API returns it, plus the owning distributor (kept for tenant filtering, never rendered).
@@ -37,6 +37,11 @@ export interface CardView {
   shipment: CardShipment | null;
   /** The card this one replaces (`POST /v1/cards/{id}/reissue`), else null. */
   replacesCardId: string | null;
+  /**
+   * What keeps the card from being unfrozen by its distributor (read-only): operator holds, the user's
+   * freeze, the PIN/CVV2 block. Empty when nothing does.
+   */
+  blocks: CardBlock[];
   createdAt: string;
   updatedAt: string;
   [field: string]: unknown;

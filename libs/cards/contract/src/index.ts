@@ -3,3 +3,4 @@ export * from './card-shipping';
 export * from './card-view';
 export * from './cards.api';
 export * from './cards.integration-events';
+export * from './card-operations.api';

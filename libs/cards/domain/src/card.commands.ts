@@ -1,5 +1,5 @@
 import type { SpendingControlsUpdate } from './spending-controls';
-import type { CardType } from './card.types';
+import type { CardHold, CardType, CardVerificationMethod } from './card.types';
 import type { CardReissueReason, PhysicalCardDetails, ShippingMethod } from './card-shipping';
 
 // ---------------------------------------------------------------------------------------------------
@@ -74,7 +74,8 @@ export type CardCommand =
   | ShippingCommand
   | ReissueCard
   | RetireReplacedCard
-  | EraseShippingAddress;
+  | EraseShippingAddress
+  | CardOperatorCommand;
 
 // Physical cards and reissues ----------------------------------------------------------------------
 
@@ -116,3 +117,31 @@ export interface RetireReplacedCard {
   type: 'RetireReplacedCard';
   data: { replacedBy: string; cause: string; now: string };
 }
+/** An operator places a compliance or fraud hold: the card is frozen and cannot be unfrozen until it is lifted. */
+export interface PlaceHold {
+  type: 'PlaceHold';
+  data: { hold: CardHold; reason: string; operator: string; now: string };
+}
+
+/** An operator lifts a hold: the card stays frozen (its distributor unfreezes it once no block remains). */
+export interface LiftHold {
+  type: 'LiftHold';
+  data: { hold: CardHold; reason: string; operator: string; now: string };
+}
+
+/**
+ * The outcome of a PIN or CVV2 check on an authorization (the authorizations context). Three consecutive
+ * failures block the card; a success resets the count. `authorizationId` makes a retried record harmless.
+ */
+export interface RecordVerification {
+  type: 'RecordVerification';
+  data: { authorizationId: string; method: CardVerificationMethod; ok: boolean; now: string };
+}
+
+/** An operator lifts the PIN/CVV2 block (the only way it is lifted). */
+export interface UnblockCard {
+  type: 'UnblockCard';
+  data: { reason: string; operator: string; now: string };
+}
+
+export type CardOperatorCommand = PlaceHold | LiftHold | RecordVerification | UnblockCard;

@@ -29,12 +29,19 @@ import {
   type CardTier,
   type ShippingAddress,
 } from './card-shipping';
+import {
+  CardHoldsState,
+  decideCardOperation,
+  evolveVerification,
+  frozenByAfter,
+  NO_HOLDS_STATE,
+} from './card.holds';
 
 // ---------------------------------------------------------------------------------------------------
 // State
 // ---------------------------------------------------------------------------------------------------
 
-export interface CardRecord {
+export interface CardRecord extends CardHoldsState {
   status: CardStatus;
   cardId: string;
   distributorId: string;
@@ -151,6 +158,13 @@ function changeStatus(command: CardStatusCommand, state: CardState): CardEvent[]
     throw new DomainError(
       'invalid_state_transition',
       `Card ${state.cardId} has not been shipped yet: a physical card is activated once its user received it`,
+    );
+  }
+  if (command.type === 'ActivateCard' && state.blocks.length > 0) {
+    // A hold placed before activation: the card may not start spending until it is lifted.
+    throw new DomainError(
+      'invalid_state_transition',
+      `Card ${state.cardId} cannot be activated while blocked: ${state.blocks.join(', ')}`,
     );
   }
   return [
@@ -375,6 +389,12 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
       return retireReplacedCard(command, state);
     case 'EraseShippingAddress':
       return eraseShippingAddress(command, state);
+    case 'PlaceHold':
+    case 'LiftHold':
+    case 'RecordVerification':
+    case 'UnblockCard':
+      if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+      return decideCardOperation(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown command ${(unknown as CardCommand).type}`);
@@ -420,6 +440,7 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
             : null,
         replacesCardId: replacesCardId ?? null,
         replacedBy: null,
+        ...NO_HOLDS_STATE,
       };
     }
     case 'CardSpendingControlsUpdated':
@@ -439,6 +460,7 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
             event.type === 'CardFrozen' && event.data.block
               ? withBlock(state.blocks, event.data.block)
               : state.blocks,
+          frozenBy: frozenByAfter(event),
           updatedAt: event.data.at,
         },
         event.data.cause,
@@ -475,6 +497,11 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
       return isCard(state)
         ? withCause({ ...state, shippingAddress: null, updatedAt: event.data.at }, event.data.cause)
         : state;
+    case 'CardVerificationFailed':
+    case 'CardVerificationPassed':
+    case 'CardBlocked':
+    case 'CardUnblocked':
+      return isCard(state) ? evolveVerification(state, event) : state;
     default: {
       const unknown: never = event;
       return unknown;

@@ -1,6 +1,6 @@
 import { domainEventReader, type DomainEvent, type PersonalDataPolicy } from '@cip/shared/contracts';
 import type { SpendingControls } from './spending-controls';
-import type { CardBlock, CardStatus, CardType } from './card.types';
+import type { CardBlock, CardStatus, CardType, CardVerificationMethod } from './card.types';
 import type { CardReissueReason, PhysicalCardDetails, ShippingMethod } from './card-shipping';
 
 // ---------------------------------------------------------------------------------------------------
@@ -34,11 +34,19 @@ export type CardCreated = DomainEvent<
 /**
  * Every status change has the same shape; the event type names the change. `reason` and `cause` are set
  * when a saga made the change (its cause is applied once: a redelivered event changes nothing); `block` on
- * a freeze is what keeps the card from being unfrozen until it is lifted.
+ * a freeze is what keeps the card from being unfrozen until it is lifted. `by` names the operator who made
+ * the change (`operator:<name>`), for holds.
  */
 type StatusChange<Type extends string, Extra = object> = DomainEvent<
   Type,
-  { cardId: string; previousStatus: CardStatus; reason?: string; cause?: string; at: string } & Extra
+  {
+    cardId: string;
+    previousStatus: CardStatus;
+    reason?: string;
+    cause?: string;
+    by?: string;
+    at: string;
+  } & Extra
 >;
 
 export type CardActivated = StatusChange<'CardActivated'>;
@@ -46,17 +54,70 @@ export type CardFrozen = StatusChange<'CardFrozen', { block?: CardBlock }>;
 export type CardUnfrozen = StatusChange<'CardUnfrozen'>;
 export type CardRevoked = StatusChange<'CardRevoked'>;
 
-/** A block on a card that was already frozen (it stays frozen, and now cannot be unfrozen). */
+/**
+ * A block on a card that was already frozen (it stays frozen, and now cannot be unfrozen). `cause` is set
+ * when a saga placed it, `by` when an operator did (a hold).
+ */
 export type CardBlockPlaced = DomainEvent<
   'CardBlockPlaced',
-  { cardId: string; block: CardBlock; reason: string; cause: string; at: string }
+  { cardId: string; block: CardBlock; reason: string; cause?: string; by?: string; at: string }
 >;
 
 /** A block lifted: the card stays as it is (frozen), its distributor may unfreeze it again. */
 export type CardBlockLifted = DomainEvent<
   'CardBlockLifted',
-  { cardId: string; block: CardBlock; cause: string; at: string }
+  { cardId: string; block: CardBlock; reason?: string; cause?: string; by?: string; at: string }
 >;
+
+/**
+ * A wrong PIN or CVV2 on an authorization; `consecutiveFailures` counts them since the last success or
+ * unblock (the third blocks the card). Never the entered value: only that it was wrong.
+ */
+export type CardVerificationFailed = DomainEvent<
+  'CardVerificationFailed',
+  {
+    cardId: string;
+    authorizationId: string;
+    method: CardVerificationMethod;
+    consecutiveFailures: number;
+    at: string;
+  }
+>;
+
+/** A right PIN or CVV2 after wrong ones: the count starts again (a success with no failure before is not recorded). */
+export type CardVerificationPassed = DomainEvent<
+  'CardVerificationPassed',
+  { cardId: string; authorizationId: string; method: CardVerificationMethod; at: string }
+>;
+
+/**
+ * Too many wrong PIN/CVV2 entries (`card.blocked`): the card is frozen with the `pin_cvv_attempts` block
+ * (a card frozen already gets the block only; `previousStatus` says which).
+ */
+export type CardBlocked = DomainEvent<
+  'CardBlocked',
+  { cardId: string; previousStatus: CardStatus; block: 'pin_cvv_attempts'; reason: string; at: string }
+>;
+
+/**
+ * An operator lifted the PIN/CVV2 block (`card.unblocked`). `status` is where the card is left: `active`
+ * when the block was what froze it and no other block remains, else `frozen`.
+ */
+export type CardUnblocked = DomainEvent<
+  'CardUnblocked',
+  {
+    cardId: string;
+    previousStatus: CardStatus;
+    status: CardStatus;
+    block: 'pin_cvv_attempts';
+    reason: string;
+    by: string;
+    at: string;
+  }
+>;
+
+export type CardVerificationEvent =
+  CardVerificationFailed | CardVerificationPassed | CardBlocked | CardUnblocked;
 
 export type CardStatusChanged = CardActivated | CardFrozen | CardUnfrozen | CardRevoked;
 
@@ -114,7 +175,8 @@ export type CardEvent =
   | CardSpendingControlsUpdated
   | CardShippingEvent
   | CardReplaced
-  | CardShippingAddressErased;
+  | CardShippingAddressErased
+  | CardVerificationEvent;
 
 /** How card streams are read (no upcaster yet: every card event is still in its first shape). */
 export const cardEvents = domainEventReader<CardEvent>();

@@ -5,3 +5,4 @@ export * from './card.events';
 export * from './card.commands';
 export * from './card.decider';
 export * from './card-shipping';
+export * from './card.holds';

@@ -124,8 +124,11 @@ export class CardsController {
     operationId: 'unfreezeCard',
     summary: 'Unfreeze a frozen card',
     description:
-      'Emits card.unfrozen; the card is active again. 409 card_unfreeze_blocked_error while another block ' +
-      `holds the card (its user is frozen): it stays frozen. ${RETRIES}`,
+      'Emits card.unfrozen; the card is active again. 409 card_unfreeze_blocked_error ("cannot be unfrozen ' +
+      'due to additional blocks", naming them) while the card has blocks (its `blocks` field): a compliance ' +
+      "or fraud hold (the platform's support lifts it; the card then stays frozen until unfrozen here), its " +
+      'user frozen, or three consecutive wrong PIN/CVV2 entries (card.blocked; support unblocks it, ' +
+      `card.unblocked). The card stays frozen. ${RETRIES}`,
   })
   @ApiResponse({ status: 200, type: CardResponse })
   @ApiErrors('invalid_state_transition', 'card_unfreeze_blocked_error')

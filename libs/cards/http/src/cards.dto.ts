@@ -13,6 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import {
+  CARD_BLOCKS,
   CARD_DELIVERY_TYPES,
   CARD_REISSUE_REASONS,
   CARD_STATUSES,
@@ -257,6 +258,18 @@ export class CardResponse {
     description: 'The card this one replaces (POST /v1/cards/{id}/reissue), else null',
   })
   replacesCardId: string | null;
+  @ApiProperty({
+    enum: CARD_BLOCKS,
+    isArray: true,
+    example: ['compliance_hold'],
+    description:
+      'Read-only. What keeps the card from being unfrozen by its distributor (409 ' +
+      'card_unfreeze_blocked_error names them): compliance_hold and fraud_hold (placed and lifted by the ' +
+      "platform's operators: contact support), user_frozen (lifted when the user is active again) and " +
+      'pin_cvv_attempts (three consecutive wrong PIN or CVV2 entries, card.blocked; lifted by an operator ' +
+      'only, card.unblocked). Empty when nothing blocks the card.',
+  })
+  blocks: string[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

@@ -25,6 +25,7 @@ export function toCardView(card: CardRecord): CardView {
     shippingAddress: card.shippingAddress,
     shipment: card.shipment,
     replacesCardId: card.replacesCardId,
+    blocks: [...card.blocks],
     createdAt: card.createdAt,
     updatedAt: card.updatedAt,
   };

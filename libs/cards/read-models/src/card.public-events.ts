@@ -12,7 +12,8 @@ const EVENT_NAMES = {
   CardUnfrozen: 'card.unfrozen',
   CardRevoked: 'card.revoked',
   CardSpendingControlsUpdated: 'card.spendingControlsUpdated',
-  // A block changes no status a distributor sees: the card stays frozen either way.
+  // A block changes no status a distributor sees: the card stays frozen either way (the card's `blocks`
+  // show it). A hold on an active card freezes it: that is a CardFrozen, so `card.frozen`.
   CardBlockPlaced: null,
   CardBlockLifted: null,
   // The order is internal; the card's user sees it leave (card.shipped) and its tracking number.
@@ -23,6 +24,12 @@ const EVENT_NAMES = {
   CardReplaced: null,
   // The spec has no Event for an erasure: the Events recorded so far are redacted by the users context.
   CardShippingAddressErased: null,
+  // Three wrong PIN/CVV2 entries in a row; only an operator's unblock lifts it (spec part 6, API-DECISIONS).
+  CardBlocked: 'card.blocked',
+  CardUnblocked: 'card.unblocked',
+  // The count of wrong entries is the platform's own: a distributor sees the authorizations.
+  CardVerificationFailed: null,
+  CardVerificationPassed: null,
 } as const;
 
 /** Card domain events -> public `card.*` Events (spec part 6, "Card events"), the card snapshot as data. */

@@ -1,12 +1,13 @@
 import { CARDS_TOPIC } from '@cip/cards/contract';
-import { cardEvents, CardState, evolveCard, isCard } from '@cip/cards/domain';
+import { cardEvents, CardState, evolveCard, isCard, NO_HOLDS_STATE } from '@cip/cards/domain';
 import type { ProjectedEvent, Projection } from '@cip/shared/read-store';
 import { CardView, spendingControlsOfView, toCardView } from './card-view';
 
 /**
  * Back from the view to the decider's state, so the projection folds with the domain's own evolve. The
  * view has no vault reference (it must not reach a read model), so the state rebuilt here has none either;
- * nor the blocks, applied causes and replacement, which only the decider needs (read from the card's stream).
+ * nor the applied causes, the replacement and the PIN/CVV2 count, which only the decider needs (they are read
+ * from the card's stream). The blocks are shown on the view, so they come back from it.
  * Spending controls come back as they were shown (the defaults included), in minor units again.
  */
 function toState(view: CardView | null): CardState {
@@ -17,9 +18,10 @@ function toState(view: CardView | null): CardState {
     cardId: id,
     vaultRef: '',
     spendingControls: spendingControlsOfView(view),
-    blocks: [],
+    blocks: view.blocks ?? [],
     appliedCauses: [],
     replacedBy: null,
+    ...NO_HOLDS_STATE,
   } as CardState;
 }
 

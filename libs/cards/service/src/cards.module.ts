@@ -1,5 +1,10 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { cardsContract, cardSimulationContract } from '@cip/cards/contract';
+import {
+  cardOperationsContract,
+  cardsContract,
+  cardSimulationContract,
+  cardVerificationContract,
+} from '@cip/cards/contract';
 import { cardsProjection } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
 import type { Environment } from '@cip/shared/contracts';
@@ -16,6 +21,7 @@ import { WALLETS_API, WalletsApi } from '@cip/wallets/contract';
 import { CardIssuing, CardsService } from './cards.service';
 import type { FulfilmentProvider } from './fulfilment/fulfilment-provider.port';
 import { CARD_FULFILMENT_GROUP } from './sagas/card-fulfilment.saga';
+import { CardOperationsService } from './card-operations.service';
 
 /** What the app decides for the cards context (provided under CARDS_OPTIONS). */
 export interface CardsModuleOptions {
@@ -33,6 +39,9 @@ export const CARDS_OPTIONS = Symbol('CARDS_OPTIONS');
 
 /** The cards context's APIs, by audience. */
 export const CARDS_CONTRACTS = [cardsContract, cardSimulationContract];
+
+/** The APIs of operators (holds, unblock) and of the authorizations context (PIN/CVV2 outcomes). */
+export const CARD_OPERATIONS_CONTRACTS = [cardOperationsContract, cardVerificationContract];
 
 /** Closes the vaults with the application. */
 export class CardVaultsLifecycle implements OnApplicationShutdown {
@@ -80,8 +89,20 @@ const CARDS_CATCH_UP_MS = 10_000;
         ),
     },
     ...contractProviders(CardsService, CARDS_CONTRACTS),
+    {
+      provide: CardOperationsService,
+      inject: [INFRASTRUCTURE, CLOCK],
+      useFactory: (infrastructure: Infrastructure, clock: Clock) =>
+        new CardOperationsService(environmentStores(infrastructure), clock),
+    },
+    ...contractProviders(CardOperationsService, CARD_OPERATIONS_CONTRACTS),
     CardVaultsLifecycle,
   ],
-  exports: [CardsService, ...CARDS_CONTRACTS.map((contract) => contract.token)],
+  exports: [
+    CardsService,
+    ...CARDS_CONTRACTS.map((contract) => contract.token),
+    CardOperationsService,
+    ...CARD_OPERATIONS_CONTRACTS.map((contract) => contract.token),
+  ],
 })
 export class CardsModule {}

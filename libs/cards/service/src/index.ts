@@ -2,3 +2,4 @@ export * from './cards.service';
 export * from './cards.module';
 export * from './cards.context';
 export * from './fulfilment';
+export * from './card-operations.service';

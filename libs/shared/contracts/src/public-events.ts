@@ -37,6 +37,7 @@ export const PUBLIC_EVENT_NAMES = [
   'card.frozen',
   'card.unfrozen',
   'card.blocked',
+  'card.unblocked',
   'card.revoked',
   'card.shipped',
   'card.trackingNumberUpdated',
