@@ -2,3 +2,4 @@ export * from './card.types';
 export * from './card-view';
 export * from './cards.api';
 export * from './cards.integration-events';
+export * from './card-reveal.api';

@@ -59,4 +59,25 @@ export interface UpdateSpendingControls {
   data: { update: SpendingControlsUpdate; now: string };
 }
 
-export type CardCommand = CreateCard | CardStatusCommand | ApplyUserStatus | UpdateSpendingControls;
+/**
+ * A single-use link to the card's hosted reveal page was asked for (`POST /v1/cards/{id}/reveal`): recorded
+ * for audit, refused on a revoked card.
+ */
+export interface IssueRevealLink {
+  type: 'IssueRevealLink';
+  data: { expiresAt: string; now: string };
+}
+
+/**
+ * The hosted reveal page was opened through a link: recorded for audit before the page shows anything,
+ * refused on a card revoked since the link was made (the page then shows nothing).
+ */
+export interface RecordCardReveal {
+  type: 'RecordCardReveal';
+  data: { linkRequestId: string; now: string };
+}
+
+export type CardRevealCommand = IssueRevealLink | RecordCardReveal;
+
+export type CardCommand =
+  CreateCard | CardStatusCommand | ApplyUserStatus | UpdateSpendingControls | CardRevealCommand;

@@ -61,8 +61,28 @@ export type CardSpendingControlsUpdated = DomainEvent<
   { cardId: string; spendingControls: SpendingControls; at: string }
 >;
 
+/**
+ * Audit of the card's secrets leaving the vault (never the secrets): a reveal link was made (by the
+ * distributor of the metadata, in the request of its correlation id), and the page was shown through it
+ * (`linkRequestId`: the request that made the link). Neither changes the card.
+ */
+export type CardRevealLinkIssued = DomainEvent<
+  'CardRevealLinkIssued',
+  { cardId: string; expiresAt: string; at: string }
+>;
+export type CardDetailsRevealed = DomainEvent<
+  'CardDetailsRevealed',
+  { cardId: string; linkRequestId: string; at: string }
+>;
+
 export type CardEvent =
-  CardCreated | CardStatusChanged | CardBlockPlaced | CardBlockLifted | CardSpendingControlsUpdated;
+  | CardCreated
+  | CardStatusChanged
+  | CardBlockPlaced
+  | CardBlockLifted
+  | CardSpendingControlsUpdated
+  | CardRevealLinkIssued
+  | CardDetailsRevealed;
 
 /** How card streams are read (no upcaster yet: every card event is still in its first shape). */
 export const cardEvents = domainEventReader<CardEvent>();

@@ -15,6 +15,9 @@ const EVENT_NAMES = {
   // A block changes no status a distributor sees: the card stays frozen either way.
   CardBlockPlaced: null,
   CardBlockLifted: null,
+  // Reveals are audit records of the platform, not part of the distributors' Event contract.
+  CardRevealLinkIssued: null,
+  CardDetailsRevealed: null,
 } as const;
 
 /** Card domain events -> public `card.*` Events (spec part 6, "Card events"), the card snapshot as data. */

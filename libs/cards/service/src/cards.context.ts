@@ -1,13 +1,13 @@
 import { CARDS_CONTROLLERS } from '@cip/cards/http';
 import { cardPublicEvents, cardsProjection } from '@cip/cards/read-models';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
-import { CARDS_CONTRACTS, CardsModule } from './cards.module';
+import { CARD_REVEAL_CONTRACTS, CARDS_CONTRACTS, CardsModule } from './cards.module';
 import { userStoppedCardsSaga } from './sagas/user-stopped-cards.saga';
 
 /** The cards context, as the platform registry lists it. */
 export const cardsContext: ContextDefinition = {
   name: 'cards',
-  contracts: CARDS_CONTRACTS,
+  contracts: [...CARDS_CONTRACTS, ...CARD_REVEAL_CONTRACTS],
   module: CardsModule,
   readModels: [projectionReadModel(cardsProjection)],
   publicEvents: [cardPublicEvents],

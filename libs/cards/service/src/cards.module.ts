@@ -1,5 +1,5 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { cardsContract } from '@cip/cards/contract';
+import { cardRevealContract, cardsContract } from '@cip/cards/contract';
 import { cardsProjection } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
 import type { Environment } from '@cip/shared/contracts';
@@ -13,6 +13,7 @@ import {
 import { CLOCK, Clock } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
 import { WALLETS_API, WalletsApi } from '@cip/wallets/contract';
+import { CardRevealService } from './card-reveal.service';
 import { CardIssuing, CardsService } from './cards.service';
 
 /** What the app decides for the cards context (provided under CARDS_OPTIONS). */
@@ -29,6 +30,8 @@ export const CARDS_OPTIONS = Symbol('CARDS_OPTIONS');
 
 /** The cards context's APIs, by audience. */
 export const CARDS_CONTRACTS = [cardsContract];
+/** The single-use reveal of a card's details (its own service, `CardRevealService`). */
+export const CARD_REVEAL_CONTRACTS = [cardRevealContract];
 
 /** Closes the vaults with the application. */
 export class CardVaultsLifecycle implements OnApplicationShutdown {
@@ -74,8 +77,25 @@ const CARDS_CATCH_UP_MS = 10_000;
         ),
     },
     ...contractProviders(CardsService, CARDS_CONTRACTS),
+    {
+      provide: CardRevealService,
+      inject: [INFRASTRUCTURE, CLOCK, CARDS_OPTIONS],
+      useFactory: (infrastructure: Infrastructure, clock: Clock, options: CardsModuleOptions) =>
+        new CardRevealService(
+          {
+            eventStore: environmentStores(infrastructure).eventStore,
+            vault: (environment) => options.vault(environment),
+          },
+          clock,
+        ),
+    },
+    ...contractProviders(CardRevealService, CARD_REVEAL_CONTRACTS),
     CardVaultsLifecycle,
   ],
-  exports: [CardsService, ...CARDS_CONTRACTS.map((contract) => contract.token)],
+  exports: [
+    CardsService,
+    CardRevealService,
+    ...[...CARDS_CONTRACTS, ...CARD_REVEAL_CONTRACTS].map((contract) => contract.token),
+  ],
 })
 export class CardsModule {}

@@ -224,7 +224,9 @@ describe('card vault (embedded)', () => {
     const ring = JSON.parse(readFileSync(join(dataDir, 'secrets', 'sandbox-card-vault-keks'), 'utf8'));
     expect(Object.keys(ring.keys)).toEqual([result.kekId]);
     const all = [...before, ...during];
-    expect(await cli.registeredKeks()).toEqual([{ kekId: result.kekId, status: 'active', cards: all.length }]);
+    expect(await cli.registeredKeks()).toEqual([
+      { kekId: result.kekId, status: 'active', cards: all.length },
+    ]);
     const fresh = open(); // a process started after the rotation
     const pans = await Promise.all(all.map((c) => fresh.revealForHostedPage(c.vaultRef)));
     expect(pans.every((p, i) => p.pan.endsWith(all[i].last4))).toBe(true);
@@ -255,7 +257,8 @@ describe('card vault (embedded)', () => {
     const result = await open().rotateKek();
     expect(result).toMatchObject({ kekId: 'kek-interrupted', resumed: true, rewrapped: 20 });
     const fresh = open();
-    for (const c of cards) expect((await fresh.revealForHostedPage(c.vaultRef)).pan.endsWith(c.last4)).toBe(true);
+    for (const c of cards)
+      expect((await fresh.revealForHostedPage(c.vaultRef)).pan.endsWith(c.last4)).toBe(true);
     expect(await fresh.registeredKeks()).toEqual([{ kekId: 'kek-interrupted', status: 'active', cards: 30 }]);
   });
 

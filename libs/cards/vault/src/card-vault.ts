@@ -92,7 +92,7 @@ export class CardVault {
   async issueCard(input: { bin: string; lifetimeMonths: number; now: Date }): Promise<IssuedCard> {
     const expiry = cardExpiry(input.now, input.lifetimeMonths);
     let staleKeks = 0;
-    for (let attempt = 0; attempt < this.maxAttempts; ) {
+    for (let attempt = 0; attempt < this.maxAttempts;) {
       const pan = generatePan(input.bin, this.randomDigit);
       const vaultRef = newId('vlt');
       const kekId = await this.activeKekId();

@@ -237,7 +237,9 @@ export class SqliteCardVaultStore implements CardVaultStore {
           )
           .run(kekId);
         this.db
-          .prepare("UPDATE key_encryption_keys SET status = 'retiring' WHERE status = 'active' AND kek_id <> ?")
+          .prepare(
+            "UPDATE key_encryption_keys SET status = 'retiring' WHERE status = 'active' AND kek_id <> ?",
+          )
           .run(kekId);
         this.db
           .prepare(
@@ -259,9 +261,7 @@ export class SqliteCardVaultStore implements CardVaultStore {
       .immediate();
   }
 
-  async retireUnreferencedKeks(
-    whileLocked?: (registered: string[]) => void,
-  ): Promise<{ retired: string[] }> {
+  async retireUnreferencedKeks(whileLocked?: (registered: string[]) => void): Promise<{ retired: string[] }> {
     return this.db
       .transaction(() => {
         const retired = this.db
@@ -272,7 +272,10 @@ export class SqliteCardVaultStore implements CardVaultStore {
           )
           .pluck()
           .all() as string[];
-        const registered = this.db.prepare('SELECT kek_id FROM key_encryption_keys').pluck().all() as string[];
+        const registered = this.db
+          .prepare('SELECT kek_id FROM key_encryption_keys')
+          .pluck()
+          .all() as string[];
         whileLocked?.(registered);
         return { retired };
       })

@@ -103,7 +103,7 @@ export function cardVaultStoreContract(target: {
     };
     expect(await store.rewrapBatch('kek-new', 2, rewrap)).toBe(Math.min(2, toRewrap));
     let total = Math.min(2, toRewrap);
-    for (let count; (count = await store.rewrapBatch('kek-new', 2, rewrap)) > 0; ) total += count;
+    for (let count; (count = await store.rewrapBatch('kek-new', 2, rewrap)) > 0;) total += count;
     expect(total).toBe(toRewrap);
     expect(seen).not.toContain('kek-new');
     expect(await store.get(underOld[0].vaultRef)).toMatchObject({
