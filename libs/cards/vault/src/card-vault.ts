@@ -95,13 +95,13 @@ export class CardVault {
     for (let attempt = 0; attempt < this.maxAttempts;) {
       const pan = generatePan(input.bin, this.randomDigit);
       const vaultRef = newId('vlt');
-      const kekId = await this.activeKekId();
+      const { kekId, kek } = await this.wrappingKek();
       const dataKey = randomBytes(32);
       const outcome = await this.store.put({
         vaultRef,
         panHash: this.panHash(pan),
         kekId,
-        wrappedKey: new SecretBox(this.keks.key(kekId)).seal(dataKey, wrapContext(vaultRef)),
+        wrappedKey: new SecretBox(kek).seal(dataKey, wrapContext(vaultRef)),
         sealedPan: new SecretBox(dataKey).seal(pan, panContext(vaultRef)),
         sealedPvv: null,
         ...expiry,
@@ -190,8 +190,9 @@ export class CardVault {
    *   ring lacks;
    * - from that commit on, the store refuses a new card wrapped by any other KEK (`stale_kek`): the
    *   platform reads the active KEK again and wraps under it, so it picks up the new KEK by itself;
-   * - data keys are re-wrapped in batches, one transaction each; reads open a card with whichever KEK
-   *   wraps it at the time (every registered KEK stays in the ring);
+   * - data keys are re-wrapped in batches, one transaction each, with a pause as long as the batch took
+   *   after each; reads open a card with whichever KEK wraps it at the time (every registered KEK stays
+   *   in the ring);
    * - a KEK leaves the ring only after the store has forgotten it, which it does only when no data key
    *   references it, checked in the same write.
    * Run again after a crash (kill -9), it finishes the interrupted rotation (a retiring KEK is left)
@@ -218,6 +219,7 @@ export class CardVault {
     const retired: string[] = [];
     for (;;) {
       for (;;) {
+        const started = performance.now();
         const count = await this.store.rewrapBatch(kekId, batchSize, (card) =>
           to.seal(
             new SecretBox(this.keks.key(card.kekId)).openBytes(card.wrappedKey, wrapContext(card.vaultRef)),
@@ -227,6 +229,10 @@ export class CardVault {
         if (count === 0) break;
         rewrapped += count;
         options.onProgress?.(rewrapped);
+        // As long again without the write lock: the platform's commits (synchronous, waiting on the lock
+        // in SQLite's busy handler) get their turn, so a rotation slows issuing by half at worst, never
+        // stalls it up to its busy timeout.
+        await new Promise((resolve) => setTimeout(resolve, Math.max(1, performance.now() - started)));
       }
       const outcome = await this.store.retireUnreferencedKeks((ids) => this.keks.retainOnly(kekId, ids));
       retired.push(...outcome.retired);
@@ -261,6 +267,19 @@ export class CardVault {
       throw error;
     });
     return this.activeKek;
+  }
+
+  /** The active KEK and its key; a KEK a rotation elsewhere retired since it was read is read again. */
+  private async wrappingKek(): Promise<{ kekId: string; kek: Buffer }> {
+    const kekId = await this.activeKekId();
+    try {
+      return { kekId, kek: this.keks.key(kekId) };
+    } catch (error) {
+      this.activeKek = null;
+      const fresh = await this.activeKekId();
+      if (fresh === kekId) throw error;
+      return { kekId: fresh, kek: this.keks.key(fresh) };
+    }
   }
 
   private panHash(pan: string): string {
