@@ -46,7 +46,7 @@ export interface CardsPorts {
   /** Null when the environment has no BIN configured: it cannot issue cards. */
   issuing(environment: Environment): CardIssuing | null;
   users: Pick<UserLifecycleApi, 'findUser'>;
-  wallets: Pick<WalletsApi, 'listWallets'>;
+  wallets: Pick<WalletsApi, 'findUserWallet'>;
 }
 
 /** A user's status change as the user-stopped-cards saga hands it over. */
@@ -61,8 +61,6 @@ export interface UserStatusChange {
 }
 
 const CARDS_PER_PAGE = 100;
-
-const FIRST_WALLET: FindPage = { sort: { field: 'createdAt', direction: 'asc' }, page: 0, limit: 1 };
 
 /**
  * The cards context's command and query handlers. A card is issued by the vault first (PAN, expiry) and
@@ -84,8 +82,8 @@ export class CardsService implements CardsApi {
         `User ${input.userId} is ${user.status}: cards are issued to active users only`,
       );
     }
-    const { items } = await this.ports.wallets.listWallets(caller, { userId: input.userId }, FIRST_WALLET);
-    const wallet = items[0];
+    // From the wallet's stream, not the wallets list: no wait for a read model on every card.
+    const wallet = await this.ports.wallets.findUserWallet(caller, input.userId);
     if (!wallet || wallet.status !== 'active') {
       throw new DomainError(
         'create_wallet_error',
