@@ -276,6 +276,35 @@ describe('card vault (embedded)', () => {
     expect(pans.every((p, i) => isLuhnValid(p.pan) && p.pan.endsWith(cards[i].last4))).toBe(true);
   });
 
+  it('rotates a configured ring: the new key put first is active after a restart, and the rotation re-wraps under it', async () => {
+    const key = (byte: number) => Buffer.alloc(32, byte).toString('base64');
+    const configured = (keks: object) =>
+      openEmbeddedCardVault({ dataDir, environment: 'sandbox', configured: { keks: JSON.stringify(keks) } });
+    const before = configured({ active: 'kek-one', keys: { 'kek-one': key(1) } });
+    opened.push(before);
+    const cards = await Promise.all(Array.from({ length: 12 }, () => issue(before)));
+    await before.close();
+
+    const restarted = configured({ active: 'kek-two', keys: { 'kek-two': key(2), 'kek-one': key(1) } });
+    opened.push(restarted);
+    const fresh = await issue(restarted);
+    expect(await restarted.registeredKeks()).toEqual([
+      { kekId: 'kek-two', status: 'active', cards: 1 },
+      { kekId: 'kek-one', status: 'retiring', cards: 12 },
+    ]);
+    expect(await restarted.rotateKek()).toMatchObject({
+      kekId: 'kek-two',
+      rewrapped: 12,
+      retired: ['kek-one'],
+    });
+
+    const withoutOldKey = configured({ active: 'kek-two', keys: { 'kek-two': key(2) } });
+    opened.push(withoutOldKey);
+    for (const card of [...cards, fresh]) {
+      expect((await withoutOldKey.revealForHostedPage(card.vaultRef)).pan.endsWith(card.last4)).toBe(true);
+    }
+  });
+
   it('leaves no PAN in clear in the vault file or its WAL', async () => {
     const vault = open();
     const cards = await Promise.all(Array.from({ length: 20 }, () => issue(vault)));
