@@ -1,4 +1,5 @@
 import { appendBench, formatNumber, formatTarget, verdict, type Figure } from './append-bench';
+import { cardsHttpBench } from './cards-http-bench';
 import { cardVaultBench } from './card-vault-bench';
 import { ledgerPostingsBench } from './ledger-postings';
 import { chainDepositLatencyBench } from './chain-deposit-latency';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     ...(await ledgerPostingsBench()),
     ...(await webhooksDeliveryBench()),
     ...(await chainDepositLatencyBench()),
+    ...(await cardsHttpBench()),
     ...(await cardVaultBench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);

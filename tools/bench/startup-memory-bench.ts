@@ -49,13 +49,19 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function spawnPlatform(options: { logLevel?: string } = {}): Promise<PlatformChild> {
+export async function spawnPlatform(
+  options: {
+    logLevel?: string;
+    /** Another build's platform (a baseline to compare with); this build's by default. */
+    main?: string;
+  } = {},
+): Promise<PlatformChild> {
   const port = await freePort();
   const apiKey = randomSandboxApiKey();
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-platform-'));
   const tail: string[] = [];
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [PLATFORM_MAIN], {
+  const child = spawn(process.execPath, [options.main ?? PLATFORM_MAIN], {
     env: {
       ...process.env,
       PORT: String(port),

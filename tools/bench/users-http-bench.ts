@@ -25,7 +25,7 @@ interface Histogram {
   p99: number;
 }
 
-interface AutocannonResult {
+export interface AutocannonResult {
   requests: Histogram & { total: number };
   latency: Histogram;
   duration: number;
@@ -35,7 +35,7 @@ interface AutocannonResult {
   statusCodeStats: Record<string, { count: number }>;
 }
 
-const autocannon = createRequire(__filename)('autocannon') as (
+export const autocannon = createRequire(__filename)('autocannon') as (
   options: AutocannonOptions,
 ) => Promise<AutocannonResult>;
 
@@ -72,7 +72,7 @@ function load(url: string, apiKey: string, seconds: number): Promise<AutocannonR
   });
 }
 
-function statusCodes(result: AutocannonResult): string {
+export function statusCodes(result: AutocannonResult): string {
   return Object.entries(result.statusCodeStats)
     .map(([code, { count }]) => `${code}×${count}`)
     .join(', ');

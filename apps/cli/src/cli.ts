@@ -13,6 +13,7 @@ import { registerKeyCommands } from './commands/keys';
 import { registerKycCommands } from './commands/kyc';
 import { registerProjectionCommands } from './commands/projections';
 import { registerUserCommands } from './commands/users';
+import { registerVaultCommands } from './commands/vault';
 import { registerWalletCommands } from './commands/wallets';
 import { registerWebhookCommands } from './commands/webhooks';
 import { NO_PROGRESS, progressLines } from './progress';
@@ -28,6 +29,7 @@ const COMMAND_GROUPS: ((program: Command, cli: Cli) => void)[] = [
   registerWebhookCommands,
   registerProjectionCommands,
   registerExportCommands,
+  registerVaultCommands,
 ];
 
 /** Options of every command, declared on the program. */

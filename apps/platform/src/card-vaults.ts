@@ -2,24 +2,28 @@ import { SANDBOX_TEST_BIN } from '@cip/cards/domain';
 import { CardsModuleOptions, SandboxFulfilmentProvider } from '@cip/cards/service';
 import { cardVaultFile, openEmbeddedCardVault } from '@cip/cards/vault';
 import { ENVIRONMENTS } from '@cip/shared/contracts';
-
-/** How long the platform's cards are valid (expiry at the end of the month, three years on). */
-const CARD_LIFETIME_MONTHS = 36;
+import type { PlatformConfig } from '@cip/shared/runtime';
 
 /** The vault files, checkpointed by the embedded infrastructure's one checkpoint worker. */
 export const cardVaultFiles = (dataDir: string): string[] =>
   ENVIRONMENTS.map((environment) => cardVaultFile(dataDir, environment));
 
 /**
- * The embedded runtime's card vaults, one SQLite file and key set per environment under DATA_DIR. The
- * sandbox issues from the Visa test BIN; production issues no card until a program BIN is configured
- * (not built yet), so no test number can reach a live network.
+ * The embedded runtime's card vaults, one SQLite file and key set per environment under DATA_DIR, with the
+ * keys the configuration gives (CARD_VAULT_*_<ENV>; the others generated on first start). The sandbox
+ * issues from CARD_BIN_SANDBOX, else the Visa test BIN; production only from CARD_BIN_PRODUCTION, and no
+ * card without it, so no test number can reach a live network.
  */
-export function embeddedCardsOptions(dataDir: string): CardsModuleOptions {
+export function embeddedCardsOptions(dataDir: string, cards: PlatformConfig['cards']): CardsModuleOptions {
   const vaults = new Map(
     ENVIRONMENTS.map((environment) => [
       environment,
-      openEmbeddedCardVault({ dataDir, environment, checkpointedElsewhere: true }),
+      openEmbeddedCardVault({
+        dataDir,
+        environment,
+        configured: cards[environment].vaultKeys,
+        checkpointedElsewhere: true,
+      }),
     ]),
   );
   const sandboxFulfilment = new SandboxFulfilmentProvider();
@@ -29,10 +33,13 @@ export function embeddedCardsOptions(dataDir: string): CardsModuleOptions {
       if (!vault) throw new Error(`No card vault for the environment ${environment}`);
       return vault;
     },
-    issuing: (environment) =>
-      environment === 'sandbox' ? { bin: SANDBOX_TEST_BIN, lifetimeMonths: CARD_LIFETIME_MONTHS } : null,
-    // Production has no card bureau yet (nor a BIN): only the sandbox ships, through its simulation.
+    // Production has no card bureau yet: only the sandbox ships, through its simulation.
     fulfilment: (environment) => (environment === 'sandbox' ? sandboxFulfilment : null),
+    issuing: (environment) => {
+      const { bin, lifetimeMonths } = cards[environment];
+      const issuingBin = bin ?? (environment === 'sandbox' ? SANDBOX_TEST_BIN : undefined);
+      return issuingBin ? { bin: issuingBin, lifetimeMonths } : null;
+    },
     close: async () => {
       await Promise.all([...vaults.values()].map((vault) => vault.close()));
     },

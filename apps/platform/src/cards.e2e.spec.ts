@@ -98,6 +98,13 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     expect(pan).toMatch(/^40000099\d{8}$/);
     expect(pan.slice(-4)).toBe(card.last4);
 
+    // The reveal flow: the API hands out a link only; the PAN is in the page behind it, once.
+    const link = await post(`/v1/cards/${card.id}/reveal`);
+    expect(link.status).toBe(201);
+    const revealPage = await h.http.get(new URL(link.body.url).pathname);
+    expect(revealPage.status).toBe(200);
+    expect(seen(await h.http.get(new URL(link.body.url).pathname)).status).toBe(410);
+
     // Virtual cards are active at once: activating again is accepted and changes nothing.
     expect((await post(`/v1/cards/${card.id}/activate`)).body).toMatchObject({ status: 'active' });
     expect((await post(`/v1/cards/${card.id}/freeze`)).body).toMatchObject({ status: 'frozen' });
@@ -132,6 +139,11 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     expect(files.some((file) => readFileSync(file).includes(`"last4":"${card.last4}"`))).toBe(true);
     expect(files.filter((file) => readFileSync(file).includes(pan))).toEqual([]);
     expect(bodies.filter((body) => body.includes(pan))).toEqual([]);
+    // Read as text (the page shows the number in groups of four elements), only the reveal page has it.
+    const asText = (body: string) => body.replace(/<[^>]+>/g, '');
+    expect([...bodies, revealPage.text].filter((body) => asText(body).includes(pan))).toEqual([
+      revealPage.text,
+    ]);
     expect(bodies.some((body) => body.includes(card.last4))).toBe(true);
   });
 

@@ -10,7 +10,7 @@ import {
   InfrastructureModule,
   openEmbeddedInfrastructure,
 } from '@cip/shared/infrastructure';
-import { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
+import { Clock, Logger, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
 import { WALLETS_OPTIONS, WalletsModuleOptions } from '@cip/wallets/service';
 import { WEBHOOKS_OPTIONS, WebhooksModuleOptions } from '@cip/webhooks/service';
 import { cardVaultFiles, embeddedCardsOptions } from './card-vaults';
@@ -29,6 +29,8 @@ export interface PlatformModuleOptions {
   /** Chain adapters of the wallets context. */
   wallets: WalletsModuleOptions;
   webhooks: Omit<WebhooksModuleOptions, 'dataDir'>;
+  /** BINs, card lifetimes and card vault keys per environment (CARD_*_<ENV>). */
+  cards: PlatformConfig['cards'];
 }
 
 /**
@@ -69,7 +71,10 @@ export class PlatformModule {
             },
             { provide: WALLETS_OPTIONS, useValue: options.wallets },
             { provide: WEBHOOKS_OPTIONS, useValue: { ...options.webhooks, dataDir: options.dataDir } },
-            { provide: CARDS_OPTIONS, useFactory: () => embeddedCardsOptions(options.dataDir) },
+            {
+              provide: CARDS_OPTIONS,
+              useFactory: () => embeddedCardsOptions(options.dataDir, options.cards),
+            },
           ],
         }),
         GatewayHttpModule.forRoot({

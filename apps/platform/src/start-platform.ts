@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
+import { CardRevealService } from '@cip/cards/service';
 import { SandboxIdentityProvider } from '@cip/kyc/service';
 import {
   Clock,
@@ -46,6 +47,7 @@ export async function startPlatform(
       personalDataMasterKey: config.personalDataMasterKey,
       wallets: embeddedWalletChain(config, logger),
       webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
+      cards: config.cards,
     }),
     {
       logger,
@@ -64,6 +66,7 @@ export async function startPlatform(
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   app.get(SandboxIdentityProvider).usePublicBaseUrl(publicBaseUrl(config, port));
+  app.get(CardRevealService).usePublicBaseUrl(publicBaseUrl(config, port));
   return {
     app,
     url: listenUrl(config.host, port),

@@ -4,3 +4,4 @@ export * from './card-view';
 export * from './cards.api';
 export * from './cards.integration-events';
 export * from './card-operations.api';
+export * from './card-reveal.api';

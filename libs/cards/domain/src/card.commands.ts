@@ -75,7 +75,8 @@ export type CardCommand =
   | ReissueCard
   | RetireReplacedCard
   | EraseShippingAddress
-  | CardOperatorCommand;
+  | CardOperatorCommand
+  | CardRevealCommand;
 
 // Physical cards and reissues ----------------------------------------------------------------------
 
@@ -145,3 +146,23 @@ export interface UnblockCard {
 }
 
 export type CardOperatorCommand = PlaceHold | LiftHold | RecordVerification | UnblockCard;
+
+/**
+ * A single-use link to the card's hosted reveal page was asked for (`POST /v1/cards/{id}/reveal`): recorded
+ * for audit, refused on a revoked card.
+ */
+export interface IssueRevealLink {
+  type: 'IssueRevealLink';
+  data: { expiresAt: string; now: string };
+}
+
+/**
+ * The hosted reveal page was opened through a link: recorded for audit before the page shows anything,
+ * refused on a card revoked since the link was made (the page then shows nothing).
+ */
+export interface RecordCardReveal {
+  type: 'RecordCardReveal';
+  data: { linkRequestId: string; now: string };
+}
+
+export type CardRevealCommand = IssueRevealLink | RecordCardReveal;

@@ -3,6 +3,7 @@ import { Decider, DomainError } from '@cip/shared/contracts';
 import type {
   ApplyUserStatus,
   CardCommand,
+  CardRevealCommand,
   CardStatusCommand,
   CreateCard,
   RecordFulfilmentOrder,
@@ -366,6 +367,22 @@ function eraseShippingAddress({ data }: EraseShippingAddress, state: CardState):
   ];
 }
 
+/** A card's PAN and CVV2 may be shown until it is revoked (a frozen card's holder may still need them). */
+function reveal(command: CardRevealCommand, state: CardState): CardEvent[] {
+  if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
+  if (state.status === 'revoked') {
+    throw new DomainError(
+      'invalid_state_transition',
+      `Card ${state.cardId} is revoked: its details cannot be revealed`,
+    );
+  }
+  const { cardId } = state;
+  const at = command.data.now;
+  return command.type === 'IssueRevealLink'
+    ? [{ type: 'CardRevealLinkIssued', data: { cardId, expiresAt: command.data.expiresAt, at } }]
+    : [{ type: 'CardDetailsRevealed', data: { cardId, linkRequestId: command.data.linkRequestId, at } }];
+}
+
 export function decideCard(command: CardCommand, state: CardState): CardEvent[] {
   switch (command.type) {
     case 'CreateCard':
@@ -395,6 +412,9 @@ export function decideCard(command: CardCommand, state: CardState): CardEvent[] 
     case 'UnblockCard':
       if (!isCard(state)) throw new DomainError('not_found', 'Card was not found');
       return decideCardOperation(command, state);
+    case 'IssueRevealLink':
+    case 'RecordCardReveal':
+      return reveal(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown command ${(unknown as CardCommand).type}`);
@@ -502,6 +522,10 @@ export function evolveCard(state: CardState, event: CardEvent): CardState {
     case 'CardBlocked':
     case 'CardUnblocked':
       return isCard(state) ? evolveVerification(state, event) : state;
+    // Audit only: the card is as it was (its updatedAt included).
+    case 'CardRevealLinkIssued':
+    case 'CardDetailsRevealed':
+      return state;
     default: {
       const unknown: never = event;
       return unknown;

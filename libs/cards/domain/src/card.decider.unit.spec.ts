@@ -325,3 +325,56 @@ describe('replacing the spending controls', () => {
       .thenThrows('invalid_state_transition', /revoked/);
   });
 });
+
+// ---------------------------------------------------------------------------------------------------
+// Reveal audit (POST /v1/cards/{id}/reveal and its hosted page)
+// ---------------------------------------------------------------------------------------------------
+
+describe("revealing a card's details", () => {
+  const EXPIRES_AT = '2026-11-24T08:31:00.000Z';
+  const issueLink: CardCommand = { type: 'IssueRevealLink', data: { expiresAt: EXPIRES_AT, now: LATER } };
+  const recordReveal: CardCommand = {
+    type: 'RecordCardReveal',
+    data: { linkRequestId: 'req-link', now: LATER },
+  };
+  const linkIssued: CardEvent = {
+    type: 'CardRevealLinkIssued',
+    data: { cardId: CARD_ID, expiresAt: EXPIRES_AT, at: LATER },
+  };
+  const revealed: CardEvent = {
+    type: 'CardDetailsRevealed',
+    data: { cardId: CARD_ID, linkRequestId: 'req-link', at: LATER },
+  };
+
+  it('records a link asked for, and a reveal through it, on an active, inactive or frozen card', () => {
+    for (const given of [[created()], [created('inactive')], [created(), frozen]]) {
+      spec.given(given).when(issueLink).then([linkIssued]);
+      spec.given(given).when(recordReveal).then([revealed]);
+    }
+  });
+
+  it('records every link and every reveal: each is its own occurrence', () => {
+    spec.given([created(), linkIssued, revealed]).when(issueLink).then([linkIssued]);
+  });
+
+  it('changes nothing of the card, not even its updatedAt', () => {
+    const card = cardDecider.evolve(cardDecider.initialState(), created());
+    expect(cardDecider.evolve(cardDecider.evolve(card, linkIssued), revealed)).toEqual(card);
+  });
+
+  it('refuses a revoked card, a link and a reveal alike', () => {
+    spec
+      .given([created(), revoked])
+      .when(issueLink)
+      .thenThrows('invalid_state_transition', /revoked/);
+    spec
+      .given([created(), revoked])
+      .when(recordReveal)
+      .thenThrows('invalid_state_transition', /revoked/);
+  });
+
+  it('does not find a card that does not exist', () => {
+    spec.given([]).when(issueLink).thenThrows('not_found');
+    spec.given([]).when(recordReveal).thenThrows('not_found');
+  });
+});

@@ -167,6 +167,20 @@ export type CardShippingAddressErased = DomainEvent<
 
 export type CardShippingEvent = CardFulfilmentOrdered | CardShipped | CardTrackingNumberUpdated;
 
+/**
+ * Audit of the card's secrets leaving the vault (never the secrets): a reveal link was made (by the
+ * distributor of the metadata, in the request of its correlation id), and the page was shown through it
+ * (`linkRequestId`: the request that made the link). Neither changes the card.
+ */
+export type CardRevealLinkIssued = DomainEvent<
+  'CardRevealLinkIssued',
+  { cardId: string; expiresAt: string; at: string }
+>;
+export type CardDetailsRevealed = DomainEvent<
+  'CardDetailsRevealed',
+  { cardId: string; linkRequestId: string; at: string }
+>;
+
 export type CardEvent =
   | CardCreated
   | CardStatusChanged
@@ -176,7 +190,9 @@ export type CardEvent =
   | CardShippingEvent
   | CardReplaced
   | CardShippingAddressErased
-  | CardVerificationEvent;
+  | CardVerificationEvent
+  | CardRevealLinkIssued
+  | CardDetailsRevealed;
 
 /** How card streams are read (no upcaster yet: every card event is still in its first shape). */
 export const cardEvents = domainEventReader<CardEvent>();

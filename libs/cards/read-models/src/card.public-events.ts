@@ -30,6 +30,9 @@ const EVENT_NAMES = {
   // The count of wrong entries is the platform's own: a distributor sees the authorizations.
   CardVerificationFailed: null,
   CardVerificationPassed: null,
+  // Reveals are audit records of the platform, not part of the distributors' Event contract.
+  CardRevealLinkIssued: null,
+  CardDetailsRevealed: null,
 } as const;
 
 /** Card domain events -> public `card.*` Events (spec part 6, "Card events"), the card snapshot as data. */

@@ -5,13 +5,18 @@ import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructu
 import { cardFulfilmentSaga } from './sagas/card-fulfilment.saga';
 import { replacedCardSaga } from './sagas/replaced-card.saga';
 import { userErasedCardsSaga } from './sagas/user-erased-cards.saga';
-import { CARD_OPERATIONS_CONTRACTS, CARDS_CONTRACTS, CardsModule } from './cards.module';
+import {
+  CARD_OPERATIONS_CONTRACTS,
+  CARD_REVEAL_CONTRACTS,
+  CARDS_CONTRACTS,
+  CardsModule,
+} from './cards.module';
 import { userStoppedCardsSaga } from './sagas/user-stopped-cards.saga';
 
 /** The cards context, as the platform registry lists it. */
 export const cardsContext: ContextDefinition = {
   name: 'cards',
-  contracts: [...CARDS_CONTRACTS, ...CARD_OPERATIONS_CONTRACTS],
+  contracts: [...CARDS_CONTRACTS, ...CARD_OPERATIONS_CONTRACTS, ...CARD_REVEAL_CONTRACTS],
   module: CardsModule,
   readModels: [projectionReadModel(cardsProjection)],
   publicEvents: [cardPublicEvents],

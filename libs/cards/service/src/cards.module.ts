@@ -3,6 +3,7 @@ import {
   cardOperationsContract,
   cardsContract,
   cardSimulationContract,
+  cardRevealContract,
   cardVerificationContract,
 } from '@cip/cards/contract';
 import { cardsProjection } from '@cip/cards/read-models';
@@ -18,6 +19,7 @@ import {
 import { CLOCK, Clock } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
 import { WALLETS_API, WalletsApi } from '@cip/wallets/contract';
+import { CardRevealService } from './card-reveal.service';
 import { CardIssuing, CardsService } from './cards.service';
 import type { FulfilmentProvider } from './fulfilment/fulfilment-provider.port';
 import { CARD_FULFILMENT_GROUP } from './sagas/card-fulfilment.saga';
@@ -42,6 +44,9 @@ export const CARDS_CONTRACTS = [cardsContract, cardSimulationContract];
 
 /** The APIs of operators (holds, unblock) and of the authorizations context (PIN/CVV2 outcomes). */
 export const CARD_OPERATIONS_CONTRACTS = [cardOperationsContract, cardVerificationContract];
+
+/** The single-use reveal of a card's details (its own service, `CardRevealService`). */
+export const CARD_REVEAL_CONTRACTS = [cardRevealContract];
 
 /** Closes the vaults with the application. */
 export class CardVaultsLifecycle implements OnApplicationShutdown {
@@ -96,6 +101,19 @@ const CARDS_CATCH_UP_MS = 10_000;
         new CardOperationsService(environmentStores(infrastructure), clock),
     },
     ...contractProviders(CardOperationsService, CARD_OPERATIONS_CONTRACTS),
+    {
+      provide: CardRevealService,
+      inject: [INFRASTRUCTURE, CLOCK, CARDS_OPTIONS],
+      useFactory: (infrastructure: Infrastructure, clock: Clock, options: CardsModuleOptions) =>
+        new CardRevealService(
+          {
+            eventStore: environmentStores(infrastructure).eventStore,
+            vault: (environment) => options.vault(environment),
+          },
+          clock,
+        ),
+    },
+    ...contractProviders(CardRevealService, CARD_REVEAL_CONTRACTS),
     CardVaultsLifecycle,
   ],
   exports: [
@@ -103,6 +121,8 @@ const CARDS_CATCH_UP_MS = 10_000;
     ...CARDS_CONTRACTS.map((contract) => contract.token),
     CardOperationsService,
     ...CARD_OPERATIONS_CONTRACTS.map((contract) => contract.token),
+    CardRevealService,
+    ...CARD_REVEAL_CONTRACTS.map((contract) => contract.token),
   ],
 })
 export class CardsModule {}

@@ -63,7 +63,7 @@ export interface CardsPorts {
   /** Null when the environment has no BIN configured: it cannot issue cards. */
   issuing(environment: Environment): CardIssuing | null;
   users: Pick<UserLifecycleApi, 'findUser'>;
-  wallets: Pick<WalletsApi, 'listWallets'>;
+  wallets: Pick<WalletsApi, 'findUserWallet'>;
   /** The card bureau printing and shipping physical cards; null where none is configured (none issued). */
   fulfilment(environment: Environment): FulfilmentProvider | null;
   /** Waits until the card-fulfilment saga has ordered what was recorded before the call (never fails). */
@@ -90,8 +90,6 @@ export interface UserStatusChange {
 
 const CARDS_PER_PAGE = 100;
 
-const FIRST_WALLET: FindPage = { sort: { field: 'createdAt', direction: 'asc' }, page: 0, limit: 1 };
-
 /**
  * The cards context's command and query handlers. A card is issued by the vault first (PAN, expiry) and
  * recorded second: a failed append leaves an unused vault entry behind, never a card without its secrets,
@@ -108,8 +106,8 @@ export class CardsService implements CardsApi, CardSimulationApi {
     refusePhysicalFieldsOnVirtual(input);
     if (input.spendingControls) parseInitialSpendingControls(input.spendingControls);
     const user = await this.activeUser(caller, input.userId);
-    const { items } = await this.ports.wallets.listWallets(caller, { userId: input.userId }, FIRST_WALLET);
-    const wallet = items[0];
+    // From the wallet's stream, not the wallets list: no wait for a read model on every card.
+    const wallet = await this.ports.wallets.findUserWallet(caller, input.userId);
     if (!wallet || wallet.status !== 'active') {
       throw new DomainError(
         'create_wallet_error',

@@ -3,3 +3,4 @@ export * from './cards.module';
 export * from './cards.context';
 export * from './fulfilment';
 export * from './card-operations.service';
+export * from './card-reveal.service';

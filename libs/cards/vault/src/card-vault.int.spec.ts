@@ -5,8 +5,9 @@ import { randomInt } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CardVault } from './card-vault';
-import type { CardVaultStore } from './card-vault-store.port';
+import { SecretBox } from '@cip/shared/runtime';
+import { CardVault, type IssuedCard } from './card-vault';
+import type { CardVaultStore, SealedCard } from './card-vault-store.port';
 import { FileKeyEncryptionKeys } from './key-encryption-keys';
 import { loadCardVaultKeys, openEmbeddedCardVault } from './open-card-vault';
 import { SqliteCardVaultStore } from './sqlite-card-vault-store';
@@ -18,9 +19,15 @@ describe('card vault (embedded)', () => {
   let dataDir: string;
   const opened: CardVault[] = [];
   const open = (
-    options: { randomDigit?: () => number; store?: (s: CardVaultStore) => CardVaultStore } = {},
+    options: {
+      randomDigit?: () => number;
+      store?: (s: CardVaultStore) => CardVaultStore;
+      onCommit?: (puts: number) => void;
+    } = {},
   ) => {
-    const store = SqliteCardVaultStore.open(join(dataDir, 'sandbox-vault.sqlite'));
+    const store = SqliteCardVaultStore.open(join(dataDir, 'sandbox-vault.sqlite'), {
+      onCommit: options.onCommit,
+    });
     const vault = new CardVault(
       options.store ? options.store(store) : store,
       new FileKeyEncryptionKeys({ dataDir, environment: 'sandbox' }),
@@ -125,16 +132,17 @@ describe('card vault (embedded)', () => {
 
   it('never gives out one PAN twice when many cards are issued at once from two connections on a crowded range', async () => {
     let collisions = 0;
-    const counting = (store: CardVaultStore): CardVaultStore => ({
-      ...store,
-      put: async (card) => {
-        const outcome = await store.put(card);
-        if (outcome === 'duplicate_pan') collisions++;
-        return outcome;
-      },
-      get: (ref) => store.get(ref),
-      close: () => store.close(),
-    });
+    const counting = (store: CardVaultStore): CardVaultStore =>
+      new Proxy(store, {
+        get: (target, property) =>
+          property === 'put'
+            ? async (card: SealedCard) => {
+                const outcome = await target.put(card);
+                if (outcome === 'duplicate_pan') collisions++;
+                return outcome;
+              }
+            : (Reflect.get(target, property) as () => unknown).bind(target),
+      });
     // Account digits of 0 or 1 only: 2^7 = 128 possible PANs for 64 cards, so draws collide often.
     const binary = () => randomInt(2);
     const vaults = [
@@ -177,6 +185,124 @@ describe('card vault (embedded)', () => {
     expect(
       await vault.verifyCvv2(fresh.vaultRef, (await other.revealForHostedPage(fresh.vaultRef)).cvv2, fresh),
     ).toBe(true);
+  });
+
+  it('rotates while another connection issues cards: every card decrypts and the old KEK goes only once unused', async () => {
+    const cli = open(); // the CLI's vault
+    let staleKeks = 0;
+    const counting = (store: CardVaultStore): CardVaultStore =>
+      new Proxy(store, {
+        get: (target, property) =>
+          property === 'put'
+            ? async (card: SealedCard) => {
+                const outcome = await target.put(card);
+                if (outcome === 'stale_kek') staleKeks++;
+                return outcome;
+              }
+            : (Reflect.get(target, property) as () => unknown).bind(target),
+      });
+    // The platform's, with its own KEK ring and store connection on the same files.
+    const platform = open({ store: counting });
+    const before = await Promise.all(Array.from({ length: 200 }, () => issue(platform)));
+    const oldKekId = (await cli.registeredKeks())[0].kekId;
+
+    // Cards are issued from the platform's vault until the rotation is over, so many are issued after its
+    // old KEK was read and before the switch (the old race: such a card was left wrapped by a removed KEK).
+    let rotating = true;
+    const during: IssuedCard[] = [];
+    const issuer = async () => {
+      while (rotating) during.push(await issue(platform));
+    };
+    const rotation = cli.rotateKek({ batchSize: 10 }).finally(() => (rotating = false));
+    const [result] = await Promise.all([rotation, ...Array.from({ length: 8 }, issuer)]);
+    expect(during.length).toBeGreaterThan(0);
+    // Some cards were wrapped by the old KEK after the switch: the store refused them and they were
+    // wrapped again under the new one.
+    expect(staleKeks).toBeGreaterThan(0);
+    expect(result).toMatchObject({ resumed: false, retired: [oldKekId] });
+
+    const ring = JSON.parse(readFileSync(join(dataDir, 'secrets', 'sandbox-card-vault-keks'), 'utf8'));
+    expect(Object.keys(ring.keys)).toEqual([result.kekId]);
+    const all = [...before, ...during];
+    expect(await cli.registeredKeks()).toEqual([
+      { kekId: result.kekId, status: 'active', cards: all.length },
+    ]);
+    const fresh = open(); // a process started after the rotation
+    const pans = await Promise.all(all.map((c) => fresh.revealForHostedPage(c.vaultRef)));
+    expect(pans.every((p, i) => p.pan.endsWith(all[i].last4))).toBe(true);
+    expect(new Set(pans.map((p) => p.pan)).size).toBe(all.length);
+    // The platform issues under the new KEK from now on.
+    const after = await issue(platform);
+    expect((await fresh.revealForHostedPage(after.vaultRef)).pan.endsWith(after.last4)).toBe(true);
+    expect(await cli.registeredKeks()).toEqual([
+      { kekId: result.kekId, status: 'active', cards: all.length + 1 },
+    ]);
+  });
+
+  it('finishes an interrupted rotation when run again, keeping the KEK it had switched to', async () => {
+    const vault = open();
+    const cards = await Promise.all(Array.from({ length: 30 }, () => issue(vault)));
+    // A rotation that stopped right after switching the active KEK and re-wrapping part of the keys.
+    const store = SqliteCardVaultStore.open(join(dataDir, 'sandbox-vault.sqlite'));
+    const keks = new FileKeyEncryptionKeys({ dataDir, environment: 'sandbox' });
+    await store.activateKek('kek-interrupted', () => keks.add('kek-interrupted'));
+    await store.rewrapBatch('kek-interrupted', 10, (c) =>
+      new SecretBox(keks.key('kek-interrupted')).seal(
+        new SecretBox(keks.key(c.kekId)).openBytes(c.wrappedKey, `card data key|${c.vaultRef}`),
+        `card data key|${c.vaultRef}`,
+      ),
+    );
+    await store.close();
+
+    const result = await open().rotateKek();
+    expect(result).toMatchObject({ kekId: 'kek-interrupted', resumed: true, rewrapped: 20 });
+    const fresh = open();
+    for (const c of cards)
+      expect((await fresh.revealForHostedPage(c.vaultRef)).pan.endsWith(c.last4)).toBe(true);
+    expect(await fresh.registeredKeks()).toEqual([{ kekId: 'kek-interrupted', status: 'active', cards: 30 }]);
+  });
+
+  it('commits many concurrent issues in a few transactions, acknowledging each once durable: distinct PANs that all decrypt', async () => {
+    const commits: number[] = [];
+    const vault = open({ onCommit: (puts) => commits.push(puts) });
+    const cards = await Promise.all(Array.from({ length: 500 }, () => issue(vault)));
+    expect(commits.reduce((sum, puts) => sum + puts, 0)).toBe(500);
+    expect(commits.length).toBeLessThan(500);
+    await vault.close();
+
+    const reopened = open(); // what was acknowledged is on disk
+    const pans = await Promise.all(cards.map((c) => reopened.revealForHostedPage(c.vaultRef)));
+    expect(new Set(pans.map((p) => p.pan)).size).toBe(500);
+    expect(pans.every((p, i) => isLuhnValid(p.pan) && p.pan.endsWith(cards[i].last4))).toBe(true);
+  });
+
+  it('rotates a configured ring: the new key put first is active after a restart, and the rotation re-wraps under it', async () => {
+    const key = (byte: number) => Buffer.alloc(32, byte).toString('base64');
+    const configured = (keks: object) =>
+      openEmbeddedCardVault({ dataDir, environment: 'sandbox', configured: { keks: JSON.stringify(keks) } });
+    const before = configured({ active: 'kek-one', keys: { 'kek-one': key(1) } });
+    opened.push(before);
+    const cards = await Promise.all(Array.from({ length: 12 }, () => issue(before)));
+    await before.close();
+
+    const restarted = configured({ active: 'kek-two', keys: { 'kek-two': key(2), 'kek-one': key(1) } });
+    opened.push(restarted);
+    const fresh = await issue(restarted);
+    expect(await restarted.registeredKeks()).toEqual([
+      { kekId: 'kek-two', status: 'active', cards: 1 },
+      { kekId: 'kek-one', status: 'retiring', cards: 12 },
+    ]);
+    expect(await restarted.rotateKek()).toMatchObject({
+      kekId: 'kek-two',
+      rewrapped: 12,
+      retired: ['kek-one'],
+    });
+
+    const withoutOldKey = configured({ active: 'kek-two', keys: { 'kek-two': key(2) } });
+    opened.push(withoutOldKey);
+    for (const card of [...cards, fresh]) {
+      expect((await withoutOldKey.revealForHostedPage(card.vaultRef)).pan.endsWith(card.last4)).toBe(true);
+    }
   });
 
   it('leaves no PAN in clear in the vault file or its WAL', async () => {

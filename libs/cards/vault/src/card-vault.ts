@@ -9,9 +9,9 @@ import {
 } from '@cip/cards/domain';
 import { DomainError, notFound } from '@cip/shared/contracts';
 import { newId, SecretBox } from '@cip/shared/runtime';
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { CardVaultStore, SealedCard } from './card-vault-store.port';
-import type { KeyEncryptionKeys } from './key-encryption-keys';
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { CardVaultStore, RevealLink, SealedCard } from './card-vault-store.port';
+import { newKekId, type KeyEncryptionKeys } from './key-encryption-keys';
 
 /** The vault's own keys besides the KEKs (see `loadCardVaultKeys`). */
 export interface CardVaultKeys {
@@ -36,9 +36,26 @@ export interface RevealedCard extends CardExpiry {
   cvv2: string;
 }
 
+/** What a KEK rotation did (`rotateKek`). */
+export interface KekRotation {
+  /** The KEK every data key is wrapped by now. */
+  kekId: string;
+  /** Whether it finished a rotation that had been interrupted instead of starting a new one. */
+  resumed: boolean;
+  rewrapped: number;
+  /** The KEKs it removed from the ring. */
+  retired: string[];
+}
+
+/** A single-use reveal link's token: 32 random bytes, base64url. */
+const REVEAL_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const revealTokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
 /** Every card's PVV is computed under PVK index 1: there is one PVK pair per environment so far. */
 const PVKI = 1;
 const REWRAP_BATCH = 200;
+/** Wraps under a KEK that a rotation retired meanwhile, before giving up on an issue. */
+const STALE_KEK_RETRIES = 5;
 
 const sameDigits = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -53,6 +70,8 @@ const sameDigits = (a: string, b: string) =>
 export class CardVault {
   private readonly maxAttempts: number;
   private readonly randomDigit: () => number;
+  /** The active KEK as last read from the store; a put refused as `stale_kek` reads it again. */
+  private activeKek: Promise<string> | null = null;
 
   constructor(
     private readonly store: CardVaultStore,
@@ -72,22 +91,32 @@ export class CardVault {
 
   async issueCard(input: { bin: string; lifetimeMonths: number; now: Date }): Promise<IssuedCard> {
     const expiry = cardExpiry(input.now, input.lifetimeMonths);
-    for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
+    let staleKeks = 0;
+    for (let attempt = 0; attempt < this.maxAttempts;) {
       const pan = generatePan(input.bin, this.randomDigit);
       const vaultRef = newId('vlt');
-      const kekId = this.keks.activeId();
+      const { kekId, kek } = await this.wrappingKek();
       const dataKey = randomBytes(32);
       const outcome = await this.store.put({
         vaultRef,
         panHash: this.panHash(pan),
         kekId,
-        wrappedKey: new SecretBox(this.keks.key(kekId)).seal(dataKey, wrapContext(vaultRef)),
+        wrappedKey: new SecretBox(kek).seal(dataKey, wrapContext(vaultRef)),
         sealedPan: new SecretBox(dataKey).seal(pan, panContext(vaultRef)),
         sealedPvv: null,
         ...expiry,
         createdAt: input.now.toISOString(),
       });
       if (outcome === 'stored') return { vaultRef, bin: input.bin, last4: pan.slice(-4), ...expiry };
+      if (outcome === 'duplicate_pan') {
+        attempt++;
+        continue;
+      }
+      // A rotation (another process, the CLI) switched the active KEK since it was read: wrap again.
+      if (++staleKeks > STALE_KEK_RETRIES) {
+        throw new Error(`The card vault's active KEK kept changing during ${STALE_KEK_RETRIES} issues`);
+      }
+      this.activeKek = null;
     }
     throw new DomainError(
       'invalid_state_transition',
@@ -127,33 +156,130 @@ export class CardVault {
   }
 
   /**
-   * Re-wraps every data key under a new KEK (or, with configured KEKs, under the configured active one),
-   * then forgets the old KEKs. Reads keep working throughout: a card is readable with whichever KEK
-   * wraps it at the time, and the old KEKs are dropped only once no card uses them. Resumable: run again
-   * after a crash, it carries on with what is left. Returns the active KEK and how many keys it re-wrapped.
+   * Makes a single-use link to the card's hosted reveal page: a random token (returned once, never stored:
+   * the store keeps its SHA-256), valid until `expiresAt`.
    */
-  async rotateKek(): Promise<{ kekId: string; rewrapped: number }> {
-    const kekId = this.keks.beginRotation();
+  async createRevealLink(
+    link: Omit<RevealLink, 'tokenHash' | 'createdAt' | 'expiresAt'> & { now: Date; expiresAt: Date },
+  ): Promise<string> {
+    const { now, expiresAt, ...rest } = link;
+    const token = randomBytes(32).toString('base64url');
+    await this.store.addRevealLink({
+      ...rest,
+      tokenHash: revealTokenHash(token),
+      createdAt: now.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+    });
+    return token;
+  }
+
+  /**
+   * Uses a reveal link: the link (which card, who asked) if the token is one of this vault's, unused and
+   * not expired at `now`; it can never be used again. Null otherwise (unknown, used or expired alike).
+   */
+  async useRevealLink(token: string, now: Date): Promise<RevealLink | null> {
+    if (!REVEAL_TOKEN.test(token)) return null;
+    return this.store.useRevealLink(revealTokenHash(token), now.toISOString());
+  }
+
+  /**
+   * Re-wraps every data key under a new KEK, then removes the KEKs no data key uses any more. Safe beside
+   * a running platform issuing and reading cards in another process, and resumable:
+   * - the new KEK is written to the ring while the store's write lock is held, then registered as the
+   *   active one in the same write, so two rotations never interleave and no card is wrapped by a key the
+   *   ring lacks;
+   * - from that commit on, the store refuses a new card wrapped by any other KEK (`stale_kek`): the
+   *   platform reads the active KEK again and wraps under it, so it picks up the new KEK by itself;
+   * - data keys are re-wrapped in batches, one transaction each, with a pause as long as the batch took
+   *   after each; reads open a card with whichever KEK wraps it at the time (every registered KEK stays
+   *   in the ring);
+   * - a KEK leaves the ring only after the store has forgotten it, which it does only when no data key
+   *   references it, checked in the same write.
+   * Run again after a crash (kill -9), it finishes the interrupted rotation (a retiring KEK is left)
+   * instead of starting another. With configured KEKs the ring cannot change: the configured first key
+   * becomes the active one and everything is re-wrapped under it.
+   */
+  async rotateKek(
+    options: { batchSize?: number; onProgress?: (rewrapped: number) => void } = {},
+  ): Promise<KekRotation> {
+    const batchSize = options.batchSize ?? REWRAP_BATCH;
+    const registered = await this.store.registeredKeks();
+    const resumed = registered.some((kek) => kek.status === 'retiring');
+    let kekId: string;
+    if (resumed || this.keks.configured) {
+      kekId = this.keks.configured ? this.keks.activeId() : await this.activeKekId();
+      if ((await this.store.activeKekId()) !== kekId) await this.store.activateKek(kekId);
+    } else {
+      kekId = newKekId();
+      await this.store.activateKek(kekId, () => this.keks.add(kekId));
+    }
+    this.activeKek = Promise.resolve(kekId);
     const to = new SecretBox(this.keks.key(kekId));
     let rewrapped = 0;
+    const retired: string[] = [];
     for (;;) {
-      const batch = await this.store.listWrappedUnderOtherKeks(kekId, REWRAP_BATCH);
-      if (batch.length === 0) break;
-      for (const card of batch) {
-        const dataKey = new SecretBox(this.keks.key(card.kekId)).openBytes(
-          card.wrappedKey,
-          wrapContext(card.vaultRef),
+      for (;;) {
+        const started = performance.now();
+        const count = await this.store.rewrapBatch(kekId, batchSize, (card) =>
+          to.seal(
+            new SecretBox(this.keks.key(card.kekId)).openBytes(card.wrappedKey, wrapContext(card.vaultRef)),
+            wrapContext(card.vaultRef),
+          ),
         );
-        const wrapped = to.seal(dataKey, wrapContext(card.vaultRef));
-        if (await this.store.rewrap(card.vaultRef, card.kekId, kekId, wrapped)) rewrapped++;
+        if (count === 0) break;
+        rewrapped += count;
+        options.onProgress?.(rewrapped);
+        // As long again without the write lock: the platform's commits (synchronous, waiting on the lock
+        // in SQLite's busy handler) get their turn, so a rotation slows issuing by half at worst, never
+        // stalls it up to its busy timeout.
+        await new Promise((resolve) => setTimeout(resolve, Math.max(1, performance.now() - started)));
       }
+      const outcome = await this.store.retireUnreferencedKeks((ids) => this.keks.retainOnly(kekId, ids));
+      retired.push(...outcome.retired);
+      // Nothing can be wrapped by a retiring KEK after the switch; this only guards that belief.
+      if ((await this.store.registeredKeks()).every((kek) => kek.status === 'active')) break;
     }
-    this.keks.retireInactive();
-    return { kekId, rewrapped };
+    return { kekId, resumed, rewrapped, retired };
+  }
+
+  /** The KEKs the store knows and how many data keys each wraps (the CLI's `vault status`). */
+  registeredKeks() {
+    return this.store.registeredKeks();
   }
 
   close(): Promise<void> {
     return this.store.close();
+  }
+
+  /**
+   * The active KEK, from the store: registered on first use from the ring when the store has none yet
+   * (a fresh vault, or one from before the registry), or when the configured ring names another first key
+   * (a deployment that put its new KEK first and restarted).
+   */
+  private activeKekId(): Promise<string> {
+    this.activeKek ??= (async () => {
+      const active = await this.store.activeKekId();
+      const wanted = active === null || this.keks.configured ? this.keks.activeId() : active;
+      if (wanted !== active) await this.store.activateKek(wanted);
+      return wanted;
+    })().catch((error: unknown) => {
+      this.activeKek = null;
+      throw error;
+    });
+    return this.activeKek;
+  }
+
+  /** The active KEK and its key; a KEK a rotation elsewhere retired since it was read is read again. */
+  private async wrappingKek(): Promise<{ kekId: string; kek: Buffer }> {
+    const kekId = await this.activeKekId();
+    try {
+      return { kekId, kek: this.keks.key(kekId) };
+    } catch (error) {
+      this.activeKek = null;
+      const fresh = await this.activeKekId();
+      if (fresh === kekId) throw error;
+      return { kekId: fresh, kek: this.keks.key(fresh) };
+    }
   }
 
   private panHash(pan: string): string {

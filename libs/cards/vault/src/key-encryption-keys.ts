@@ -1,6 +1,6 @@
 import { loadOrCreateSecret, writeSecret } from '@cip/shared/runtime';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A key ring as it is written: the active key's id and every key by id (32 bytes, base64). */
@@ -21,42 +21,47 @@ function parseKeyRing(text: string, from: string): KeyRingDocument {
   return ring;
 }
 
-const newKekId = () => `kek-${randomUUID()}`;
+export const newKekId = (): string => `kek-${randomUUID()}`;
 const newKeyRing = (): KeyRingDocument => {
   const id = newKekId();
   return { active: id, keys: { [id]: randomBytes(32).toString('base64') } };
 };
 
 /**
- * The vault's key-encryption keys (KEKs): the active one wraps new data keys; the others are kept only
- * until a rotation has re-wrapped every data key they wrapped.
+ * The vault's key-encryption keys (KEKs), the key material only. Which KEK is active is the vault store's
+ * to say (`CardVaultStore.activeKekId`): one row every process checks inside its write, where a file read
+ * by modification time could be seconds stale. The ring holds every KEK the store registers, and may hold
+ * more for a moment (a key written by a rotation that crashed before registering it).
  */
 export interface KeyEncryptionKeys {
+  /** Whether the ring is fixed by configuration: a rotation then re-wraps under its first key only. */
+  readonly configured: boolean;
+  /** The ring's own active KEK: the configured one, or the file's (what a store without any registers). */
   activeId(): string;
   /** The KEK `id`; throws when the ring does not have it. */
   key(id: string): Buffer;
-  /** Makes a new KEK the active one, when the ring may change (a configured ring cannot), and its id. */
-  beginRotation(): string;
-  /** Removes every KEK but the active one: called once no data key is wrapped by them any more. */
-  retireInactive(): void;
+  /** Adds a new random KEK under `id` (only a ring that may change). */
+  add(id: string): void;
+  /** Removes every KEK but these, `active` the ring's active one (only a ring that may change). */
+  retainOnly(active: string, ids: readonly string[]): void;
 }
 
 /**
  * KEKs from a file under DATA_DIR/secrets (`<environment>-card-vault-keks`, 0600, made on first start), or
  * from configuration (`fromConfig`, the same JSON, which wins: a deployment keeps its KEKs in its secret
- * store and rotates by putting the new key first there). Another process (the CLI) may rotate the file:
- * the ring reads it again when it changed, so new data keys are wrapped by the new KEK and data keys
- * re-wrapped by the other process still open.
+ * store and rotates by putting the new key first there). Another process (the CLI) may add a key to the
+ * file: a KEK id this ring does not know makes it read the file again.
  */
 export class FileKeyEncryptionKeys implements KeyEncryptionKeys {
+  readonly configured: boolean;
   private ring: KeyRingDocument;
   private readonly path: string;
   private readonly name: string;
-  private readMtimeMs = 0;
 
   constructor(private readonly options: { dataDir: string; environment: string; fromConfig?: string }) {
     this.name = `${options.environment}-card-vault-keks`;
     this.path = join(options.dataDir, 'secrets', this.name);
+    this.configured = Boolean(options.fromConfig);
     if (options.fromConfig) {
       this.ring = parseKeyRing(options.fromConfig, 'The configured card vault KEKs');
       return;
@@ -70,13 +75,12 @@ export class FileKeyEncryptionKeys implements KeyEncryptionKeys {
   }
 
   activeId(): string {
-    this.refresh();
     return this.ring.active;
   }
 
   key(id: string): Buffer {
     let key = this.ring.keys[id];
-    if (key === undefined && !this.options.fromConfig) {
+    if (key === undefined && !this.configured) {
       // Not by modification time: two writes within its granularity would hide the second.
       this.ring = this.readFile();
       key = this.ring.keys[id];
@@ -85,18 +89,18 @@ export class FileKeyEncryptionKeys implements KeyEncryptionKeys {
     return Buffer.from(key, 'base64');
   }
 
-  beginRotation(): string {
-    if (this.options.fromConfig) return this.ring.active;
-    this.refresh();
-    const id = newKekId();
-    this.write({ active: id, keys: { ...this.ring.keys, [id]: randomBytes(32).toString('base64') } });
-    return id;
+  add(id: string): void {
+    if (this.configured) throw new Error('The configured card vault KEKs cannot change');
+    const ring = this.readFile();
+    this.write({ active: id, keys: { ...ring.keys, [id]: randomBytes(32).toString('base64') } });
   }
 
-  retireInactive(): void {
-    if (this.options.fromConfig) return;
-    this.refresh();
-    this.write({ active: this.ring.active, keys: { [this.ring.active]: this.ring.keys[this.ring.active] } });
+  retainOnly(active: string, ids: readonly string[]): void {
+    if (this.configured) return;
+    const ring = this.readFile();
+    const keys = Object.fromEntries(Object.entries(ring.keys).filter(([id]) => ids.includes(id)));
+    if (!keys[active]) throw new Error(`The card vault KEK file has no key ${active}`);
+    this.write({ active, keys });
   }
 
   private write(ring: KeyRingDocument): void {
@@ -104,13 +108,7 @@ export class FileKeyEncryptionKeys implements KeyEncryptionKeys {
     this.ring = this.readFile();
   }
 
-  private refresh(): void {
-    if (this.options.fromConfig) return;
-    if (statSync(this.path).mtimeMs !== this.readMtimeMs) this.ring = this.readFile();
-  }
-
   private readFile(): KeyRingDocument {
-    this.readMtimeMs = statSync(this.path).mtimeMs;
     return parseKeyRing(readFileSync(this.path, 'utf8'), this.path);
   }
 }

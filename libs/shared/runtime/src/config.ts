@@ -32,6 +32,30 @@ export interface PlatformConfig {
    */
   chains: { sandbox?: EvmChainConfig; production?: EvmChainConfig };
   webhooks: WebhookConfig;
+  /** Cards: what each environment issues from, and its card vault's keys. */
+  cards: { sandbox: CardIssuingConfig; production: CardIssuingConfig };
+}
+
+/** One environment's card issuing (`<NAME>_<SANDBOX|PRODUCTION>` variables, README "Cards"). */
+export interface CardIssuingConfig {
+  /**
+   * CARD_BIN_<ENV>: the BIN card numbers are drawn in. Unset: the sandbox uses the test BIN; production
+   * issues no card (503 service_unavailable) until it is set.
+   */
+  bin?: string;
+  /** CARD_LIFETIME_MONTHS_<ENV> (default 36): a card expires at the end of the month this far on. */
+  lifetimeMonths: number;
+  /** The vault's keys; each one unset is generated on first start under DATA_DIR/secrets (0600). */
+  vaultKeys: {
+    /** CARD_VAULT_KEKS_<ENV>: the KEK ring, `{"active": "<id>", "keys": {"<id>": "<32 bytes base64>"}}`. */
+    keks?: string;
+    /** CARD_VAULT_INDEX_KEY_<ENV>: the PAN index HMAC key, 32 bytes base64. */
+    indexKey?: string;
+    /** CARD_VAULT_CVK_<ENV>: the CVV2 key pair A|B, 32 hex digits. */
+    cvk?: string;
+    /** CARD_VAULT_PVK_<ENV>: the PIN verification key pair A|B, 32 hex digits. */
+    pvk?: string;
+  };
 }
 
 /** One environment's EVM chain: `<NAME>_<SANDBOX|PRODUCTION>` variables (README, "Wallets and USDC funding"). */
@@ -113,6 +137,41 @@ const chainVariables = (suffix: 'SANDBOX' | 'PRODUCTION') => ({
     .optional(),
 });
 
+const base64Key = z
+  .string()
+  .refine((value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32, {
+    error: 'must be 32 bytes, base64',
+  });
+const hexKeyPair = z.string().regex(/^[0-9a-fA-F]{32}$/, { error: 'must be 32 hex digits (a key pair A|B)' });
+const keyRing = z.string().refine(
+  (value) => {
+    try {
+      const ring = JSON.parse(value) as { active?: unknown; keys?: Record<string, unknown> };
+      const keys = Object.values(ring.keys ?? {});
+      return (
+        typeof ring.active === 'string' &&
+        typeof ring.keys?.[ring.active] === 'string' &&
+        keys.every((key) => typeof key === 'string' && base64Key.safeParse(key).success)
+      );
+    } catch {
+      return false;
+    }
+  },
+  { error: 'must be {"active": "<id>", "keys": {"<id>": "<32 bytes base64>", ...}}' },
+);
+
+const cardVariables = (suffix: 'SANDBOX' | 'PRODUCTION') => ({
+  [`CARD_BIN_${suffix}`]: z
+    .string()
+    .regex(/^\d{6,8}$/, { error: 'must be a BIN of 6 to 8 digits' })
+    .optional(),
+  [`CARD_LIFETIME_MONTHS_${suffix}`]: integer(1, 120).default(36),
+  [`CARD_VAULT_KEKS_${suffix}`]: keyRing.optional(),
+  [`CARD_VAULT_INDEX_KEY_${suffix}`]: base64Key.optional(),
+  [`CARD_VAULT_CVK_${suffix}`]: hexKeyPair.optional(),
+  [`CARD_VAULT_PVK_${suffix}`]: hexKeyPair.optional(),
+});
+
 const PLATFORM_ENV = z.object({
   PORT: integer(0, 65_535).default(3000),
   HOST: text.default('0.0.0.0'),
@@ -141,9 +200,11 @@ const PLATFORM_ENV = z.object({
   WEBHOOK_SIGNING_KEY_SANDBOX: text.optional(),
   WEBHOOK_SIGNING_KEY_PRODUCTION: text.optional(),
   WEBHOOK_SECRETS_KEY: text.optional(),
+  ...cardVariables('SANDBOX'),
+  ...cardVariables('PRODUCTION'),
 });
 
-const SECRET_VARIABLE = /KEY|SECRET|SEED/;
+const SECRET_VARIABLE = /KEY|KEK|CVK|PVK|SECRET|SEED/;
 
 /**
  * Parses the variables a schema knows. An empty variable counts as unset (how compose files and shells
@@ -195,6 +256,20 @@ function evmChainConfig(env: PlatformEnv, suffix: 'SANDBOX' | 'PRODUCTION'): Evm
   };
 }
 
+function cardIssuingConfig(env: PlatformEnv, suffix: 'SANDBOX' | 'PRODUCTION'): CardIssuingConfig {
+  const value = <T>(name: string) => (env as Record<string, unknown>)[`${name}_${suffix}`] as T;
+  return {
+    bin: value('CARD_BIN'),
+    lifetimeMonths: value('CARD_LIFETIME_MONTHS'),
+    vaultKeys: {
+      keks: value('CARD_VAULT_KEKS'),
+      indexKey: value('CARD_VAULT_INDEX_KEY'),
+      cvk: value('CARD_VAULT_CVK'),
+      pvk: value('CARD_VAULT_PVK'),
+    },
+  };
+}
+
 /** The platform's settings from the environment; a wrong value throws a ConfigError naming the variable. */
 export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const env = parseEnvironment(PLATFORM_ENV, source);
@@ -223,5 +298,6 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
       },
       secretsKey: env.WEBHOOK_SECRETS_KEY,
     },
+    cards: { sandbox: cardIssuingConfig(env, 'SANDBOX'), production: cardIssuingConfig(env, 'PRODUCTION') },
   };
 }

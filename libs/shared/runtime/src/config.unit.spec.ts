@@ -87,4 +87,60 @@ describe('the platform configuration, read from the environment', () => {
     expect(readLogLevel({ LOG_LEVEL: 'warn' })).toBe('warn');
     expect(() => readLogLevel({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
   });
+
+  describe('cards', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const ring = JSON.stringify({ active: 'kek-2', keys: { 'kek-1': key, 'kek-2': key } });
+
+    it('issues from no configured BIN by default (the sandbox then uses its test BIN, production none), for 36 months', () => {
+      expect(readPlatformConfig({}).cards).toEqual({
+        sandbox: { bin: undefined, lifetimeMonths: 36, vaultKeys: {} },
+        production: { bin: undefined, lifetimeMonths: 36, vaultKeys: {} },
+      });
+    });
+
+    it("takes each environment's BIN, card lifetime and vault keys", () => {
+      const config = readPlatformConfig({
+        CARD_BIN_PRODUCTION: '45717360',
+        CARD_LIFETIME_MONTHS_PRODUCTION: '48',
+        CARD_VAULT_KEKS_PRODUCTION: ring,
+        CARD_VAULT_INDEX_KEY_PRODUCTION: key,
+        CARD_VAULT_CVK_PRODUCTION: '0123456789abcdef0123456789ABCDEF',
+        CARD_VAULT_PVK_PRODUCTION: 'fedcba9876543210fedcba9876543210',
+      });
+      expect(config.cards.production).toEqual({
+        bin: '45717360',
+        lifetimeMonths: 48,
+        vaultKeys: {
+          keks: ring,
+          indexKey: key,
+          cvk: '0123456789abcdef0123456789ABCDEF',
+          pvk: 'fedcba9876543210fedcba9876543210',
+        },
+      });
+      expect(config.cards.sandbox.bin).toBeUndefined();
+    });
+
+    it('refuses a malformed BIN or lifetime naming the variable, and a malformed vault key without echoing it', () => {
+      const problems = problemsOf({
+        CARD_BIN_PRODUCTION: '4571-73',
+        CARD_LIFETIME_MONTHS_SANDBOX: '0',
+        CARD_VAULT_KEKS_SANDBOX: '{"active": "kek-9", "keys": {"kek-1": "c2hvcnQ="}}',
+        CARD_VAULT_INDEX_KEY_SANDBOX: 'c2hvcnQ=',
+        CARD_VAULT_CVK_PRODUCTION: 'not-hex-at-all-not-hex-at-all-xx',
+      });
+      expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual([
+        'CARD_BIN_PRODUCTION',
+        'CARD_LIFETIME_MONTHS_SANDBOX',
+        'CARD_VAULT_CVK_PRODUCTION',
+        'CARD_VAULT_INDEX_KEY_SANDBOX',
+        'CARD_VAULT_KEKS_SANDBOX',
+      ]);
+      expect(problems.find((p) => p.startsWith('CARD_BIN_PRODUCTION'))).toContain('got "4571-73"');
+      for (const secret of problems.filter((p) => p.startsWith('CARD_VAULT'))) {
+        expect(secret).toContain('value not shown');
+        expect(secret).not.toMatch(/c2hvcnQ|not-hex|kek-9/);
+      }
+    });
+  });
 });

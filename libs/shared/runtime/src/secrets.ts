@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -25,7 +35,8 @@ export function loadOrCreateSecret(options: {
 
 /**
  * Replaces (or creates) the secret `name` under DATA_DIR/secrets, 0600, atomically: a reader sees the old
- * value or the new one, never a mix (a key ring during a rotation).
+ * value or the new one, never a mix (a key ring during a rotation). Durable once it returns (the file and
+ * the directory entry are synced): a key a store starts using right after must survive a power cut too.
  */
 export function writeSecret(options: { dataDir: string; name: string; value: string }): void {
   const directory = join(options.dataDir, 'secrets');
@@ -34,5 +45,16 @@ export function writeSecret(options: { dataDir: string; name: string; value: str
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, `${options.value}\n`, { mode: 0o600 });
   chmodSync(temporary, 0o600);
+  syncPath(temporary);
   renameSync(temporary, path);
+  syncPath(directory);
+}
+
+function syncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

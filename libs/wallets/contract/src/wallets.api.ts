@@ -32,6 +32,12 @@ export interface WithdrawalInput {
 export interface WalletsApi {
   getWallet(caller: Caller, walletId: string): Promise<WalletView>;
   listWallets(caller: Caller, filter: WalletListFilter, page: FindPage): Promise<FindResult<WalletView>>;
+  /**
+   * The user's wallet folded from its stream, so a wallet provisioned just before is seen without waiting
+   * for the wallets read model; null when the user has none, or is not the caller's. For other contexts
+   * (card issuing checks the wallet on every card), not an endpoint.
+   */
+  findUserWallet(caller: Caller, userId: string): Promise<WalletView | null>;
   listTransactions(
     caller: Caller,
     filter: TransactionListFilter,
@@ -50,6 +56,7 @@ export const walletsContract = defineContext<WalletsApi>({
   methods: {
     getWallet: ['caller', 'walletId'],
     listWallets: ['caller', 'filter', 'page'],
+    findUserWallet: ['caller', 'userId'],
     listTransactions: ['caller', 'filter', 'page'],
     getTransaction: ['caller', 'transactionId'],
     requestWithdrawal: ['caller', 'walletId', 'input'],

@@ -195,6 +195,22 @@ describe('wallets service on the embedded store', () => {
     expect(addresses.size).toBe(users.length);
   });
 
+  it("finds a user's wallet from its stream at once (card issuing), and nothing for another tenant or a user without one", async () => {
+    const wallet = await opened.wallets.provisionWallet('sandbox', {
+      userId: 'usr-found',
+      distributorId: DISTRIBUTOR,
+    });
+    expect(await opened.wallets.findUserWallet(caller, 'usr-found')).toMatchObject({
+      id: wallet.id,
+      userId: 'usr-found',
+      status: 'active',
+    });
+    expect(
+      await opened.wallets.findUserWallet({ ...caller, distributorId: 'dst-other' }, 'usr-found'),
+    ).toBeNull();
+    expect(await opened.wallets.findUserWallet(caller, 'usr-without-wallet')).toBeNull();
+  });
+
   it('records a failed provisioning as create_wallet_error, and an operator retry provisions the wallet', async () => {
     let failing = true;
     const healthy = new HdDepositAddressDeriver(generateDepositSeed(), 'simulated');

@@ -67,6 +67,10 @@ export class WalletsService implements WalletsApi, WalletSimulationApi, WalletLe
     return this.queries.listWallets(caller, filter, page);
   }
 
+  findUserWallet(caller: Caller, userId: string): Promise<WalletView | null> {
+    return this.queries.findUserWallet(caller, userId);
+  }
+
   listTransactions(
     caller: Caller,
     filter: TransactionListFilter,

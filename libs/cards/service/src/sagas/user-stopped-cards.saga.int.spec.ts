@@ -128,7 +128,7 @@ describe('the user-stopped-cards saga starting on a log with history', () => {
         },
         issuing: () => null,
         users,
-        wallets: { listWallets: async () => ({ items: [], hasMore: false }) as never },
+        wallets: { findUserWallet: async () => null },
         fulfilment: () => null,
         settleFulfilment: async () => undefined,
       },

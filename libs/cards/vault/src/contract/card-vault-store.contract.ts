@@ -1,4 +1,4 @@
-import type { CardVaultStore, SealedCard } from '../card-vault-store.port';
+import type { CardVaultStore, RevealLink, SealedCard } from '../card-vault-store.port';
 
 let counter = 0;
 const card = (overrides: Partial<SealedCard> = {}): SealedCard => {
@@ -28,6 +28,7 @@ export function cardVaultStoreContract(target: {
   let store: CardVaultStore;
   beforeAll(async () => {
     store = await target.open();
+    await store.activateKek('kek-1');
   });
   afterAll(async () => {
     await store.close();
@@ -66,20 +67,104 @@ export function cardVaultStoreContract(target: {
     expect(await store.setPvv('vlt-never-stored', 'v1.pvv')).toBe(false);
   });
 
-  it('lists the cards of other KEKs in pages and re-wraps only a card still under the expected KEK', async () => {
+  it('refuses a card wrapped by a KEK that is not the active one, storing nothing', async () => {
+    const stale = card({ kekId: 'kek-never-active' });
+    expect(await store.put(stale)).toBe('stale_kek');
+    expect(await store.get(stale.vaultRef)).toBeNull();
+  });
+
+  it('switches the active KEK, re-wraps in batches, and forgets a retiring KEK only once nothing uses it', async () => {
+    await store.activateKek('kek-old');
     const underOld = [card({ kekId: 'kek-old' }), card({ kekId: 'kek-old' }), card({ kekId: 'kek-old' })];
-    for (const c of underOld) await store.put(c);
-    expect(await store.listWrappedUnderOtherKeks('kek-new', 2)).toHaveLength(2);
+    for (const c of underOld) expect(await store.put(c)).toBe('stored');
 
-    const [target1] = underOld;
-    expect(await store.rewrap(target1.vaultRef, 'kek-elsewhere', 'kek-new', 'v1.stale')).toBe(false);
-    expect(await store.get(target1.vaultRef)).toEqual(target1);
-    expect(await store.rewrap(target1.vaultRef, 'kek-old', 'kek-new', 'v1.rewrapped')).toBe(true);
-    expect(await store.get(target1.vaultRef)).toMatchObject({ kekId: 'kek-new', wrappedKey: 'v1.rewrapped' });
+    let locked: string[] = [];
+    await store.activateKek('kek-new', () => (locked = ['ran']));
+    expect(locked).toEqual(['ran']);
+    expect(await store.activeKekId()).toBe('kek-new');
+    expect(await store.put(card({ kekId: 'kek-old' }))).toBe('stale_kek');
+    const registered = await store.registeredKeks();
+    expect(registered).toEqual(
+      expect.arrayContaining([
+        { kekId: 'kek-new', status: 'active', cards: 0 },
+        { kekId: 'kek-old', status: 'retiring', cards: 3 },
+      ]),
+    );
+    const toRewrap = registered.reduce((sum, kek) => sum + kek.cards, 0);
 
-    for (const c of await store.listWrappedUnderOtherKeks('kek-new', 1000)) {
-      await store.rewrap(c.vaultRef, c.kekId, 'kek-new', 'v1.rewrapped');
-    }
-    expect(await store.listWrappedUnderOtherKeks('kek-new', 1000)).toEqual([]);
+    // Still referenced: kept, and the callback sees it among the registered KEKs.
+    expect(await store.retireUnreferencedKeks((ids) => (locked = ids))).toEqual({ retired: [] });
+    expect(locked).toEqual(expect.arrayContaining(['kek-new', 'kek-old']));
+
+    const seen: string[] = [];
+    const rewrap = (c: SealedCard) => {
+      seen.push(c.kekId);
+      return `v1.rewrapped-${c.vaultRef}`;
+    };
+    expect(await store.rewrapBatch('kek-new', 2, rewrap)).toBe(Math.min(2, toRewrap));
+    let total = Math.min(2, toRewrap);
+    for (let count; (count = await store.rewrapBatch('kek-new', 2, rewrap)) > 0;) total += count;
+    expect(total).toBe(toRewrap);
+    expect(seen).not.toContain('kek-new');
+    expect(await store.get(underOld[0].vaultRef)).toMatchObject({
+      kekId: 'kek-new',
+      wrappedKey: `v1.rewrapped-${underOld[0].vaultRef}`,
+    });
+
+    const { retired } = await store.retireUnreferencedKeks((ids) => (locked = ids));
+    expect(retired).toEqual(expect.arrayContaining(['kek-old', 'kek-1']));
+    expect(locked).toEqual(['kek-new']);
+    expect(await store.registeredKeks()).toEqual([{ kekId: 'kek-new', status: 'active', cards: toRewrap }]);
+  });
+
+  it('leaves the KEKs as they were when the write lock holder fails', async () => {
+    const before = await store.registeredKeks();
+    await expect(
+      store.activateKek('kek-failed', () => {
+        throw new Error('the key could not be written');
+      }),
+    ).rejects.toThrow('the key could not be written');
+    expect(await store.registeredKeks()).toEqual(before);
+  });
+
+  describe('reveal links', () => {
+    const link = (overrides: Partial<RevealLink> = {}): RevealLink => {
+      counter++;
+      return {
+        tokenHash: `token-hash-${counter}`,
+        vaultRef: `vlt-contract-${counter}`,
+        cardId: `crd-contract-${counter}`,
+        distributorId: 'dst-contract',
+        requestId: `req-${counter}`,
+        createdAt: '2026-11-23T10:00:00.000Z',
+        expiresAt: '2026-11-23T10:01:00.000Z',
+        ...overrides,
+      };
+    };
+
+    it('gives a link once, after a reopen too, and never again', async () => {
+      const stored = link();
+      await store.addRevealLink(stored);
+      await store.close();
+      store = await target.open();
+      expect(await store.useRevealLink(stored.tokenHash, '2026-11-23T10:00:30.000Z')).toEqual(stored);
+      expect(await store.useRevealLink(stored.tokenHash, '2026-11-23T10:00:31.000Z')).toBeNull();
+      expect(await store.useRevealLink('token-hash-unknown', '2026-11-23T10:00:31.000Z')).toBeNull();
+    });
+
+    it('refuses a link at or after its expiry', async () => {
+      const stored = link();
+      await store.addRevealLink(stored);
+      expect(await store.useRevealLink(stored.tokenHash, stored.expiresAt)).toBeNull();
+    });
+
+    it('gives a link to exactly one of many concurrent uses', async () => {
+      const stored = link();
+      await store.addRevealLink(stored);
+      const uses = await Promise.all(
+        Array.from({ length: 20 }, () => store.useRevealLink(stored.tokenHash, '2026-11-23T10:00:10.000Z')),
+      );
+      expect(uses.filter((use) => use !== null)).toHaveLength(1);
+    });
   });
 }

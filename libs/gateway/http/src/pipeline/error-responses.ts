@@ -114,7 +114,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const error = toApiError(exception);
     if (error.code === 'internal_error') {
-      this.logger.error({ err: exception, reqId: request.id, url: request.url }, 'request failed');
+      // Outside /v1 (the hosted pages) a path carries its link's credential (a reveal or KYC token): only
+      // the route it matched is logged.
+      const url = request.url.startsWith('/v1/') ? request.url : request.routeOptions?.url;
+      this.logger.error({ err: exception, reqId: request.id, url }, 'request failed');
     }
     sendError(request, reply, error.code, error.message, error.details, error.headers);
   }

@@ -1,4 +1,4 @@
-import { Caller, Environment, FindPage, FindResult, ownedBy } from '@cip/shared/contracts';
+import { Caller, Environment, FindPage, FindResult, isOwnedBy, ownedBy } from '@cip/shared/contracts';
 import { forTenant } from '@cip/shared/read-store';
 import type { TransactionListFilter, WalletListFilter } from '@cip/wallets/contract';
 import {
@@ -8,7 +8,7 @@ import {
   walletsProjection,
 } from '@cip/wallets/read-models';
 import { getAddress, isAddress } from 'viem';
-import type { WalletStreams } from './wallet-streams';
+import { walletIdOf, type WalletStreams } from './wallet-streams';
 
 /** The reads of the API: wallets by id (folded from their stream) and lists from the read models. */
 export class WalletQueries {
@@ -28,6 +28,14 @@ export class WalletQueries {
       'Wallet',
       walletId,
     );
+  }
+
+  async findUserWallet(caller: Caller, userId: string): Promise<WalletView | null> {
+    const wallet = await this.streams.view(
+      this.streams.ports.eventStore(caller.environment),
+      walletIdOf(userId),
+    );
+    return isOwnedBy(caller, wallet) ? wallet : null;
   }
 
   async listWallets(

@@ -1,0 +1,220 @@
+import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
+import { INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
+import { ManualClock } from '@cip/shared/runtime';
+import pino from 'pino';
+import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+
+/** The text a person sees on a page: tags removed, spaces collapsed (the number is shown in groups). */
+const visibleText = (html: string) =>
+  html
+    .replace(/<style>[\s\S]*?<\/style>/, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
+/** The digits a person copies from the page's card number (its groups are elements of their own). */
+const panOnPage = (html: string) => /<dd class="pan">(.*?)<\/dd>/.exec(html)?.[1].replace(/<[^>]+>/g, '');
+
+describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use page', () => {
+  const clock = new ManualClock('2026-11-23T10:00:00.000Z');
+  const logLines: string[] = [];
+  let h: Harness;
+  const json = { 'content-type': 'application/json' };
+
+  const start = async (dataDir?: string) => {
+    h = await startHarness({
+      clock,
+      dataDir,
+      logger: pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }),
+    });
+  };
+  beforeAll(() => start());
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const post = (path: string, body: object = {}, key = SANDBOX_KEY) =>
+    h.http
+      .post(path)
+      .set({ 'x-api-key': key, ...json })
+      .send(body);
+  const get = (path: string, key = SANDBOX_KEY) => h.http.get(path).set({ 'x-api-key': key });
+  /** The page as a browser opens it: no API key, the link's path. */
+  const open = (url: string) => h.http.get(new URL(url).pathname);
+
+  async function newCard(key = SANDBOX_KEY): Promise<{ id: string; last4: string }> {
+    const user = await post('/v1/users', newUserBody(), key);
+    const kyc = await h.http
+      .put('/v1/kycs')
+      .set({ 'x-api-key': key, ...json })
+      .send({ userId: user.body.id, type: 'full' });
+    await post(`/v1/simulate/kyc/${kyc.body.id}/complete`, {}, key);
+    expect((await post(`/v1/simulate/kyc/${kyc.body.id}/approve`, {}, key)).body.userActivated).toBe(true);
+    const wallets = await get(`/v1/wallets?userId=${user.body.id}`, key);
+    expect(wallets.body.items).toEqual([expect.objectContaining({ status: 'active' })]);
+    const card = await post('/v1/cards', { userId: user.body.id, type: 'virtual' }, key);
+    expect(card.status).toBe(201);
+    return card.body;
+  }
+
+  /** The card's secrets, read from the vault directly, to compare with the page. */
+  async function secretsOf(cardId: string) {
+    const infrastructure = h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
+    const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
+    const vaultRef = (created.data as { vaultRef: string }).vaultRef;
+    return h.platform.app
+      .get<CardsModuleOptions>(CARDS_OPTIONS)
+      .vault('sandbox')
+      .revealForHostedPage(vaultRef);
+  }
+
+  it('shows the PAN in groups, the CVV2 and the expiry once, with headers that keep them out of caches and referrers', async () => {
+    const card = await newCard();
+    const link = await post(`/v1/cards/${card.id}/reveal`);
+    expect(link.status).toBe(201);
+    expect(link.body).toEqual({
+      url: expect.stringMatching(new RegExp(`^${h.platform.url}/hosted/cards/reveal/[A-Za-z0-9_-]{43}$`)),
+      expiresAt: new Date(clock.now().getTime() + 60_000).toISOString(),
+    });
+
+    const page = await open(link.body.url);
+    expect(page.status).toBe(200);
+    const { pan, cvv2, expMonth, expYear } = await secretsOf(card.id);
+    expect(panOnPage(page.text)).toBe(pan);
+    const text = visibleText(page.text);
+    expect(text).toContain(pan.match(/\d{4}/g)?.join(' '));
+    expect(text).toContain(`Expiry ${String(expMonth).padStart(2, '0')}/${String(expYear).slice(-2)}`);
+    expect(text).toContain(`CVV2 ${cvv2}`);
+    expect(page.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store, max-age=0',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+    });
+    const csp = page.headers['content-security-policy'];
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("form-action 'none'");
+    expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
+    // Framing is allowed on purpose: distributors show the page inside their app.
+    expect(csp).toContain('frame-ancestors *');
+    expect(page.headers['x-frame-options']).toBeUndefined();
+
+    const again = await open(link.body.url);
+    expect(again.status).toBe(410);
+    expect(again.headers['cache-control']).toBe('no-store, max-age=0');
+    expect(visibleText(again.text)).toContain('This link has expired or was already used');
+    expect(again.text).not.toContain(pan.slice(-4));
+    expect(again.text).not.toContain(cvv2);
+
+    // A new link works once more.
+    const next = await post(`/v1/cards/${card.id}/reveal`);
+    expect(panOnPage((await open(next.body.url)).text)).toBe(pan);
+  });
+
+  it('shows nothing once the 60 s have passed', async () => {
+    const card = await newCard();
+    const late = (await post(`/v1/cards/${card.id}/reveal`)).body;
+    const inTime = (await post(`/v1/cards/${card.id}/reveal`)).body;
+    clock.advance(59_999);
+    expect((await open(inTime.url)).status).toBe(200);
+    clock.advance(1);
+    const expired = await open(late.url);
+    expect(expired.status).toBe(410);
+    expect(expired.text).not.toContain(card.last4);
+  });
+
+  it('answers 410 for a token it never made, whatever its shape', async () => {
+    // (Past 100 characters the router answers 404 before the page: no token is that long.)
+    for (const token of ['A'.repeat(43), 'short', '%00', 'A'.repeat(90)]) {
+      const page = await h.http.get(`/hosted/cards/reveal/${token}`);
+      expect(page.status).toBe(410);
+      expect(page.headers['cache-control']).toBe('no-store, max-age=0');
+    }
+  });
+
+  it("answers 404 for another distributor's card and 409 for a revoked card; a link to a card revoked since shows nothing", async () => {
+    const other = await h.newDistributor({ allowedCountries: ['FR'] });
+    const theirs = await newCard(other.sandboxKey);
+    const notFound = await post(`/v1/cards/${theirs.id}/reveal`);
+    expect(notFound.status).toBe(404);
+    expect(notFound.body.error.code).toBe('not_found');
+    const missing = await post('/v1/cards/crd-00000000-0000-4000-8000-000000000000/reveal');
+    expect(missing.status).toBe(404);
+
+    const card = await newCard();
+    const beforeRevoke = (await post(`/v1/cards/${card.id}/reveal`)).body;
+    expect((await post(`/v1/cards/${card.id}/revoke`)).status).toBe(200);
+    const refused = await post(`/v1/cards/${card.id}/reveal`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('invalid_state_transition');
+    const page = await open(beforeRevoke.url);
+    expect(page.status).toBe(410);
+    expect(page.text).not.toContain(card.last4);
+
+    // A frozen card's details can still be shown to its holder.
+    const frozen = await newCard();
+    await post(`/v1/cards/${frozen.id}/freeze`);
+    const link = await post(`/v1/cards/${frozen.id}/reveal`);
+    expect((await open(link.body.url)).status).toBe(200);
+  });
+
+  it('records each link and each reveal for audit (who, when, from which request), never the details, and never logs the token', async () => {
+    const card = await newCard();
+    const link = await post(`/v1/cards/${card.id}/reveal`);
+    const linkRequestId = link.headers['x-request-id'];
+    const page = await open(link.body.url);
+    expect(page.status).toBe(200);
+    const { pan, cvv2 } = await secretsOf(card.id);
+
+    const stream = await h.platform.app
+      .get<Infrastructure>(INFRASTRUCTURE)
+      .scope('sandbox')
+      .eventStore.readStream(card.id);
+    const audit = stream.filter((event) => event.type.startsWith('Card') && /Reveal/.test(event.type));
+    expect(audit.map((event) => [event.type, event.data])).toEqual([
+      [
+        'CardRevealLinkIssued',
+        { cardId: card.id, expiresAt: link.body.expiresAt, at: clock.now().toISOString() },
+      ],
+      ['CardDetailsRevealed', { cardId: card.id, linkRequestId, at: clock.now().toISOString() }],
+    ]);
+    for (const event of audit) {
+      expect(event.metadata).toMatchObject({
+        distributorId: h.platform.distributorId,
+        environment: 'sandbox',
+      });
+      expect(event.metadata.correlationId).toBe(linkRequestId);
+    }
+    expect(audit[1].metadata.causationId).toBe(page.headers['x-request-id']);
+    expect(JSON.stringify(stream)).not.toContain(pan);
+    expect(JSON.stringify(stream)).not.toContain(`"${cvv2}"`);
+
+    // Nor the card's Events: a reveal is no Event of the distributor's contract.
+    const events = await get(
+      `/v1/events?userId=${(await get(`/v1/cards/${card.id}`)).body.userId}&limit=100`,
+    );
+    expect(events.body.items.map((event: { eventName: string }) => event.eventName)).not.toContain(
+      expect.stringMatching(/reveal/i),
+    );
+
+    const token = new URL(link.body.url).pathname.split('/').pop() as string;
+    const logs = logLines.join('');
+    expect(logs).toContain('/hosted/cards/reveal/:token'); // the page's requests are logged, by route
+    expect(logs).not.toContain(token);
+    expect(logs).not.toContain(pan);
+  });
+
+  it('honours a link after a restart, once, and refuses after the restart a link used before it', async () => {
+    const card = await newCard();
+    const fresh = (await post(`/v1/cards/${card.id}/reveal`)).body;
+    const used = (await post(`/v1/cards/${card.id}/reveal`)).body;
+    expect((await open(used.url)).status).toBe(200);
+
+    await h.close({ keepData: true });
+    await start(h.dataDir);
+    // The platform listens on another port now: the link's path is what identifies it.
+    expect((await open(used.url)).status).toBe(410);
+    const page = await open(fresh.url);
+    expect(page.status).toBe(200);
+    expect(panOnPage(page.text)).toBe((await secretsOf(card.id)).pan);
+    expect((await open(fresh.url)).status).toBe(410);
+  });
+});

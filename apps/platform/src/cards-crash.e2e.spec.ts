@@ -1,0 +1,105 @@
+import { deadline } from '@cip/shared/testing';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exited, freePort, listening, spawnPlatform } from './testing/platform-process';
+
+const KEY = 'sk_sandbox_cardsCrashKeyDDDDDDDDDDDDDDDDDDDDDDDDDD';
+
+function startProcess(dataDir: string, port: number): Promise<ChildProcess> {
+  return listening(
+    spawnPlatform({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      BOOTSTRAP_SANDBOX_API_KEY: KEY,
+      RATE_LIMIT_PER_SECOND: '1000000',
+    }),
+  );
+}
+
+describe('durability: kill -9 in the middle of card creations (vault group commit, then the card event)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-cards-'));
+  let child: ChildProcess | undefined;
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGKILL');
+      await exited(child);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps every card acknowledged with a 201, and its PAN decrypts after the restart', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    child = await startProcess(dataDir, port);
+
+    // Four active users with their wallets, the cards spread over them.
+    const userIds: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const user = await call('POST', '/v1/users', {
+        email: `cards-crash-${i}@example.com`,
+        firstName: 'Kill',
+        lastName: 'Nine',
+        countryOfResidence: 'FR',
+      });
+      const kyc = await call('PUT', '/v1/kycs', { userId: user.body.id, type: 'full' });
+      await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/complete`, {});
+      expect((await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/approve`, {})).status).toBe(200);
+      const wallets = await call('GET', `/v1/wallets?userId=${String(user.body.id)}`);
+      expect(wallets.body.items).toEqual([expect.objectContaining({ status: 'active' })]);
+      userIds.push(user.body.id as string);
+    }
+
+    const acknowledged = new Map<string, string>(); // card id -> last4
+    let sent = 0;
+    let killed = false;
+    const inTime = deadline({ what: '300 acknowledged card creations to kill the platform on' });
+    const worker = async () => {
+      while (!killed) {
+        inTime();
+        const userId = userIds[sent++ % userIds.length];
+        try {
+          const response = await call('POST', '/v1/cards', { userId, type: 'virtual' });
+          if (response.status === 201) {
+            acknowledged.set(response.body.id as string, response.body.last4 as string);
+          }
+        } catch {
+          return; // the process is gone: a creation in flight may or may not be there; none was acknowledged
+        }
+        if (acknowledged.size >= 300 && !killed) {
+          killed = true;
+          child!.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, worker));
+    await exited(child);
+    expect(child.signalCode).toBe('SIGKILL');
+
+    child = await startProcess(dataDir, port);
+    for (const [cardId, last4] of acknowledged) {
+      const card = await call('GET', `/v1/cards/${cardId}`);
+      expect(card).toMatchObject({ status: 200, body: { id: cardId, last4, status: 'active' } });
+      // The PAN decrypts: the reveal page shows a number ending in the card's last four digits.
+      const link = await call('POST', `/v1/cards/${cardId}/reveal`);
+      expect(link.status).toBe(201);
+      const page = await fetch(new URL(new URL(link.body.url as string).pathname, base));
+      expect(page.status).toBe(200);
+      const pan = /<dd class="pan">(.*?)<\/dd>/.exec(await page.text())?.[1].replace(/<[^>]+>/g, '');
+      expect(pan).toMatch(new RegExp(`^40000099\\d{4}${last4}$`));
+    }
+    expect(acknowledged.size).toBeGreaterThanOrEqual(300);
+  }, 120_000);
+});
