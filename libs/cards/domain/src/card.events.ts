@@ -1,4 +1,5 @@
 import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
+import type { CardStatusChangedEvent } from '@cip/cards/contract';
 import type { SpendingControls } from './spending-controls';
 import type { CardBlock, CardStatus, CardType } from './card.types';
 
@@ -66,3 +67,11 @@ export type CardEvent =
 
 /** How card streams are read (no upcaster yet: every card event is still in its first shape). */
 export const cardEvents = domainEventReader<CardEvent>();
+
+/**
+ * The cards contract publishes status changes as integration events (`cardFrozen`, ...): their data must stay
+ * what the domain writes, or the build fails here rather than in a saga of another context (tokenization).
+ */
+export const STATUS_CHANGES_MATCH_THE_CONTRACT: CardStatusChanged['data'] extends CardStatusChangedEvent['data']
+  ? true
+  : never = true;

@@ -1,5 +1,5 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { cardsContract } from '@cip/cards/contract';
+import { cardProvisioningContract, cardsContract } from '@cip/cards/contract';
 import { cardsProjection } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
 import type { Environment } from '@cip/shared/contracts';
@@ -28,7 +28,7 @@ export interface CardsModuleOptions {
 export const CARDS_OPTIONS = Symbol('CARDS_OPTIONS');
 
 /** The cards context's APIs, by audience. */
-export const CARDS_CONTRACTS = [cardsContract];
+export const CARDS_CONTRACTS = [cardsContract, cardProvisioningContract];
 
 /** Closes the vaults with the application. */
 export class CardVaultsLifecycle implements OnApplicationShutdown {

@@ -1,4 +1,11 @@
-import type { CardListFilter, CardsApi, CreateCardInput, SpendingControlsUpdate } from '@cip/cards/contract';
+import type {
+  CardForProvisioning,
+  CardListFilter,
+  CardProvisioningApi,
+  CardsApi,
+  CreateCardInput,
+  SpendingControlsUpdate,
+} from '@cip/cards/contract';
 import {
   cardDecider,
   CardRecord,
@@ -69,7 +76,7 @@ const FIRST_WALLET: FindPage = { sort: { field: 'createdAt', direction: 'asc' },
  * recorded second: a failed append leaves an unused vault entry behind, never a card without its secrets,
  * and the PAN it holds is never issued again.
  */
-export class CardsService implements CardsApi {
+export class CardsService implements CardsApi, CardProvisioningApi {
   constructor(
     private readonly ports: CardsPorts,
     private readonly clock: Clock,
@@ -214,6 +221,25 @@ export class CardsService implements CardsApi {
         context,
       );
     }
+  }
+
+  /**
+   * The PAN and expiry of an active card, for the tokenization context to seal into a digital wallet's
+   * provisioning payload (the vault's `revealForProvisioning`): nothing else of this path keeps or logs them.
+   */
+  async cardForProvisioning(caller: Caller, cardId: string): Promise<CardForProvisioning> {
+    const { state } = await loadState(this.ports.eventStore(caller.environment), cardDecider, cardId);
+    const card = this.owned(caller, cardId, state);
+    if (card.status !== 'active') {
+      throw new DomainError(
+        'card_not_active',
+        `Card ${cardId} is ${card.status}: only active cards are tokenized`,
+      );
+    }
+    const { pan, expMonth, expYear } = await this.ports
+      .vault(caller.environment)
+      .revealForProvisioning(card.vaultRef);
+    return { cardId, pan, expMonth, expYear };
   }
 
   private changeStatus(caller: Caller, cardId: string, type: CardStatusCommand['type']): Promise<CardView> {

@@ -127,6 +127,15 @@ export class CardVault {
   }
 
   /**
+   * PAN and expiry (no CVV2), for a digital wallet's push provisioning: the tokenization context seals them
+   * at once into the provider's encrypted payload. A read: it writes nothing to the store.
+   */
+  async revealForProvisioning(vaultRef: string): Promise<CardExpiry & { pan: string }> {
+    const { pan, card } = await this.open(vaultRef);
+    return { pan, expMonth: card.expMonth, expYear: card.expYear };
+  }
+
+  /**
    * Re-wraps every data key under a new KEK (or, with configured KEKs, under the configured active one),
    * then forgets the old KEKs. Reads keep working throughout: a card is readable with whichever KEK
    * wraps it at the time, and the old KEKs are dropped only once no card uses them. Resumable: run again
