@@ -13,9 +13,9 @@ import {
 import { renderToken, TOKENIZATION_API, TokenizationApi } from '@cip/tokenization/contract';
 import {
   ActivateTokenizationDto,
-  ApplePayTokenizationDto,
+  ApplePayTokenizationRequestDto,
   ApplePayTokenizationResponse,
-  GooglePayTokenizationDto,
+  GooglePayTokenizationRequestDto,
   GooglePayTokenizationResponse,
   TokenResponse,
 } from './tokenization.dto';
@@ -53,7 +53,7 @@ export class TokenizationController {
   async applePay(
     @CurrentCaller() caller: Caller,
     @Param('cardId', new ResourceIdPipe('crd')) cardId: string,
-    @Body() body: ApplePayTokenizationDto,
+    @Body() body: ApplePayTokenizationRequestDto,
   ) {
     const { token, ...payload } = await this.tokenization.tokenizeForApplePay(caller, cardId, {
       certificates: body.certificates,
@@ -81,7 +81,7 @@ export class TokenizationController {
   async googlePay(
     @CurrentCaller() caller: Caller,
     @Param('cardId', new ResourceIdPipe('crd')) cardId: string,
-    @Body() body: GooglePayTokenizationDto,
+    @Body() body: GooglePayTokenizationRequestDto,
   ) {
     const { token, opaquePaymentCard } = await this.tokenization.tokenizeForGooglePay(caller, cardId, {
       deviceId: body.deviceId,

@@ -23,7 +23,7 @@ const BASE64_MESSAGE = '$property must be standard base64';
 const REFERENCE = /^[A-Za-z0-9._:-]+$/;
 const REFERENCE_MESSAGE = '$property must be letters, digits, ".", "_", ":" or "-"';
 
-export class ApplePayTokenizationDto {
+export class ApplePayTokenizationRequestDto {
   @ApiProperty({
     type: [String],
     minItems: 1,
@@ -52,7 +52,7 @@ export class ApplePayTokenizationDto {
   nonceSignature: string;
 }
 
-export class GooglePayTokenizationDto {
+export class GooglePayTokenizationRequestDto {
   @ApiProperty({
     example: 'WmWdIOZ8mXuQUhN9xYWkw8Z3',
     maxLength: 128,
