@@ -1,12 +1,15 @@
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
-import { ConsumerHost, INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
+import { ConsumerHost, INFRASTRUCTURE, Infrastructure, ScopePorts } from '@cip/shared/infrastructure';
 import {
   appleLikeTestChain,
+  cardStatusTokensSaga,
   decryptApplePayPassData,
   googlePayKeyNames,
   openGoogleOpc,
   readPrivateKey,
+  TokenizationService,
 } from '@cip/tokenization/service';
+import { UsersService } from '@cip/users/service';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -293,6 +296,53 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
     expect(await tokensOf(card.id)).toHaveLength(3);
   });
 
+  it('redacts the contact an activation code went to when the user is erased (crypto-shredded in the log)', async () => {
+    const phone = uniquePhone();
+    const { userId, email, card } = await newCard({ phone });
+    await panOf(card.id);
+    for (const activationMethod of ['email', 'sms']) {
+      const simulated = await post('/v1/simulate/tokenization', {
+        cardId: card.id,
+        digitalWalletName: 'googlePay',
+        activationMethod,
+      });
+      expect(simulated.status).toBe(200);
+    }
+    await settle();
+    const codeEvents = async () =>
+      (
+        await get('/v1/events', { userId, eventName: 'cardTokenization.deliverActivationCode' })
+      ).body.items.map((event: { data: Record<string, unknown> }) => event.data);
+    expect(await codeEvents()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ emailAddress: email }),
+        expect.objectContaining({ phone }),
+      ]),
+    );
+
+    await h.platform.app.get(UsersService).eraseUser(
+      {
+        distributorId: h.platform.distributorId,
+        environment: 'sandbox',
+        requestId: 'operator-erasure',
+        program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
+      },
+      userId,
+      { erasedBy: 'operator:test', reason: 'DSR-tokens' },
+    );
+    await settle();
+    const erased = await codeEvents();
+    expect(erased).toHaveLength(2);
+    expect(erased).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ activationMethod: 'email', emailAddress: null }),
+        expect.objectContaining({ activationMethod: 'sms', phone: null }),
+      ]),
+    );
+    expect(JSON.stringify(erased)).not.toContain(email);
+    expect(JSON.stringify(erased)).not.toContain(phone.number);
+  });
+
   it('refuses what it cannot do, naming why, and records no token', async () => {
     const { card } = await newCard();
     await panOf(card.id);
@@ -382,6 +432,23 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
     expect(suspendedActivation.body.error.code).toBe('invalid_state_transition');
 
     expect((await post(`/v1/cards/${card.id}/unfreeze`)).status).toBe(200);
+    await settle();
+    expect(await statuses()).toEqual({ [active.id]: 'active', [pending.id]: 'pending_activation' });
+
+    // The card's freeze delivered again after the unfreeze (at-least-once delivery) changes nothing.
+    const cardEvents = await h.platform.app
+      .get<Infrastructure>(INFRASTRUCTURE)
+      .scope('sandbox')
+      .eventStore.readStream(card.id);
+    const freeze = cardEvents.find((event) => event.type === 'CardFrozen');
+    expect(freeze).toBeDefined();
+    await cardStatusTokensSaga.handle(
+      [h.platform.app.get(TokenizationService)],
+      freeze as never,
+      {
+        scope: 'sandbox',
+      } as ScopePorts,
+    );
     await settle();
     expect(await statuses()).toEqual({ [active.id]: 'active', [pending.id]: 'pending_activation' });
 
