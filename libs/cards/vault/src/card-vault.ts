@@ -119,7 +119,7 @@ export class CardVault {
     return sameDigits(visaPvv({ pvk: this.keys.pvk, pvki: PVKI, pan, pin }), stored);
   }
 
-  /** PAN, CVV2 and expiry: the single way they leave the vault, for the hosted reveal page. */
+  /** PAN, CVV2 and expiry, for the hosted reveal page (the only way out for the CVV2). */
   async revealForHostedPage(vaultRef: string): Promise<RevealedCard> {
     const { pan, card } = await this.open(vaultRef);
     const expiry = { expMonth: card.expMonth, expYear: card.expYear };
