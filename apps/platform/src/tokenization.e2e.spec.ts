@@ -13,6 +13,7 @@ import { UsersService } from '@cip/users/service';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import pino from 'pino';
 import { activeUserWithWallet } from './testing/cardholders';
 import { Harness, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 import { WebhookReceiver } from './testing/webhook-receiver';
@@ -46,8 +47,14 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
   };
   const cardPans: string[] = [];
 
+  /** Every line the platform logs, at every level, for the PAN grep. */
+  const logLines: string[] = [];
+
   beforeAll(async () => {
-    h = await startHarness({ allowPrivateWebhookUrls: true });
+    h = await startHarness({
+      allowPrivateWebhookUrls: true,
+      logger: pino({ level: 'trace' }, { write: (line: string) => logLines.push(line) }),
+    });
     receiver = await new WebhookReceiver().start();
     const subscription = await post('/v1/webhook-subscriptions', { url: receiver.url });
     expect(subscription.status).toBe(201);
@@ -55,15 +62,18 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
   afterAll(async () => {
     // Nothing but the vault holds a card number in clear: not one file of the data directory (the event
     // log, read models, WAL files, the vault's own sealed file, the secrets), not one response of the flows
-    // above, not one webhook delivery. The payloads carried them encrypted only.
+    // above, not one webhook delivery, not one log line. The payloads carried them encrypted only.
     expect(cardPans.length).toBeGreaterThan(0);
     const files = filesUnder(h.dataDir);
-    // The grep sees what is stored in clear: the token references are in the event log.
+    // The grep sees what is stored and logged in clear: the token references are in the event log, the
+    // tokenization requests in the logs.
     expect(files.some((file) => readFileSync(file).includes('"tokenReferenceId":"DNITHE'))).toBe(true);
+    expect(logLines.some((line) => line.includes('/google-pay-tokenization'))).toBe(true);
     for (const pan of cardPans) {
       expect(files.filter((file) => readFileSync(file).includes(pan))).toEqual([]);
       expect(bodies.filter((body) => body.includes(pan))).toEqual([]);
       expect(receiver.requests.filter((request) => request.rawBody.includes(pan))).toEqual([]);
+      expect(logLines.filter((line) => line.includes(pan))).toEqual([]);
     }
     await receiver.stop();
     await h.close();

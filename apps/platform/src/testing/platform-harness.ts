@@ -2,6 +2,7 @@ import { DistributorsService } from '@cip/distributors/service';
 import { ProgramConfig } from '@cip/distributors/domain';
 import {
   createLogger,
+  Logger,
   ManualClock,
   PlatformConfig,
   readPlatformConfig,
@@ -47,6 +48,8 @@ export async function startHarness(
     chains?: PlatformConfig['chains'];
     /** PUBLIC_BASE_URL; links start with the listening URL without it. */
     publicBaseUrl?: string;
+    /** Where the platform logs (silent by default): a test that greps the logs passes its own. */
+    logger?: Logger;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-'));
@@ -66,7 +69,7 @@ export async function startHarness(
       publicBaseUrl: options.publicBaseUrl,
     },
     {
-      logger: createLogger('silent'),
+      logger: options.logger ?? createLogger('silent'),
       clock: options.clock ?? systemClock,
       pollIntervalMs: 20,
       webhookBreakerResetTimeoutMs: options.webhookBreakerResetTimeoutMs,
