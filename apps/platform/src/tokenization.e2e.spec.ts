@@ -1,5 +1,7 @@
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
+import { handleCommand } from '@cip/shared/eventing';
 import { ConsumerHost, INFRASTRUCTURE, Infrastructure, ScopePorts } from '@cip/shared/infrastructure';
+import { tokenDecider } from '@cip/tokenization/domain';
 import {
   appleLikeTestChain,
   cardStatusTokensSaga,
@@ -11,6 +13,7 @@ import {
 } from '@cip/tokenization/service';
 import { UsersService } from '@cip/users/service';
 import { DeliveryEngine } from '@cip/webhooks/service';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -60,23 +63,26 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
     expect(subscription.status).toBe(201);
   });
   afterAll(async () => {
-    // Nothing but the vault holds a card number in clear: not one file of the data directory (the event
-    // log, read models, WAL files, the vault's own sealed file, the secrets), not one response of the flows
-    // above, not one webhook delivery, not one log line. The payloads carried them encrypted only.
-    expect(cardPans.length).toBeGreaterThan(0);
-    const files = filesUnder(h.dataDir);
-    // The grep sees what is stored and logged in clear: the token references are in the event log, the
-    // tokenization requests in the logs.
-    expect(files.some((file) => readFileSync(file).includes('"tokenReferenceId":"DNITHE'))).toBe(true);
-    expect(logLines.some((line) => line.includes('/google-pay-tokenization'))).toBe(true);
-    for (const pan of cardPans) {
-      expect(files.filter((file) => readFileSync(file).includes(pan))).toEqual([]);
-      expect(bodies.filter((body) => body.includes(pan))).toEqual([]);
-      expect(receiver.requests.filter((request) => request.rawBody.includes(pan))).toEqual([]);
-      expect(logLines.filter((line) => line.includes(pan))).toEqual([]);
+    try {
+      // Nothing but the vault holds a card number in clear: not one file of the data directory (the event
+      // log, read models, WAL files, the vault's own sealed file, the secrets), not one response of the flows
+      // above, not one webhook delivery, not one log line. The payloads carried them encrypted only.
+      expect(cardPans.length).toBeGreaterThan(0);
+      const files = filesUnder(h.dataDir);
+      // The grep sees what is stored and logged in clear: the token references are in the event log, the
+      // tokenization requests in the logs.
+      expect(files.some((file) => readFileSync(file).includes('"tokenReferenceId":"DNITHE'))).toBe(true);
+      expect(logLines.some((line) => line.includes('/google-pay-tokenization'))).toBe(true);
+      for (const pan of cardPans) {
+        expect(files.filter((file) => readFileSync(file).includes(pan))).toEqual([]);
+        expect(bodies.filter((body) => body.includes(pan))).toEqual([]);
+        expect(receiver.requests.filter((request) => request.rawBody.includes(pan))).toEqual([]);
+        expect(logLines.filter((line) => line.includes(pan))).toEqual([]);
+      }
+    } finally {
+      await receiver.stop();
+      await h.close();
     }
-    await receiver.stop();
-    await h.close();
   });
 
   const post = async (path: string, body: object = {}, key = SANDBOX_KEY) =>
@@ -470,6 +476,48 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
       tokenReferenceId: pending.tokenReferenceId,
     });
     expect(late.status).toBe(409);
+  });
+
+  it('suspends a token recorded just as its card was frozen (the card was read as active a moment before)', async () => {
+    const { userId, card } = await newCard();
+    expect((await post(`/v1/cards/${card.id}/freeze`)).status).toBe(200);
+    await settle();
+
+    // The request that read the card as active records its token only now, after the freeze was handled.
+    const tokenId = `tkn-${randomUUID()}`;
+    const now = new Date().toISOString();
+    await handleCommand(
+      h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope('sandbox').eventStore,
+      tokenDecider,
+      tokenId,
+      {
+        type: 'RequestToken',
+        data: {
+          tokenId,
+          distributorId: h.platform.distributorId,
+          cardId: card.id,
+          userId,
+          cardStatus: 'active',
+          digitalWalletName: 'googlePay',
+          tokenReferenceId: 'DNITHE0123456789ABCDEF0123456789',
+          provisioning: 'push',
+          deviceId: 'device-1',
+          walletAccountId: 'wallet-1',
+          now,
+        },
+      },
+      {
+        occurredAt: now,
+        distributorId: h.platform.distributorId,
+        environment: 'sandbox',
+        correlationId: 'late-token',
+        causationId: 'late-token',
+      },
+    );
+    await settle();
+    expect((await tokensOf(card.id)).map((token) => [token.id, token.status])).toEqual([
+      [tokenId, 'suspended'],
+    ]);
   });
 
   it("answers 404 for another distributor's card on every tokenization endpoint", async () => {

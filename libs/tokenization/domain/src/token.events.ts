@@ -1,4 +1,5 @@
 import { domainEventReader, type DomainEvent, type PersonalDataPolicy } from '@cip/shared/contracts';
+import type { TokenRequestedEvent } from '@cip/tokenization/contract';
 import type { Phone } from '@cip/users/contract';
 import type { ActivationMethod, DigitalWalletName, ProvisioningMethod, TokenStatus } from './token.types';
 
@@ -63,6 +64,11 @@ export type TokenEvent =
   | TokenSuspended
   | TokenResumed
   | TokenDeleted;
+
+/** The contract publishes `TokenRequested` (`tokenRequested`): its data must keep what the contract says. */
+export const TOKEN_REQUESTED_MATCHES_THE_CONTRACT: TokenRequested['data'] extends TokenRequestedEvent['data']
+  ? true
+  : never = true;
 
 /** How token streams are read (no upcaster yet: every token event is still in its first shape). */
 export const tokenEvents = domainEventReader<TokenEvent>();
