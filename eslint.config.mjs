@@ -7,7 +7,16 @@ import nx from '@nx/eslint-plugin';
 // Across contexts, only contracts: a lib of scope X may import scope X, shared libs, and any context's
 // contract, never another context's service, domain, read models or HTTP surface.
 // Test helpers (type:testing) may be used by tests, contract suites and test harnesses only.
-const CONTEXT_SCOPES = ['users', 'kyc', 'wallets', 'webhooks', 'events', 'distributors', 'cards'];
+const CONTEXT_SCOPES = [
+  'users',
+  'kyc',
+  'wallets',
+  'webhooks',
+  'events',
+  'distributors',
+  'cards',
+  'tokenization',
+];
 // What a context's service and HTTP surface build on (within their own scope, see below).
 const CONTEXT_LAYERS = [
   'type:contracts',

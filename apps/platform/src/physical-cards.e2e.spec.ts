@@ -1,4 +1,6 @@
+import { cardDecider } from '@cip/cards/domain';
 import { CARDS_OPTIONS, CardsModuleOptions, CardsService } from '@cip/cards/service';
+import { handleCommand } from '@cip/shared/eventing';
 import { ConsumerHost, INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
 import { UsersService } from '@cip/users/service';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
@@ -323,6 +325,31 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
         ['card.created', card.id],
       ]);
       expect(events[3].data).toMatchObject({ replacesCardId: old.id });
+    });
+
+    it('finishes a reissue whose call died after naming the replacement: the new card is issued anyway', async () => {
+      const { userId, walletId } = await activeUserWithWallet();
+      const old = (await post('/v1/cards', { userId, type: 'virtual' })).body;
+      // What the reissue call appends first (the old card names its replacement, and is revoked as stolen),
+      // then the process dies before it issues the new card.
+      const now = new Date().toISOString();
+      const newCardId = 'crd-3b1f0c2e-6a7d-4e8f-9a0b-1c2d3e4f5a6b';
+      await handleCommand(
+        sandboxLog().eventStore,
+        cardDecider,
+        old.id,
+        { type: 'ReissueCard', data: { reason: 'stolen', newCardId, now } },
+        { occurredAt: now, distributorId: h.platform.distributorId, environment: 'sandbox' },
+      );
+      await consumers().drain('sandbox');
+
+      const replacement = await get(`/v1/cards/${newCardId}`);
+      expect(replacement.status).toBe(200);
+      expect(replacement.body).toMatchObject({ userId, walletId, status: 'active', replacesCardId: old.id });
+      expect(await panOf(newCardId)).not.toBe(await panOf(old.id));
+      expect((await get(`/v1/cards/${old.id}`)).body.status).toBe('revoked');
+      // The client calling again gets that same card.
+      expect((await post(`/v1/cards/${old.id}/reissue`, { reason: 'stolen' })).body.id).toBe(newCardId);
     });
 
     it('keeps a damaged physical card working until its replacement is shipped and activated', async () => {

@@ -3,6 +3,7 @@ import { CARDS_OPTIONS } from '@cip/cards/service';
 import { DistributorsModule } from '@cip/distributors/service';
 import { GatewayHttpModule } from '@cip/gateway/http';
 import { KYC_OPTIONS, loadKycLinkKey } from '@cip/kyc/service';
+import { embeddedGooglePayKeys, TOKENIZATION_OPTIONS } from '@cip/tokenization/service';
 import { PLATFORM_CONTEXTS, PLATFORM_PERSONAL_DATA } from '@cip/platform/registry';
 import {
   ContextsModule,
@@ -74,6 +75,10 @@ export class PlatformModule {
             {
               provide: CARDS_OPTIONS,
               useFactory: () => embeddedCardsOptions(options.dataDir, options.cards),
+            },
+            {
+              provide: TOKENIZATION_OPTIONS,
+              useValue: { googlePayKeys: embeddedGooglePayKeys(options.dataDir) },
             },
           ],
         }),

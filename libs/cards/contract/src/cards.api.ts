@@ -116,3 +116,32 @@ export const cardSimulationContract = defineContext<CardSimulationApi>({
   token: CARD_SIMULATION_API,
   methods: { simulateShipment: ['caller', 'cardId', 'input'] },
 });
+
+/**
+ * What a digital wallet needs of a card to provision a token for it: the PAN and expiry. Only the
+ * tokenization context calls this, to seal them at once into a provider's encrypted provisioning payload;
+ * they must never reach an event, a read model, a log or a response in clear. Carried only in process
+ * (the embedded runtime); a remote deployment of either context must carry this contract over mutual TLS.
+ */
+export interface CardForProvisioning {
+  cardId: string;
+  pan: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** The cards context's vault-facing read for push provisioning (the tokenization context's only door to a PAN). */
+export interface CardProvisioningApi {
+  /** The card's PAN and expiry; `404 not_found` for another tenant's card, `409 card_not_active` unless active. */
+  cardForProvisioning(caller: Caller, cardId: string): Promise<CardForProvisioning>;
+}
+
+export const CARD_PROVISIONING_API = Symbol('CARD_PROVISIONING_API');
+
+export const cardProvisioningContract = defineContext<CardProvisioningApi>({
+  name: 'cards.provisioning',
+  token: CARD_PROVISIONING_API,
+  methods: {
+    cardForProvisioning: ['caller', 'cardId'],
+  },
+});

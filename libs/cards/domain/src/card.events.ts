@@ -1,4 +1,5 @@
 import { domainEventReader, type DomainEvent, type PersonalDataPolicy } from '@cip/shared/contracts';
+import type { CardStatusChangedEvent } from '@cip/cards/contract';
 import type { SpendingControls } from './spending-controls';
 import type { CardBlock, CardStatus, CardType, CardVerificationMethod } from './card.types';
 import type { CardReissueReason, PhysicalCardDetails, ShippingMethod } from './card-shipping';
@@ -204,3 +205,13 @@ export const cardEvents = domainEventReader<CardEvent>();
 export const cardPersonalData = {
   CardCreated: { subject: 'userId', fields: ['shippingAddress'] },
 } as const satisfies PersonalDataPolicy;
+
+/**
+ * The cards contract publishes status changes as integration events (`cardFrozen`, ...): their data must stay
+ * what the domain writes, or the build fails here rather than in a saga of another context (tokenization).
+ */
+export const STATUS_CHANGES_MATCH_THE_CONTRACT: (
+  CardStatusChanged | CardBlocked | CardUnblocked
+)['data'] extends CardStatusChangedEvent['data']
+  ? true
+  : never = true;

@@ -3,6 +3,7 @@ import { CARDS_CONTROLLERS } from '@cip/cards/http';
 import { cardPublicEvents, cardsProjection } from '@cip/cards/read-models';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
 import { cardFulfilmentSaga } from './sagas/card-fulfilment.saga';
+import { reissueCompletionSaga } from './sagas/reissue-completion.saga';
 import { replacedCardSaga } from './sagas/replaced-card.saga';
 import { userErasedCardsSaga } from './sagas/user-erased-cards.saga';
 import {
@@ -20,7 +21,13 @@ export const cardsContext: ContextDefinition = {
   module: CardsModule,
   readModels: [projectionReadModel(cardsProjection)],
   publicEvents: [cardPublicEvents],
-  sagas: [userStoppedCardsSaga, cardFulfilmentSaga, replacedCardSaga, userErasedCardsSaga],
+  sagas: [
+    userStoppedCardsSaga,
+    cardFulfilmentSaga,
+    replacedCardSaga,
+    reissueCompletionSaga,
+    userErasedCardsSaga,
+  ],
   controllers: CARDS_CONTROLLERS,
   personalData: cardPersonalData,
 };

@@ -1,6 +1,7 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import {
   cardOperationsContract,
+  cardProvisioningContract,
   cardsContract,
   cardSimulationContract,
   cardRevealContract,
@@ -40,7 +41,7 @@ export interface CardsModuleOptions {
 export const CARDS_OPTIONS = Symbol('CARDS_OPTIONS');
 
 /** The cards context's APIs, by audience. */
-export const CARDS_CONTRACTS = [cardsContract, cardSimulationContract];
+export const CARDS_CONTRACTS = [cardsContract, cardSimulationContract, cardProvisioningContract];
 
 /** The APIs of operators (holds, unblock) and of the authorizations context (PIN/CVV2 outcomes). */
 export const CARD_OPERATIONS_CONTRACTS = [cardOperationsContract, cardVerificationContract];

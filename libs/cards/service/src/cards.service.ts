@@ -1,5 +1,7 @@
 import type {
+  CardForProvisioning,
   CardListFilter,
+  CardProvisioningApi,
   CardsApi,
   CardSimulationApi,
   CreateCardInput,
@@ -95,7 +97,7 @@ const CARDS_PER_PAGE = 100;
  * recorded second: a failed append leaves an unused vault entry behind, never a card without its secrets,
  * and the PAN it holds is never issued again.
  */
-export class CardsService implements CardsApi, CardSimulationApi {
+export class CardsService implements CardsApi, CardSimulationApi, CardProvisioningApi {
   constructor(
     private readonly ports: CardsPorts,
     private readonly clock: Clock,
@@ -159,34 +161,54 @@ export class CardsService implements CardsApi, CardSimulationApi {
       },
       context,
     );
-    const newCardId = (replaced.state as CardRecord).replacedBy as string;
-    let card = await this.findCard(caller.environment, newCardId);
-    if (!card) {
-      if (old.type === 'physical' && !physical) {
-        // Replaced by an earlier call that did not get to issue: the current address, as that call would have.
-        physical = reissuedPhysicalCardDetails(caller, await this.activeUser(caller, old.userId), old);
-      }
-      card = await this.recordNewCard(caller, context, newCardId, {
-        distributorId: old.distributorId,
-        userId: old.userId,
-        walletId: old.walletId,
-        type: old.type,
-        ...(physical ? { physical } : {}),
-        ...(old.spendingControls ? { spendingControls: old.spendingControls } : {}),
-        replacesCardId: cardId,
-      }).catch(async (error: unknown) => {
-        // A concurrent call for the same reissue recorded it first: that is the replacement.
-        const recorded = await this.findCard(caller.environment, newCardId);
-        if (recorded) return recorded;
-        throw error;
-      });
-    }
-    await this.retireReplacedCard(caller.environment, newCardId, {
+    const card = await this.issueReplacement(caller, replaced.state as CardRecord, physical);
+    await this.retireReplacedCard(caller.environment, card.cardId, {
       distributorId: caller.distributorId,
       correlationId: caller.requestId,
       causationId: caller.requestId,
     });
     return toCardView(card);
+  }
+
+  /**
+   * Issues and records the replacement a card names (`CardReplaced`), unless it exists already. Called by
+   * the reissue itself, and by the reissue-completion saga on `CardReplaced`: a reissue whose process died
+   * between naming the replacement (a lost or stolen card then revoked already) and recording it is
+   * finished without the client calling again. A concurrent call recording it first is the replacement.
+   */
+  async issueReplacement(
+    caller: Caller,
+    old: CardRecord,
+    physical?: CreateCard['data']['physical'],
+  ): Promise<CardRecord> {
+    const newCardId = old.replacedBy;
+    if (!newCardId) throw new Error(`Card ${old.cardId} names no replacement`);
+    const existing = await this.findCard(caller.environment, newCardId);
+    if (existing) return existing;
+    if (old.type === 'physical' && !physical) {
+      // Replaced by an earlier call that did not get to issue: the current address, as that call would have.
+      physical = reissuedPhysicalCardDetails(caller, await this.activeUser(caller, old.userId), old);
+    }
+    const context = callerContext(this.clock.now(), caller);
+    return this.recordNewCard(caller, context, newCardId, {
+      distributorId: old.distributorId,
+      userId: old.userId,
+      walletId: old.walletId,
+      type: old.type,
+      ...(physical ? { physical } : {}),
+      ...(old.spendingControls ? { spendingControls: old.spendingControls } : {}),
+      replacesCardId: old.cardId,
+    }).catch(async (error: unknown) => {
+      const recorded = await this.findCard(caller.environment, newCardId);
+      if (recorded) return recorded;
+      throw error;
+    });
+  }
+
+  /** The reissue-completion saga: the replacement `oldCardId` names, recorded if it is not yet. */
+  async completeReissue(caller: Caller, oldCardId: string): Promise<void> {
+    const old = await this.findCard(caller.environment, oldCardId);
+    if (old?.replacedBy) await this.issueReplacement(caller, old);
   }
 
   async getCard(caller: Caller, cardId: string): Promise<CardView> {
@@ -459,6 +481,25 @@ export class CardsService implements CardsApi, CardSimulationApi {
 
   private sagaContext(environment: Environment, trigger: CardTrigger) {
     return { occurredAt: this.clock.now().toISOString(), environment, ...trigger };
+  }
+
+  /**
+   * The PAN and expiry of an active card, for the tokenization context to seal into a digital wallet's
+   * provisioning payload (the vault's `revealForProvisioning`): nothing else of this path keeps or logs them.
+   */
+  async cardForProvisioning(caller: Caller, cardId: string): Promise<CardForProvisioning> {
+    const { state } = await loadState(this.ports.eventStore(caller.environment), cardDecider, cardId);
+    const card = this.owned(caller, cardId, state);
+    if (card.status !== 'active') {
+      throw new DomainError(
+        'card_not_active',
+        `Card ${cardId} is ${card.status}: only active cards are tokenized`,
+      );
+    }
+    const { pan, expMonth, expYear } = await this.ports
+      .vault(caller.environment)
+      .revealForProvisioning(card.vaultRef);
+    return { cardId, pan, expMonth, expYear };
   }
 
   private changeStatus(caller: Caller, cardId: string, type: CardStatusCommand['type']): Promise<CardView> {

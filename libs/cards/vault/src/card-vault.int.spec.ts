@@ -316,4 +316,27 @@ describe('card vault (embedded)', () => {
     expect(cards.every((c) => files.some((file) => file.includes(c.vaultRef)))).toBe(true);
     for (const pan of pans) expect(files.some((file) => file.includes(pan))).toBe(false);
   });
+
+  it('gives a digital wallet the PAN and expiry (never the CVV2), also while the KEK rotates and from another process', async () => {
+    const vault = open();
+    const other = open();
+    const cards = await Promise.all(Array.from({ length: 100 }, () => issue(vault)));
+    const expected = await Promise.all(
+      cards.map(async (c) => {
+        const { pan, expMonth, expYear } = await vault.revealForHostedPage(c.vaultRef);
+        return { pan, expMonth, expYear };
+      }),
+    );
+    const [, ...during] = await Promise.all([
+      vault.rotateKek(),
+      ...cards.map((c, i) => (i % 2 ? vault : other).revealForProvisioning(c.vaultRef)),
+    ]);
+    expect(during).toEqual(expected);
+    expect(Object.keys(during[0]).sort()).toEqual(['expMonth', 'expYear', 'pan']);
+    await expect(
+      vault.revealForProvisioning('vlt-00000000-0000-4000-8000-000000000000'),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
 });

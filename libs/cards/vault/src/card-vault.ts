@@ -148,11 +148,20 @@ export class CardVault {
     return sameDigits(visaPvv({ pvk: this.keys.pvk, pvki: PVKI, pan, pin }), stored);
   }
 
-  /** PAN, CVV2 and expiry: the single way they leave the vault, for the hosted reveal page. */
+  /** PAN, CVV2 and expiry, for the hosted reveal page (the only way out for the CVV2). */
   async revealForHostedPage(vaultRef: string): Promise<RevealedCard> {
     const { pan, card } = await this.open(vaultRef);
     const expiry = { expMonth: card.expMonth, expYear: card.expYear };
     return { pan, cvv2: visaCvv2({ cvk: this.keys.cvk, pan, expiryYymm: expiryYymm(expiry) }), ...expiry };
+  }
+
+  /**
+   * PAN and expiry (no CVV2), for a digital wallet's push provisioning: the tokenization context seals them
+   * at once into the provider's encrypted payload. A read: it writes nothing to the store.
+   */
+  async revealForProvisioning(vaultRef: string): Promise<CardExpiry & { pan: string }> {
+    const { pan, card } = await this.open(vaultRef);
+    return { pan, expMonth: card.expMonth, expYear: card.expYear };
   }
 
   /**

@@ -20,6 +20,8 @@ export const API_ERROR_STATUS = {
   idempotency_request_in_progress: 409,
   concurrency_conflict: 409,
   wallet_compliance_hold: 409,
+  card_not_active: 409,
+  activation_method_unavailable: 409,
   request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -1,5 +1,5 @@
 import type { PublicEventDraft, PublicEventMapper } from '@cip/shared/read-store';
-import { USER_PERSONAL_FIELDS } from '@cip/users/contract';
+import { USER_PERSONAL_EVENT_FIELDS } from '@cip/users/contract';
 import { userEvents } from '@cip/users/domain';
 import type { UserView } from './user-view';
 import { usersProjection } from './users.projection';
@@ -51,7 +51,7 @@ export const userPublicEvents: PublicEventMapper<UserView> = {
       Object.fromEntries(
         Object.entries(data).map(([field, value]) => [
           field,
-          (USER_PERSONAL_FIELDS as readonly string[]).includes(field) ? null : value,
+          (USER_PERSONAL_EVENT_FIELDS as readonly string[]).includes(field) ? null : value,
         ]),
       ),
   },

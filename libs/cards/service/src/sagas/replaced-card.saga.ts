@@ -1,7 +1,8 @@
 import type { Environment } from '@cip/shared/contracts';
 import { defineSaga } from '@cip/shared/infrastructure';
 import { CardsService } from '../cards.service';
-import { cardActivated, cardCreated, triggerOf } from './own-card-events';
+import { cardActivated } from '@cip/cards/contract';
+import { cardCreated, triggerOf } from './own-card-events';
 
 /**
  * Issue 11, reissue: a damaged or expired card keeps working until its replacement is active, then it is

@@ -1,0 +1,34 @@
+import type { Harness } from './platform-harness';
+import { newUserBody, SANDBOX_KEY } from './platform-harness';
+
+/** A response body kept for a grep (the PAN must appear in none). */
+export type Seen = <T extends { text: string }>(response: T) => T;
+
+/**
+ * Integration order steps 2-4 over HTTP: a user, a full KYC completed and approved, the wallet it was given.
+ * Optionally the user's phone too (tokenization's sms activation codes go to it).
+ */
+export async function activeUserWithWallet(
+  h: Harness,
+  options: { key?: string; seen?: Seen; phone?: { country: string; number: string } } = {},
+): Promise<{ userId: string; walletId: string; email: string }> {
+  const key = options.key ?? SANDBOX_KEY;
+  const seen: Seen = options.seen ?? ((response) => response);
+  const send = async (method: 'post' | 'put', path: string, body: object) =>
+    seen(await h.http[method](path).set({ 'x-api-key': key, 'content-type': 'application/json' }).send(body));
+  const user = await send('post', '/v1/users', newUserBody());
+  expect(user.status).toBe(201);
+  if (options.phone)
+    expect((await send('put', `/v1/users/${user.body.id}/phone`, options.phone)).status).toBe(200);
+  const kyc = await send('put', '/v1/kycs', { userId: user.body.id, type: 'full' });
+  expect(kyc.status).toBe(201);
+  expect((await send('post', `/v1/simulate/kyc/${kyc.body.id}/complete`, {})).status).toBe(200);
+  expect((await send('post', `/v1/simulate/kyc/${kyc.body.id}/approve`, {})).body).toMatchObject({
+    userActivated: true,
+  });
+  const wallets = seen(
+    await h.http.get('/v1/wallets').query({ userId: user.body.id }).set({ 'x-api-key': key }),
+  );
+  expect(wallets.body.items).toEqual([expect.objectContaining({ status: 'active' })]);
+  return { userId: user.body.id, walletId: wallets.body.items[0].id, email: user.body.email };
+}

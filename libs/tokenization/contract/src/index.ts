@@ -1,0 +1,4 @@
+export * from './token.types';
+export * from './token-view';
+export * from './tokenization.api';
+export * from './tokenization.integration-events';

@@ -1,0 +1,2 @@
+export * from './tokens.projection';
+export * from './token.public-events';
