@@ -1,4 +1,9 @@
-import { openSqliteDatabase, SqliteCheckpointer, type SqliteDatabase } from '@cip/shared/runtime';
+import {
+  GroupCommit,
+  openSqliteDatabase,
+  SqliteCheckpointer,
+  type SqliteDatabase,
+} from '@cip/shared/runtime';
 import type { Statement } from 'better-sqlite3';
 import type {
   CardVaultStore,
@@ -28,12 +33,6 @@ interface LinkRow {
   request_id: string;
   created_at: string;
   expires_at: string;
-}
-
-interface PendingPut {
-  card: SealedCard;
-  resolve(outcome: PutOutcome): void;
-  reject(error: unknown): void;
 }
 
 const toCard = (row: Row): SealedCard => ({
@@ -70,8 +69,7 @@ const toLink = (row: LinkRow): RevealLink => ({
  * acknowledges all of them, and each put resolves only once that commit is durable.
  */
 export class SqliteCardVaultStore implements CardVaultStore {
-  private queue: PendingPut[] = [];
-  private flushScheduled = false;
+  private readonly puts: GroupCommit<SealedCard, PutOutcome>;
   private readonly insert: Statement;
   private readonly select: Statement;
   private readonly updatePvv: Statement;
@@ -145,6 +143,10 @@ export class SqliteCardVaultStore implements CardVaultStore {
        WHERE token_hash = @tokenHash AND used_at IS NULL AND expires_at > @now
        RETURNING *`,
     );
+    this.puts = new GroupCommit(
+      (cards) => this.writeCards(cards),
+      (cards) => this.onCommit?.(cards.length),
+    );
   }
 
   /**
@@ -165,41 +167,23 @@ export class SqliteCardVaultStore implements CardVaultStore {
 
   put(card: SealedCard): Promise<PutOutcome> {
     if (!this.db.open) return Promise.reject(new Error('The card vault store is closed'));
-    return new Promise<PutOutcome>((resolve, reject) => {
-      this.queue.push({ card, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+    return this.puts.submit(card);
   }
 
   /**
-   * Writes every queued card in one transaction (BEGIN IMMEDIATE: the write lock is taken first, so the
-   * active KEK read inside it stays true until the commit). Each put gets its own outcome.
+   * Writes a group commit's cards in one transaction (BEGIN IMMEDIATE: the write lock is taken first, so
+   * the active KEK read inside it stays true until the commit). Each put gets its own outcome.
    */
-  private flush(): void {
-    this.flushScheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length === 0) return;
-    let outcomes: PutOutcome[];
-    try {
-      outcomes = this.db
-        .transaction(() => {
-          const active = this.selectActiveKek.get() as string | undefined;
-          return batch.map(({ card }): PutOutcome => {
-            if (card.kekId !== active) return 'stale_kek';
-            return this.insert.run(card).changes === 1 ? 'stored' : 'duplicate_pan';
-          });
-        })
-        .immediate();
-    } catch (error) {
-      for (const put of batch) put.reject(error);
-      return;
-    }
-    batch.forEach((put, i) => put.resolve(outcomes[i]));
-    this.onCommit?.(batch.length);
+  private writeCards(cards: SealedCard[]): PutOutcome[] {
+    return this.db
+      .transaction(() => {
+        const active = this.selectActiveKek.get() as string | undefined;
+        return cards.map((card): PutOutcome => {
+          if (card.kekId !== active) return 'stale_kek';
+          return this.insert.run(card).changes === 1 ? 'stored' : 'duplicate_pan';
+        });
+      })
+      .immediate();
   }
 
   async get(vaultRef: string): Promise<SealedCard | null> {
@@ -299,7 +283,7 @@ export class SqliteCardVaultStore implements CardVaultStore {
 
   async close(): Promise<void> {
     // Let puts already queued reach the disk before the store closes.
-    if (this.queue.length && this.db.open) this.flush();
+    if (this.puts.pending && this.db.open) this.puts.flush();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }

@@ -9,3 +9,4 @@ export * from './secrets';
 export * from './back-off';
 export * from './secret-box';
 export * from './public-base-url';
+export * from './group-commit';

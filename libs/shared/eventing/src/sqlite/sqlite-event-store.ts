@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '@cip/shared/runtime';
+import { GroupCommit, type SqliteDatabase } from '@cip/shared/runtime';
 import type { Statement } from 'better-sqlite3';
 import {
   AppendResult,
@@ -19,8 +19,6 @@ interface PendingAppend {
   rows: { type: string; data: string; metadata: string }[];
   expected: ExpectedRevision;
   enqueuedAt: number;
-  resolve(result: AppendResult): void;
-  reject(error: unknown): void;
 }
 
 interface EventRow {
@@ -55,8 +53,7 @@ export interface SqliteEventStoreOptions {
  */
 export class SqliteEventStore implements EventStore {
   readonly name: string;
-  private queue: PendingAppend[] = [];
-  private flushScheduled = false;
+  private readonly appends: GroupCommit<PendingAppend, AppendResult>;
   private closed = false;
   private readonly subscriptions = new Set<LogSubscription>();
   private readonly insertEvent: Statement;
@@ -92,6 +89,17 @@ export class SqliteEventStore implements EventStore {
     );
     this.selectAll = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     this.selectHead = db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
+    this.appends = new GroupCommit(
+      (batch) => this.writeAppends(batch),
+      (batch) => {
+        const committedAt = performance.now();
+        this.options.onCommit?.(
+          batch.length,
+          batch.map((a) => committedAt - a.enqueuedAt),
+        );
+        for (const subscription of this.subscriptions) subscription.wake();
+      },
+    );
   }
 
   append(
@@ -112,27 +120,16 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.queue.push({
-        streamId,
-        rows,
-        expected: options.expectedRevision ?? 'any',
-        enqueuedAt: performance.now(),
-        resolve,
-        reject,
-      });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+    return this.appends.submit({
+      streamId,
+      rows,
+      expected: options.expectedRevision ?? 'any',
+      enqueuedAt: performance.now(),
     });
   }
 
-  private flush(): void {
-    this.flushScheduled = false;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length === 0) return;
+  /** Writes a group commit's appends in one transaction, each checked against its expected revision. */
+  private writeAppends(batch: PendingAppend[]): (AppendResult | Error)[] {
     const outcomes: (AppendResult | Error)[] = [];
     const commit = this.db.transaction(() => {
       const revisions = new Map<string, number>();
@@ -153,23 +150,8 @@ export class SqliteEventStore implements EventStore {
         outcomes.push({ nextRevision: revision, position: append.rows.length ? lastPosition : this.head() });
       }
     });
-    try {
-      commit();
-    } catch (error) {
-      for (const append of batch) append.reject(error);
-      return;
-    }
-    const committedAt = performance.now();
-    batch.forEach((append, i) => {
-      const outcome = outcomes[i];
-      if (outcome instanceof Error) append.reject(outcome);
-      else append.resolve(outcome);
-    });
-    this.options.onCommit?.(
-      batch.length,
-      batch.map((a) => committedAt - a.enqueuedAt),
-    );
-    for (const subscription of this.subscriptions) subscription.wake();
+    commit();
+    return outcomes;
   }
 
   private currentRevision(streamId: string): number {
@@ -222,7 +204,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     // Let appends already queued reach the disk before the store closes.
-    if (this.queue.length) this.flush();
+    if (this.appends.pending) this.appends.flush();
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
   }
