@@ -7,13 +7,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SecretBox } from '@cip/shared/runtime';
 import { CardVault, type IssuedCard } from './card-vault';
-import type { CardVaultStore, SealedCard } from './card-vault-store.port';
+import type { CardVaultStore, PutOutcome, SealedCard } from './card-vault-store.port';
 import { FileKeyEncryptionKeys } from './key-encryption-keys';
 import { loadCardVaultKeys, openEmbeddedCardVault } from './open-card-vault';
 import { SqliteCardVaultStore } from './sqlite-card-vault-store';
 
 const now = new Date('2026-11-23T10:00:00.000Z');
 const issue = (vault: CardVault, bin = SANDBOX_TEST_BIN) => vault.issueCard({ bin, lifetimeMonths: 36, now });
+
+/** Wraps a vault's store to count the puts that come back with this outcome. */
+const countingPuts =
+  (outcome: PutOutcome, count: () => void) =>
+  (store: CardVaultStore): CardVaultStore =>
+    new Proxy(store, {
+      get: (target, property) =>
+        property === 'put'
+          ? async (card: SealedCard) => {
+              const result = await target.put(card);
+              if (result === outcome) count();
+              return result;
+            }
+          : (Reflect.get(target, property) as () => unknown).bind(target),
+    });
 
 describe('card vault (embedded)', () => {
   let dataDir: string;
@@ -132,17 +147,7 @@ describe('card vault (embedded)', () => {
 
   it('never gives out one PAN twice when many cards are issued at once from two connections on a crowded range', async () => {
     let collisions = 0;
-    const counting = (store: CardVaultStore): CardVaultStore =>
-      new Proxy(store, {
-        get: (target, property) =>
-          property === 'put'
-            ? async (card: SealedCard) => {
-                const outcome = await target.put(card);
-                if (outcome === 'duplicate_pan') collisions++;
-                return outcome;
-              }
-            : (Reflect.get(target, property) as () => unknown).bind(target),
-      });
+    const counting = countingPuts('duplicate_pan', () => collisions++);
     // Account digits of 0 or 1 only: 2^7 = 128 possible PANs for 64 cards, so draws collide often.
     const binary = () => randomInt(2);
     const vaults = [
@@ -190,17 +195,7 @@ describe('card vault (embedded)', () => {
   it('rotates while another connection issues cards: every card decrypts and the old KEK goes only once unused', async () => {
     const cli = open(); // the CLI's vault
     let staleKeks = 0;
-    const counting = (store: CardVaultStore): CardVaultStore =>
-      new Proxy(store, {
-        get: (target, property) =>
-          property === 'put'
-            ? async (card: SealedCard) => {
-                const outcome = await target.put(card);
-                if (outcome === 'stale_kek') staleKeks++;
-                return outcome;
-              }
-            : (Reflect.get(target, property) as () => unknown).bind(target),
-      });
+    const counting = countingPuts('stale_kek', () => staleKeks++);
     // The platform's, with its own KEK ring and store connection on the same files.
     const platform = open({ store: counting });
     const before = await Promise.all(Array.from({ length: 200 }, () => issue(platform)));
