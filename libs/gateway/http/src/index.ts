@@ -15,3 +15,4 @@ export * from './common/sandbox-only.guard';
 export { SystemController } from '@cip/shared/infrastructure';
 export * from './common/shipping-address.dto';
 export * from './common/api-page.decorator';
+export * from './common/hosted-page';

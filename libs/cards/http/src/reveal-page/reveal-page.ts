@@ -1,4 +1,5 @@
 import type { RevealedCardDetails } from '@cip/cards/contract';
+import { renderHostedPage } from '@cip/gateway/http';
 import { createHash } from 'node:crypto';
 
 // ---------------------------------------------------------------------------------------------------
@@ -42,23 +43,7 @@ export const REVEAL_PAGE_HEADERS: Record<string, string> = {
   'x-robots-tag': 'noindex, nofollow',
 };
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>`;
-}
+const page = (title: string, body: string): string => renderHostedPage({ title, style: STYLE, body });
 
 const digits = (value: string, what: string): string => {
   // Only digits are ever put in the page, so nothing in it needs escaping.

@@ -1,3 +1,4 @@
+import { escapeHtml, renderHostedPage } from '@cip/gateway/http';
 import type { FormField, HostedFormDefinition } from '@cip/kyc/contract';
 
 type FormValues = Record<string, string>;
@@ -6,15 +7,6 @@ type FormErrors = Record<string, string>;
 // ---------------------------------------------------------------------------------------------------
 // HTML of the sandbox provider's hosted flow: server-rendered, no script, every value escaped.
 // ---------------------------------------------------------------------------------------------------
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** Headers of every hosted page: nothing loads from elsewhere, no framing, no caching, no referrer leak. */
 export const HOSTED_PAGE_HEADERS: Record<string, string> = {
@@ -48,22 +40,11 @@ const STYLE = `
   .note{font-size:13px;color:#5b6478;margin:16px 0 0}`;
 
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<p class="brand">Identity verification &middot; sandbox</p>
-${body}
-</main>
-</body>
-</html>`;
+  return renderHostedPage({
+    title,
+    style: STYLE,
+    body: `<p class="brand">Identity verification &middot; sandbox</p>\n${body}`,
+  });
 }
 
 function fieldHtml(field: FormField, value: string, error: string | undefined): string {
