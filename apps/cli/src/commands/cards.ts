@@ -53,61 +53,56 @@ export function registerCardCommands(program: Command, cli: Cli): void {
         '(409 card_unfreeze_blocked_error) until the hold is lifted.',
     );
 
-  holds
-    .command('place')
-    .description(
-      'Place a hold: an active card is frozen (card.frozen); a frozen or not yet activated card gets the ' +
-        'block only. A hold the card has already changes nothing. Revoked cards are refused.',
-    )
-    .argument('<cardId>', 'the card (crd-...)')
-    .addOption(environmentOption())
-    .addOption(new Option('--hold <hold>', 'which hold').choices(CARD_HOLDS).makeOptionMandatory())
-    .addOption(reasonOption())
-    .addOption(operatorOption())
-    .addHelpText(
-      'after',
-      examples('cards hold place crd-... --env production --hold compliance_hold --reason "CMP-118"'),
-    )
-    .action(
-      cli.action<OperatorOptions & { hold: CardHold }>(async (context, { args: [cardId], options }) => {
-        const card = await openCardOperations(context).placeHold(
-          options.env,
-          cardId,
-          options.hold,
-          actionOf(context, options),
-        );
-        await print(context, renderCard(card), () => cardLines(card, `${options.hold} placed`));
-        return 0;
-      }),
-    );
+  // `hold place` and `hold lift` take the same arguments; each is one call of the operator API.
+  const holdCommand = (
+    name: 'place' | 'lift',
+    done: 'placed' | 'lifted',
+    description: string,
+    example: string,
+    change: (
+      operations: CardOperationsService,
+      ...args: Parameters<CardOperationsService['placeHold']>
+    ) => Promise<CardView>,
+  ) =>
+    holds
+      .command(name)
+      .description(description)
+      .argument('<cardId>', 'the card (crd-...)')
+      .addOption(environmentOption())
+      .addOption(new Option('--hold <hold>', 'which hold').choices(CARD_HOLDS).makeOptionMandatory())
+      .addOption(reasonOption())
+      .addOption(operatorOption())
+      .addHelpText('after', examples(example))
+      .action(
+        cli.action<OperatorOptions & { hold: CardHold }>(async (context, { args: [cardId], options }) => {
+          const card = await change(
+            openCardOperations(context),
+            options.env,
+            cardId,
+            options.hold,
+            actionOf(context, options),
+          );
+          await print(context, renderCard(card), () => cardLines(card, `${options.hold} ${done}`));
+          return 0;
+        }),
+      );
 
-  holds
-    .command('lift')
-    .description(
-      'Lift a hold: the card stays frozen; its distributor unfreezes it once no other block remains. ' +
-        'Lifting a hold the card does not have is refused.',
-    )
-    .argument('<cardId>', 'the card (crd-...)')
-    .addOption(environmentOption())
-    .addOption(new Option('--hold <hold>', 'which hold').choices(CARD_HOLDS).makeOptionMandatory())
-    .addOption(reasonOption())
-    .addOption(operatorOption())
-    .addHelpText(
-      'after',
-      examples('cards hold lift crd-... --env production --hold compliance_hold --reason "CMP-118 cleared"'),
-    )
-    .action(
-      cli.action<OperatorOptions & { hold: CardHold }>(async (context, { args: [cardId], options }) => {
-        const card = await openCardOperations(context).liftHold(
-          options.env,
-          cardId,
-          options.hold,
-          actionOf(context, options),
-        );
-        await print(context, renderCard(card), () => cardLines(card, `${options.hold} lifted`));
-        return 0;
-      }),
-    );
+  holdCommand(
+    'place',
+    'placed',
+    'Place a hold: an active card is frozen (card.frozen); a frozen or not yet activated card gets the ' +
+      'block only. A hold the card has already changes nothing. Revoked cards are refused.',
+    'cards hold place crd-... --env production --hold compliance_hold --reason "CMP-118"',
+    (operations, ...args) => operations.placeHold(...args),
+  );
+  holdCommand(
+    'lift',
+    'lifted',
+    'Lift a hold: the card stays frozen; its distributor unfreezes it once no other block remains. ' +
+      'Lifting a hold the card does not have is refused.',
+    'cards hold lift crd-... --env production --hold compliance_hold --reason "CMP-118 cleared"',
+    (operations, ...args) => operations.liftHold(...args),
+  );
 
   cards
     .command('unblock')

@@ -43,13 +43,7 @@ export class CardOperationsService implements CardOperationsApi, CardVerificatio
     hold: CardHold,
     action: OperatorAction,
   ): Promise<CardView> {
-    return this.operatorCommand(
-      environment,
-      cardId,
-      action,
-      (now) => ({ type: 'PlaceHold', data: { hold, ...actionData(action), now } }),
-      hold,
-    );
+    return this.holdCommand('PlaceHold', environment, cardId, hold, action);
   }
 
   liftHold(
@@ -58,13 +52,7 @@ export class CardOperationsService implements CardOperationsApi, CardVerificatio
     hold: CardHold,
     action: OperatorAction,
   ): Promise<CardView> {
-    return this.operatorCommand(
-      environment,
-      cardId,
-      action,
-      (now) => ({ type: 'LiftHold', data: { hold, ...actionData(action), now } }),
-      hold,
-    );
+    return this.holdCommand('LiftHold', environment, cardId, hold, action);
   }
 
   unblockCard(environment: Environment, cardId: string, action: OperatorAction): Promise<CardView> {
@@ -104,6 +92,22 @@ export class CardOperationsService implements CardOperationsApi, CardVerificatio
       blocked: card.blocks.includes('pin_cvv_attempts'),
       consecutiveFailures: card.consecutiveFailures,
     };
+  }
+
+  private holdCommand(
+    type: 'PlaceHold' | 'LiftHold',
+    environment: Environment,
+    cardId: string,
+    hold: CardHold,
+    action: OperatorAction,
+  ): Promise<CardView> {
+    return this.operatorCommand(
+      environment,
+      cardId,
+      action,
+      (now) => ({ type, data: { hold, ...actionData(action), now } }),
+      hold,
+    );
   }
 
   private async operatorCommand(
