@@ -15,7 +15,13 @@ import type {
   TokenizationSimulationApi,
   TokenView,
 } from '@cip/tokenization/contract';
-import { TokenCommand, tokenDecider, TokenRecord } from '@cip/tokenization/domain';
+import {
+  ProvisionManually,
+  RequestToken,
+  TokenCommand,
+  tokenDecider,
+  TokenRecord,
+} from '@cip/tokenization/domain';
 import { tokensProjection, toTokenView } from '@cip/tokenization/read-models';
 import type { UserLifecycleApi } from '@cip/users/contract';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -54,6 +60,12 @@ export interface CardStatusChange {
 }
 
 const TOKENS_PER_PAGE = 100;
+
+/** What every new token's command carries about the token and its card. */
+type NewToken = Pick<
+  RequestToken['data'],
+  'tokenId' | 'distributorId' | 'cardId' | 'userId' | 'cardStatus' | 'tokenReferenceId' | 'now'
+>;
 
 /**
  * The token service's reference of a token: 32 characters, as Visa VTS's `DNITHE...` references. The
@@ -150,35 +162,21 @@ export class TokenizationService implements TokenizationApi, TokenizationSimulat
   async simulateTokenization(caller: Caller, input: SimulateTokenizationInput): Promise<TokenView> {
     const card = await this.ports.cards.getCard(caller, input.cardId);
     const user = input.activationMethod ? await this.ports.users.findUser(caller, card.userId) : null;
-    const context = callerContext(this.clock.now(), caller);
-    const tokenId = newId('tkn');
-    return this.command(
-      caller.environment,
-      tokenId,
-      context,
-      {
-        type: 'ProvisionManually',
-        data: {
-          tokenId,
-          distributorId: caller.distributorId,
-          cardId: card.id,
-          userId: card.userId,
-          cardStatus: card.status,
-          digitalWalletName: input.digitalWalletName,
-          tokenReferenceId: newTokenReferenceId(),
-          now: context.occurredAt,
-          activation: input.activationMethod
-            ? {
-                activationMethod: input.activationMethod,
-                activationCode: newActivationCode(),
-                emailAddress: user?.email ?? null,
-                phone: user?.phone ?? null,
-              }
-            : null,
-        },
+    return this.newToken(caller, card, (token) => ({
+      type: 'ProvisionManually',
+      data: {
+        ...token,
+        digitalWalletName: input.digitalWalletName,
+        activation: input.activationMethod
+          ? {
+              activationMethod: input.activationMethod,
+              activationCode: newActivationCode(),
+              emailAddress: user?.email ?? null,
+              phone: user?.phone ?? null,
+            }
+          : null,
       },
-      true,
-    );
+    }));
   }
 
   /**
@@ -217,10 +215,23 @@ export class TokenizationService implements TokenizationApi, TokenizationSimulat
     }
   }
 
-  private async requestToken(
+  private requestToken(
     caller: Caller,
     card: CardView,
     request: { digitalWalletName: 'applePay' | 'googlePay'; deviceId?: string; walletAccountId?: string },
+  ): Promise<TokenView> {
+    return this.newToken(caller, card, (token) => ({
+      type: 'RequestToken',
+      // `now` last, as before: nothing in the wallet's request sets the time.
+      data: { ...token, provisioning: 'push', ...request, now: token.now },
+    }));
+  }
+
+  /** A new token of the card, on a stream that must not exist yet: its id and reference are drawn here. */
+  private newToken(
+    caller: Caller,
+    card: CardView,
+    command: (token: NewToken) => RequestToken | ProvisionManually,
   ): Promise<TokenView> {
     const context = callerContext(this.clock.now(), caller);
     const tokenId = newId('tkn');
@@ -228,20 +239,15 @@ export class TokenizationService implements TokenizationApi, TokenizationSimulat
       caller.environment,
       tokenId,
       context,
-      {
-        type: 'RequestToken',
-        data: {
-          tokenId,
-          distributorId: caller.distributorId,
-          cardId: card.id,
-          userId: card.userId,
-          cardStatus: card.status,
-          tokenReferenceId: newTokenReferenceId(),
-          provisioning: 'push',
-          ...request,
-          now: context.occurredAt,
-        },
-      },
+      command({
+        tokenId,
+        distributorId: caller.distributorId,
+        cardId: card.id,
+        userId: card.userId,
+        cardStatus: card.status,
+        tokenReferenceId: newTokenReferenceId(),
+        now: context.occurredAt,
+      }),
       true,
     );
   }
