@@ -3,16 +3,13 @@ import type { CardCommand, CreateCard } from './card.commands';
 import { cardDecider, type CardRecord } from './card.decider';
 import type { CardCreated, CardEvent } from './card.events';
 import type { PhysicalCardDetails } from './card-shipping';
+import { CARD_ID, created, CREATED_AT, ISSUED, LATER, OWNER } from './card.spec-fixtures';
 
 // Physical cards, their shipment and reissues (issue 11): every transition and refusal of the card decider.
 
 const spec = deciderSpec(cardDecider);
 
-const CARD_ID = 'crd-5d0c2f7e';
 const NEW_CARD_ID = 'crd-a1b2c3d4';
-const CREATED_AT = '2026-11-23T10:00:00.000Z';
-const LATER = '2026-11-24T08:30:00.000Z';
-const ISSUED = { vaultRef: 'vlt-81aa', bin: '40000099', last4: '4242', expMonth: 11, expYear: 2029 };
 const ADDRESS = {
   addressLine1: 'Unter den Linden 5',
   city: 'Berlin',
@@ -26,7 +23,6 @@ const PHYSICAL: PhysicalCardDetails = {
   shippingAddress: ADDRESS,
   requestedShippingMethod: 'standard',
 };
-const OWNER = { cardId: CARD_ID, distributorId: 'dst-9f31', userId: 'usr-4b7e', walletId: 'wal-77c1' };
 
 const createCard = (data: Partial<CreateCard['data']> = {}): CreateCard => ({
   type: 'CreateCard',
@@ -37,10 +33,7 @@ const physicalCreated: CardCreated = {
   type: 'CardCreated',
   data: { ...OWNER, type: 'physical', status: 'inactive', ...ISSUED, createdAt: CREATED_AT, ...PHYSICAL },
 };
-const virtualCreated: CardCreated = {
-  type: 'CardCreated',
-  data: { ...OWNER, type: 'virtual', status: 'active', ...ISSUED, createdAt: CREATED_AT },
-};
+const virtualCreated = created('active');
 const ordered: CardEvent = {
   type: 'CardFulfilmentOrdered',
   data: { cardId: CARD_ID, provider: 'sandbox', orderId: 'sbx-order-1', at: CREATED_AT },

@@ -1,41 +1,15 @@
 import { deciderSpec } from '@cip/shared/testing';
 import type { ApplyUserStatus, CardCommand, CardStatusCommand, CreateCard } from './card.commands';
 import { cardDecider } from './card.decider';
-import type { CardCreated, CardEvent, CardStatusChanged } from './card.events';
+import type { CardEvent, CardStatusChanged } from './card.events';
+import { CARD_ID, created, CREATED_AT, ISSUED, LATER, OWNER } from './card.spec-fixtures';
 import type { CardStatus } from './card.types';
 
 const spec = deciderSpec(cardDecider);
 
-const CARD_ID = 'crd-5d0c2f7e';
-const CREATED_AT = '2026-11-23T10:00:00.000Z';
-const LATER = '2026-11-24T08:30:00.000Z';
-const ISSUED = { vaultRef: 'vlt-81aa', bin: '40000099', last4: '4242', expMonth: 11, expYear: 2029 };
-
 const createCard = (): CreateCard => ({
   type: 'CreateCard',
-  data: {
-    cardId: CARD_ID,
-    distributorId: 'dst-9f31',
-    userId: 'usr-4b7e',
-    walletId: 'wal-77c1',
-    type: 'virtual',
-    issued: ISSUED,
-    now: CREATED_AT,
-  },
-});
-
-const created = (status: CardStatus = 'active'): CardCreated => ({
-  type: 'CardCreated',
-  data: {
-    cardId: CARD_ID,
-    distributorId: 'dst-9f31',
-    userId: 'usr-4b7e',
-    walletId: 'wal-77c1',
-    type: 'virtual',
-    status,
-    ...ISSUED,
-    createdAt: CREATED_AT,
-  },
+  data: { ...OWNER, type: 'virtual', issued: ISSUED, now: CREATED_AT },
 });
 
 const command = (type: CardStatusCommand['type']): CardCommand => ({

@@ -1,34 +1,14 @@
 import { deciderSpec } from '@cip/shared/testing';
 import type { CardCommand, CardStatusCommand } from './card.commands';
 import { cardDecider } from './card.decider';
-import type { CardCreated, CardEvent } from './card.events';
+import type { CardEvent } from './card.events';
+import { CARD_ID, created, LATER } from './card.spec-fixtures';
 import type { CardHold, CardStatus, CardVerificationMethod } from './card.types';
 
 const spec = deciderSpec(cardDecider);
 
-const CARD_ID = 'crd-5d0c2f7e';
-const CREATED_AT = '2026-11-23T10:00:00.000Z';
-const LATER = '2026-11-24T08:30:00.000Z';
 const REASON = 'Sanctions screening match, case CMP-118';
 const BY = 'operator:ada';
-
-const created = (status: CardStatus = 'active'): CardCreated => ({
-  type: 'CardCreated',
-  data: {
-    cardId: CARD_ID,
-    distributorId: 'dst-9f31',
-    userId: 'usr-4b7e',
-    walletId: 'wal-77c1',
-    type: 'virtual',
-    status,
-    vaultRef: 'vlt-81aa',
-    bin: '40000099',
-    last4: '4242',
-    expMonth: 11,
-    expYear: 2029,
-    createdAt: CREATED_AT,
-  },
-});
 
 const distributor = (type: CardStatusCommand['type']): CardCommand => ({ type, data: { now: LATER } });
 const frozenByDistributor: CardEvent = {
