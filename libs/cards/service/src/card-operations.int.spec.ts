@@ -1,11 +1,10 @@
-import { cardDecider } from '@cip/cards/domain';
 import { DomainError } from '@cip/shared/contracts';
-import { handleCommand } from '@cip/shared/eventing';
 import { environmentStores, Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { ManualClock, newId } from '@cip/shared/runtime';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { recordVirtualCard } from './card.spec-fixtures';
 import { CardOperationsService } from './card-operations.service';
 
 const DISTRIBUTOR = 'dst-holds';
@@ -28,28 +27,12 @@ describe('card operations on the embedded event store', () => {
 
   const store = () => infrastructure.scope('sandbox').eventStore;
 
-  async function createCard(): Promise<string> {
-    const cardId = newId('crd');
-    await handleCommand(
-      store(),
-      cardDecider,
-      cardId,
-      {
-        type: 'CreateCard',
-        data: {
-          cardId,
-          distributorId: DISTRIBUTOR,
-          userId: 'usr-1',
-          walletId: 'wlt-1',
-          type: 'virtual',
-          issued: { vaultRef: 'vlt-1', bin: '40000099', last4: '4242', expMonth: 11, expYear: 2029 },
-          now: '2026-11-23T10:00:00.000Z',
-        },
-      },
-      { occurredAt: '2026-11-23T10:00:00.000Z', distributorId: DISTRIBUTOR, environment: 'sandbox' },
-    );
-    return cardId;
-  }
+  const createCard = () =>
+    recordVirtualCard(store(), {
+      distributorId: DISTRIBUTOR,
+      userId: 'usr-1',
+      now: '2026-11-23T10:00:00.000Z',
+    });
 
   const typesOf = async (cardId: string) => (await store().readStream(cardId)).map((event) => event.type);
 

@@ -2,7 +2,7 @@ import { cardDecider, isCard } from '@cip/cards/domain';
 import { cardsProjection } from '@cip/cards/read-models';
 import type { ProgramDirectory } from '@cip/distributors/contract';
 import type { Caller, ProgramRules } from '@cip/shared/contracts';
-import { envelope, handleCommand, loadState } from '@cip/shared/eventing';
+import { envelope, loadState } from '@cip/shared/eventing';
 import {
   ConsumerHost,
   environmentStores,
@@ -23,6 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CardsService } from '../cards.service';
+import { recordVirtualCard } from '../card.spec-fixtures';
 import { userStoppedCardsSaga } from './user-stopped-cards.saga';
 
 const DISTRIBUTOR = 'dst-history';
@@ -90,29 +91,12 @@ describe('the user-stopped-cards saga starting on a log with history', () => {
     return userId;
   }
 
-  async function cardOf(userId: string): Promise<string> {
-    const cardId = newId('crd');
-    const now = new Date().toISOString();
-    await handleCommand(
-      infrastructure.scope('sandbox').eventStore,
-      cardDecider,
-      cardId,
-      {
-        type: 'CreateCard',
-        data: {
-          cardId,
-          distributorId: DISTRIBUTOR,
-          userId,
-          walletId: 'wlt-1',
-          type: 'virtual',
-          issued: { vaultRef: 'vlt-1', bin: '40000099', last4: '4242', expMonth: 11, expYear: 2029 },
-          now,
-        },
-      },
-      { occurredAt: now, distributorId: DISTRIBUTOR, environment: 'sandbox' },
-    );
-    return cardId;
-  }
+  const cardOf = (userId: string) =>
+    recordVirtualCard(infrastructure.scope('sandbox').eventStore, {
+      distributorId: DISTRIBUTOR,
+      userId,
+      now: new Date().toISOString(),
+    });
 
   /** The cards projection and the saga, started now on the log as it is, and caught up with it. */
   async function startSaga(): Promise<void> {
