@@ -1,49 +1,24 @@
 import { deadline } from '@cip/shared/testing';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exited, freePort, listening, spawnPlatform } from './testing/platform-process';
+import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { exited, freePort } from './testing/platform-process';
 
 const KEY = 'sk_sandbox_cardsCrashKeyDDDDDDDDDDDDDDDDDDDDDDDDDD';
-
-function startProcess(dataDir: string, port: number): Promise<ChildProcess> {
-  return listening(
-    spawnPlatform({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'silent',
-      BOOTSTRAP_SANDBOX_API_KEY: KEY,
-      RATE_LIMIT_PER_SECOND: '1000000',
-    }),
-  );
-}
 
 describe('durability: kill -9 in the middle of card creations (vault group commit, then the card event)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-cards-'));
   let child: ChildProcess | undefined;
 
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGKILL');
-      await exited(child);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => discardPlatform(child, dataDir));
 
   it('keeps every card acknowledged with a 201, and its PAN decrypts after the restart', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    };
-    child = await startProcess(dataDir, port);
+    const call = jsonCaller(base, KEY);
+    child = await startDurablePlatform(dataDir, port, KEY);
 
     // Four active users with their wallets, the cards spread over them.
     const userIds: string[] = [];
@@ -88,7 +63,7 @@ describe('durability: kill -9 in the middle of card creations (vault group commi
     await exited(child);
     expect(child.signalCode).toBe('SIGKILL');
 
-    child = await startProcess(dataDir, port);
+    child = await startDurablePlatform(dataDir, port, KEY);
     for (const [cardId, last4] of acknowledged) {
       const card = await call('GET', `/v1/cards/${cardId}`);
       expect(card).toMatchObject({ status: 200, body: { id: cardId, last4, status: 'active' } });

@@ -2,43 +2,25 @@ import { READ_MODELS } from '@cip/platform/registry';
 import { openEmbeddedInfrastructure, verifyProjections } from '@cip/shared/infrastructure';
 import { deadline, waitFor } from '@cip/shared/testing';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exited, freePort, listening, spawnPlatform } from './testing/platform-process';
+import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { exited, freePort } from './testing/platform-process';
 
 const KEY = 'sk_sandbox_crashTestKeyCCCCCCCCCCCCCCCCCCCCCCCCCC';
-
-/** Starts the built platform as a real process and resolves once it says where it listens. */
-function startProcess(dataDir: string, port: number): Promise<ChildProcess> {
-  return listening(
-    spawnPlatform({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'silent',
-      BOOTSTRAP_SANDBOX_API_KEY: KEY,
-      RATE_LIMIT_PER_SECOND: '1000000',
-    }),
-  );
-}
 
 describe('durability: kill -9 in the middle of user creations', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-'));
   let child: ChildProcess | undefined;
 
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGKILL');
-      await exited(child);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => discardPlatform(child, dataDir));
 
   it('keeps every acknowledged user, and every read model equals a rebuild from the log', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
-    child = await startProcess(dataDir, port);
+    child = await startDurablePlatform(dataDir, port, KEY);
 
     const acknowledged = new Map<string, string>();
     let sent = 0;
@@ -71,7 +53,7 @@ describe('durability: kill -9 in the middle of user creations', () => {
     expect(child.signalCode).toBe('SIGKILL');
     expect(acknowledged.size).toBeGreaterThanOrEqual(200);
 
-    child = await startProcess(dataDir, port);
+    child = await startDurablePlatform(dataDir, port, KEY);
     for (const [id, email] of acknowledged) {
       const response = await fetch(`${base}/v1/users/${id}`, { headers });
       expect(response.status).toBe(200);
@@ -112,27 +94,13 @@ describe('durability: kill -9 in the middle of deposits and withdrawals on one w
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-ledger-'));
   let child: ChildProcess | undefined;
 
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGKILL');
-      await exited(child);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => discardPlatform(child, dataDir));
 
   it('keeps every acknowledged movement, settles each withdrawal once, and the balance is the sum of the postings', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${base}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    };
-    child = await startProcess(dataDir, port);
+    const call = jsonCaller(base, KEY);
+    child = await startDurablePlatform(dataDir, port, KEY);
 
     // An active user with a funded wallet.
     const user = await call('POST', '/v1/users', {
@@ -178,7 +146,7 @@ describe('durability: kill -9 in the middle of deposits and withdrawals on one w
     await exited(child);
     expect(child.signalCode).toBe('SIGKILL');
 
-    child = await startProcess(dataDir, port);
+    child = await startDurablePlatform(dataDir, port, KEY);
     for (const [id, type] of acknowledged) {
       const transaction = await call('GET', `/v1/transactions/${id}`);
       expect(transaction.status).toBe(200);

@@ -1,0 +1,41 @@
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { exited, listening, spawnPlatform } from './platform-process';
+
+// What the kill -9 tests share: the built platform as a real process on a data directory they keep
+// across a SIGKILL and a restart, and a JSON client of it.
+
+/** Starts the built platform on `dataDir` (quiet, no rate limit, `apiKey` bootstrapped); resolves once it listens. */
+export function startDurablePlatform(dataDir: string, port: number, apiKey: string): Promise<ChildProcess> {
+  return listening(
+    spawnPlatform({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      BOOTSTRAP_SANDBOX_API_KEY: apiKey,
+      RATE_LIMIT_PER_SECOND: '1000000',
+    }),
+  );
+}
+
+/** After the test: kills the process if it is still running, waits for its exit, removes its data directory. */
+export async function discardPlatform(child: ChildProcess | undefined, dataDir: string): Promise<void> {
+  if (child && child.exitCode === null) {
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Calls the platform at `base` with the API key: the status and the JSON body of each answer. */
+export function jsonCaller(base: string, apiKey: string) {
+  const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+  return async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+}
