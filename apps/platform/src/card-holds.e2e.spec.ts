@@ -5,7 +5,8 @@ import {
   type CardVerificationApi,
 } from '@cip/cards/contract';
 import { waitFor } from '@cip/shared/testing';
-import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import { activeUserWithWallet } from './testing/cardholders';
+import { Harness, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 import { WebhookReceiver } from './testing/webhook-receiver';
 
 // Issue 11: operator holds and the wrong PIN/CVV2 block, as a distributor meets them over /v1 and its
@@ -40,23 +41,8 @@ describe('card holds and the PIN/CVV2 block, over /v1 and webhooks', () => {
   const verification = () => h.platform.app.get<CardVerificationApi>(CARD_VERIFICATION_API);
 
   async function activeCard(): Promise<{ id: string; userId: string }> {
-    const user = await post('/v1/users', newUserBody());
-    const kyc = await h.http
-      .put('/v1/kycs')
-      .set({ 'x-api-key': SANDBOX_KEY, ...json })
-      .send({ userId: user.body.id, type: 'full' });
-    await post(`/v1/simulate/kyc/${kyc.body.id}/complete`);
-    expect((await post(`/v1/simulate/kyc/${kyc.body.id}/approve`)).body).toMatchObject({
-      userActivated: true,
-    });
-    await waitFor(
-      async () =>
-        (await get('/v1/wallets', { userId: user.body.id })).body.items.some(
-          (wallet: { status: string }) => wallet.status === 'active',
-        ),
-      { what: 'the wallet provisioned' },
-    );
-    const card = await post('/v1/cards', { userId: user.body.id, type: 'virtual' });
+    const { userId } = await activeUserWithWallet(h);
+    const card = await post('/v1/cards', { userId, type: 'virtual' });
     expect(card.body).toMatchObject({ status: 'active', blocks: [] });
     return card.body;
   }

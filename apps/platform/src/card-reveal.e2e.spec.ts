@@ -1,8 +1,8 @@
-import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
 import { INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
 import { ManualClock } from '@cip/shared/runtime';
 import pino from 'pino';
-import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import { activeUserWithWallet, vaultSecretsOf } from './testing/cardholders';
+import { Harness, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 /** The text a person sees on a page: tags removed, spaces collapsed (the number is shown in groups). */
 const visibleText = (html: string) =>
@@ -41,30 +41,14 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
   const open = (url: string) => h.http.get(new URL(url).pathname);
 
   async function newCard(key = SANDBOX_KEY): Promise<{ id: string; last4: string }> {
-    const user = await post('/v1/users', newUserBody(), key);
-    const kyc = await h.http
-      .put('/v1/kycs')
-      .set({ 'x-api-key': key, ...json })
-      .send({ userId: user.body.id, type: 'full' });
-    await post(`/v1/simulate/kyc/${kyc.body.id}/complete`, {}, key);
-    expect((await post(`/v1/simulate/kyc/${kyc.body.id}/approve`, {}, key)).body.userActivated).toBe(true);
-    const wallets = await get(`/v1/wallets?userId=${user.body.id}`, key);
-    expect(wallets.body.items).toEqual([expect.objectContaining({ status: 'active' })]);
-    const card = await post('/v1/cards', { userId: user.body.id, type: 'virtual' }, key);
+    const { userId } = await activeUserWithWallet(h, { key });
+    const card = await post('/v1/cards', { userId, type: 'virtual' }, key);
     expect(card.status).toBe(201);
     return card.body;
   }
 
   /** The card's secrets, read from the vault directly, to compare with the page. */
-  async function secretsOf(cardId: string) {
-    const infrastructure = h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
-    const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
-    const vaultRef = (created.data as { vaultRef: string }).vaultRef;
-    return h.platform.app
-      .get<CardsModuleOptions>(CARDS_OPTIONS)
-      .vault('sandbox')
-      .revealForHostedPage(vaultRef);
-  }
+  const secretsOf = (cardId: string) => vaultSecretsOf(h, cardId);
 
   it('shows the PAN in groups, the CVV2 and the expiry once, with headers that keep them out of caches and referrers', async () => {
     const card = await newCard();

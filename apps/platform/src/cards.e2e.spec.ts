@@ -1,17 +1,9 @@
-import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
-import { ConsumerHost, INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
+import { ConsumerHost } from '@cip/shared/infrastructure';
 import { UsersService } from '@cip/users/service';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { activeUserWithWallet, filesUnder, vaultSecretsOf } from './testing/cardholders';
 import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
-
-/** Every file under a directory (the SQLite files and their WAL/SHM companions, the secrets). */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 describe('cards over /v1, as a distributor uses them (integration order, step 5)', () => {
   let h: Harness;
@@ -40,42 +32,16 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
   const get = async (path: string, query: Record<string, string> = {}, key = SANDBOX_KEY) =>
     seen(await h.http.get(path).query(query).set({ 'x-api-key': key }));
 
-  /** Integration order steps 2-4: a user, a full KYC completed and approved, the wallet it was given. */
-  async function activeUserWithWallet(key = SANDBOX_KEY): Promise<{ userId: string; walletId: string }> {
-    const user = await post('/v1/users', newUserBody(), key);
-    expect(user.status).toBe(201);
-    const kyc = await seen(
-      await h.http
-        .put('/v1/kycs')
-        .set({ 'x-api-key': key, ...json })
-        .send({ userId: user.body.id, type: 'full' }),
-    );
-    expect(kyc.status).toBe(201);
-    expect((await post(`/v1/simulate/kyc/${kyc.body.id}/complete`, {}, key)).status).toBe(200);
-    expect((await post(`/v1/simulate/kyc/${kyc.body.id}/approve`, {}, key)).body).toMatchObject({
-      userActivated: true,
-    });
-    const wallets = await get('/v1/wallets', { userId: user.body.id }, key);
-    expect(wallets.body.items).toEqual([expect.objectContaining({ status: 'active' })]);
-    return { userId: user.body.id, walletId: wallets.body.items[0].id };
-  }
-
   const eventNames = async (userId: string) =>
     (await get('/v1/events', { userId, limit: '100', sortBy: 'createdAt' })).body.items
       .filter((event: { eventName: string }) => event.eventName.startsWith('card.'))
       .map((event: { eventName: string; eventTargetId: string; data: Record<string, unknown> }) => event);
 
   /** The card's PAN, read from the vault the way only the hosted reveal page may. */
-  async function panOf(cardId: string): Promise<string> {
-    const infrastructure = h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
-    const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
-    const vaultRef = (created.data as { vaultRef: string }).vaultRef;
-    const options = h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS);
-    return (await options.vault('sandbox').revealForHostedPage(vaultRef)).pan;
-  }
+  const panOf = async (cardId: string): Promise<string> => (await vaultSecretsOf(h, cardId)).pan;
 
   it('issues a virtual card, freezes, unfreezes and revokes it, with an Event for each; no PAN anywhere', async () => {
-    const { userId, walletId } = await activeUserWithWallet();
+    const { userId, walletId } = await activeUserWithWallet(h, { seen });
 
     const created = await post('/v1/cards', { userId, type: 'virtual' });
     expect(created.status).toBe(201);
@@ -168,7 +134,7 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
 
   it("answers 404 for another distributor's card and never lists it", async () => {
     const other = await h.newDistributor({ allowedCountries: ['FR'] });
-    const { userId } = await activeUserWithWallet(other.sandboxKey);
+    const { userId } = await activeUserWithWallet(h, { key: other.sandboxKey, seen });
     const theirs = (await post('/v1/cards', { userId, type: 'virtual' }, other.sandboxKey)).body;
 
     expect((await get(`/v1/cards/${theirs.id}`)).status).toBe(404);
@@ -198,7 +164,7 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     const statusOf = async (cardId: string) => (await get(`/v1/cards/${cardId}`)).body.status;
 
     it('freezes the cards of a frozen user, refuses their unfreeze until the user is back, and unfreezes nothing itself', async () => {
-      const { userId } = await activeUserWithWallet();
+      const { userId } = await activeUserWithWallet(h, { seen });
       const active = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       const frozenByDistributor = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       const revoked = (await post('/v1/cards', { userId, type: 'virtual' })).body;
@@ -239,7 +205,7 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     });
 
     it('revokes every card of a disabled user, once, with a card.revoked Event each', async () => {
-      const { userId } = await activeUserWithWallet();
+      const { userId } = await activeUserWithWallet(h, { seen });
       const first = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       const second = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       expect((await post(`/v1/cards/${second.id}/freeze`)).status).toBe(200);
@@ -268,7 +234,7 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     const RESTRICTED = ['quasi_cash', 'money_transfer', 'gambling', 'weapons', 'crypto'];
 
     it('shows the program defaults, replaces them with limits in USD and blocked groups, with an Event', async () => {
-      const { userId } = await activeUserWithWallet();
+      const { userId } = await activeUserWithWallet(h, { seen });
       const card = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       expect(card.spendingControls).toEqual({
         limits: [],
@@ -303,7 +269,7 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     });
 
     it('refuses a bad MCC, a bad amount or an amount too large, naming the field, and changes nothing', async () => {
-      const { userId } = await activeUserWithWallet();
+      const { userId } = await activeUserWithWallet(h, { seen });
       const card = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       const path = `/v1/cards/${card.id}/spending-controls`;
 
@@ -335,7 +301,7 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
 
     it("answers 404 for another distributor's card and leaves it as it was", async () => {
       const other = await h.newDistributor({ allowedCountries: ['FR'] });
-      const { userId } = await activeUserWithWallet(other.sandboxKey);
+      const { userId } = await activeUserWithWallet(h, { key: other.sandboxKey, seen });
       const theirs = (await post('/v1/cards', { userId, type: 'virtual' }, other.sandboxKey)).body;
       const refused = await put(`/v1/cards/${theirs.id}/spending-controls`, { blockedMccGroups: [] });
       expect(refused.status).toBe(404);

@@ -1,9 +1,10 @@
 import { cardDecider } from '@cip/cards/domain';
-import { CARDS_OPTIONS, CardsModuleOptions, CardsService } from '@cip/cards/service';
+import { CardsService } from '@cip/cards/service';
 import { handleCommand } from '@cip/shared/eventing';
 import { ConsumerHost, INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
 import { UsersService } from '@cip/users/service';
-import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import { activeUserWithWallet, vaultSecretsOf } from './testing/cardholders';
+import { Harness, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 /** A card Event as `/v1/events` lists it. */
 interface CardEvent {
@@ -33,33 +34,13 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
   const consumers = () => h.platform.app.get(ConsumerHost);
   const sandboxLog = () => h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope('sandbox');
 
-  /** A user whose full KYC was approved, and the wallet it was given. */
-  async function activeUserWithWallet(key = SANDBOX_KEY): Promise<{ userId: string; walletId: string }> {
-    const user = await post('/v1/users', newUserBody(), key);
-    expect(user.status).toBe(201);
-    const kyc = await h.http
-      .put('/v1/kycs')
-      .set({ 'x-api-key': key, ...json })
-      .send({ userId: user.body.id, type: 'full' });
-    expect((await post(`/v1/simulate/kyc/${kyc.body.id}/complete`, {}, key)).status).toBe(200);
-    expect((await post(`/v1/simulate/kyc/${kyc.body.id}/approve`, {}, key)).status).toBe(200);
-    const wallets = await get('/v1/wallets', { userId: user.body.id }, key);
-    return { userId: user.body.id, walletId: wallets.body.items[0].id };
-  }
-
   const cardEvents = async (userId: string, key = SANDBOX_KEY): Promise<CardEvent[]> =>
     (await get('/v1/events', { userId, limit: '100', sortBy: 'createdAt' }, key)).body.items.filter(
       (event: CardEvent) => event.eventName.startsWith('card.'),
     );
 
   /** The card's PAN, read from the vault the way only the hosted reveal page may. */
-  async function panOf(cardId: string): Promise<string> {
-    const [created] = await sandboxLog().eventStore.readStream(cardId);
-    const options = h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS);
-    return (
-      await options.vault('sandbox').revealForHostedPage((created.data as { vaultRef: string }).vaultRef)
-    ).pan;
-  }
+  const panOf = async (cardId: string): Promise<string> => (await vaultSecretsOf(h, cardId)).pan;
 
   const ADDRESS = {
     addressLine1: '12 rue de la Paix',
@@ -72,7 +53,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
   it('ships a physical card to the address a shipping KYC verified; it is activated once shipped', async () => {
     const other = await h.newDistributor({ allowedCountries: ['FR'] });
     const key = other.sandboxKey;
-    const { userId, walletId } = await activeUserWithWallet(key);
+    const { userId, walletId } = await activeUserWithWallet(h, { key });
 
     // No verified address yet, and a program that is not B2B cannot name one.
     const none = await post('/v1/cards', { userId, type: 'physical' }, key);
@@ -183,7 +164,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
   });
 
   it('orders each physical card from the card bureau once, however often its creation is delivered', async () => {
-    const { userId } = await activeUserWithWallet();
+    const { userId } = await activeUserWithWallet(h);
     const card = (await post('/v1/cards', { userId, type: 'physical', address: ADDRESS })).body;
     await consumers().drain('sandbox');
     const cards = h.platform.app.get(CardsService);
@@ -200,7 +181,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
   });
 
   it('lets a B2B program ship to the address it names, with spending controls from the start', async () => {
-    const { userId } = await activeUserWithWallet();
+    const { userId } = await activeUserWithWallet(h);
     expect((await get(`/v1/users/${userId}`)).body.shippingAddress).toBeNull();
     const controls = { limits: [{ amount: 100, interval: 'daily' }], blockedMccGroups: ['gambling'] };
     const created = await post('/v1/cards', {
@@ -221,7 +202,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
   });
 
   it('refuses bad spending controls or physical fields on a virtual card, naming the field, and issues nothing', async () => {
-    const { userId } = await activeUserWithWallet();
+    const { userId } = await activeUserWithWallet(h);
     const badControls = await post('/v1/cards', {
       userId,
       type: 'virtual',
@@ -247,7 +228,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
   });
 
   it('refuses to ship a virtual card', async () => {
-    const { userId } = await activeUserWithWallet();
+    const { userId } = await activeUserWithWallet(h);
     const card = (await post('/v1/cards', { userId, type: 'virtual' })).body;
     const refused = await post(`/v1/simulate/cards/${card.id}/ship`, {});
     expect(refused.status).toBe(409);
@@ -255,7 +236,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
   });
 
   it("drops a card's shipping address when its user is erased, in the card and in the list", async () => {
-    const { userId } = await activeUserWithWallet();
+    const { userId } = await activeUserWithWallet(h);
     const card = (await post('/v1/cards', { userId, type: 'physical', address: ADDRESS })).body;
     expect((await get('/v1/cards', { userId })).body.items[0].shippingAddress).toEqual(ADDRESS);
 
@@ -285,7 +266,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
 
   describe('reissue (POST /v1/cards/{id}/reissue)', () => {
     it('replaces a lost card: revoked at once, the new one has a new number, the same wallet and controls', async () => {
-      const { userId, walletId } = await activeUserWithWallet();
+      const { userId, walletId } = await activeUserWithWallet(h);
       const old = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       const controls = { limits: [{ amount: 50, interval: 'per_authorization' }] };
       expect(
@@ -328,7 +309,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
     });
 
     it('finishes a reissue whose call died after naming the replacement: the new card is issued anyway', async () => {
-      const { userId, walletId } = await activeUserWithWallet();
+      const { userId, walletId } = await activeUserWithWallet(h);
       const old = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       // What the reissue call appends first (the old card names its replacement, and is revoked as stolen),
       // then the process dies before it issues the new card.
@@ -353,7 +334,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
     });
 
     it('keeps a damaged physical card working until its replacement is shipped and activated', async () => {
-      const { userId } = await activeUserWithWallet();
+      const { userId } = await activeUserWithWallet(h);
       const old = (await post('/v1/cards', { userId, type: 'physical', address: ADDRESS })).body;
       expect((await post(`/v1/simulate/cards/${old.id}/ship`, {})).status).toBe(200);
       expect((await post(`/v1/cards/${old.id}/activate`)).body.status).toBe('active');
@@ -383,7 +364,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
     });
 
     it('revokes an expired virtual card as soon as its replacement exists (active at once)', async () => {
-      const { userId } = await activeUserWithWallet();
+      const { userId } = await activeUserWithWallet(h);
       const old = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       const card = (await post(`/v1/cards/${old.id}/reissue`, { reason: 'expired' })).body;
       expect(card).toMatchObject({ status: 'active', replacesCardId: old.id });
@@ -391,7 +372,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
     });
 
     it('refuses a revoked card never replaced, an unknown reason, and a card that is not yours', async () => {
-      const { userId } = await activeUserWithWallet();
+      const { userId } = await activeUserWithWallet(h);
       const card = (await post('/v1/cards', { userId, type: 'virtual' })).body;
       const badReason = await post(`/v1/cards/${card.id}/reissue`, { reason: 'bored' });
       expect(badReason.status).toBe(400);

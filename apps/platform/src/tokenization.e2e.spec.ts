@@ -1,4 +1,3 @@
-import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
 import { handleCommand } from '@cip/shared/eventing';
 import { ConsumerHost, INFRASTRUCTURE, Infrastructure, ScopePorts } from '@cip/shared/infrastructure';
 import { tokenDecider } from '@cip/tokenization/domain';
@@ -14,20 +13,12 @@ import {
 import { UsersService } from '@cip/users/service';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { activeUserWithWallet } from './testing/cardholders';
+import { activeUserWithWallet, filesUnder, vaultSecretsOf } from './testing/cardholders';
 import { Harness, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 import { WebhookReceiver } from './testing/webhook-receiver';
-
-/** Every file under a directory (the SQLite files and their WAL/SHM companions, the secrets). */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 interface Token {
   id: string;
@@ -104,15 +95,7 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
 
   /** The card's PAN, read from the vault the way only the hosted reveal page may: for the grep and the payloads. */
   async function panOf(cardId: string): Promise<string> {
-    const infrastructure = h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
-    const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
-    const vaultRef = (created.data as { vaultRef: string }).vaultRef;
-    const pan = (
-      await h.platform.app
-        .get<CardsModuleOptions>(CARDS_OPTIONS)
-        .vault('sandbox')
-        .revealForHostedPage(vaultRef)
-    ).pan;
+    const { pan } = await vaultSecretsOf(h, cardId);
     cardPans.push(pan);
     return pan;
   }

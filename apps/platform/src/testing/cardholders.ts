@@ -1,3 +1,7 @@
+import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
+import { INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Harness } from './platform-harness';
 import { newUserBody, SANDBOX_KEY } from './platform-harness';
 
@@ -31,4 +35,20 @@ export async function activeUserWithWallet(
   );
   expect(wallets.body.items).toEqual([expect.objectContaining({ status: 'active' })]);
   return { userId: user.body.id, walletId: wallets.body.items[0].id, email: user.body.email };
+}
+
+/** The card's secrets (PAN, CVV2, expiry), read from the vault the way only the hosted reveal page may. */
+export async function vaultSecretsOf(h: Harness, cardId: string) {
+  const infrastructure = h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
+  const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
+  const vaultRef = (created.data as { vaultRef: string }).vaultRef;
+  return h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS).vault('sandbox').revealForHostedPage(vaultRef);
+}
+
+/** Every file under a directory (the SQLite files and their WAL/SHM companions, the secrets): for PAN greps. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
 }
