@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 import { spawnPlatform, stopPlatform, waitForHealth, type PlatformChild } from './startup-memory-bench';
-import { autocannon, statusCodes, type AutocannonResult } from './users-http-bench';
+import { autocannon, reportMeasuredRun, statusCodes, type AutocannonResult } from './users-http-bench';
 
 const CONNECTIONS = 50;
 const WARM_UP_S = 2;
@@ -99,18 +99,7 @@ export async function cardsHttpBench(options: { main?: string; label?: string } 
     const cpuBefore = cpuMs(pid);
     const result = await load(platform, userIds, DURATION_S);
     const cpuPerRequest = (cpuMs(pid) - cpuBefore) / Math.max(1, result.requests.total);
-    console.log(
-      `  measured ${DURATION_S} s: ${result.requests.total.toLocaleString('en-US')} requests (${statusCodes(result)}), ` +
-        `${result.errors} errors, ${result.timeouts} timeouts`,
-    );
-    if (platform.child.exitCode !== null || platform.child.signalCode !== null) {
-      throw new Error(`platform died during the run:\n${platform.output()}`);
-    }
-    if (result.non2xx || result.errors) {
-      console.log(
-        `  WARNING: failed requests make the throughput figure meaningless. Platform output:\n${platform.output()}`,
-      );
-    }
+    reportMeasuredRun(platform, DURATION_S, result);
     const figures: Figure[] = [
       {
         label: `${name} throughput (average)`,

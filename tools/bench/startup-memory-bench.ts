@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+// A port the OS says is free now; the child binds it a moment later, which is good enough for a bench.
+import { freePort } from '../../apps/platform/src/testing/platform-process';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 
 /** dist/tools/bench → dist/apps/platform/src/main.js: the benches run the compiled platform, as `npm start` does. */
@@ -33,20 +34,6 @@ export function randomSandboxApiKey(): string {
   let key = 'sk_sandbox_';
   for (let i = 0; i < 32; i++) key += BASE62[randomInt(BASE62.length)];
   return key;
-}
-
-/** A port the OS says is free now; the child binds it a moment later, which is good enough for a bench. */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? done(address.port) : fail(new Error('no port')),
-      );
-    });
-  });
 }
 
 export async function spawnPlatform(

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { formatNumber, printFigures, type Figure } from './append-bench';
-import { spawnPlatform, stopPlatform, waitForHealth } from './startup-memory-bench';
+import { spawnPlatform, stopPlatform, waitForHealth, type PlatformChild } from './startup-memory-bench';
 
 /** The part of autocannon 9's programmatic API used here (the package ships no types). */
 interface AutocannonRequest {
@@ -78,6 +78,22 @@ export function statusCodes(result: AutocannonResult): string {
     .join(', ');
 }
 
+/** Prints the measured run's counts; fails if the platform died during it, and warns when requests failed. */
+export function reportMeasuredRun(platform: PlatformChild, seconds: number, result: AutocannonResult): void {
+  console.log(
+    `  measured ${seconds} s: ${result.requests.total.toLocaleString('en-US')} requests (${statusCodes(result)}), ` +
+      `${result.errors} errors, ${result.timeouts} timeouts`,
+  );
+  if (platform.child.exitCode !== null || platform.child.signalCode !== null) {
+    throw new Error(`platform died during the run:\n${platform.output()}`);
+  }
+  if (result.non2xx || result.errors) {
+    console.log(
+      `  WARNING: failed requests make the throughput figure meaningless. Platform output:\n${platform.output()}`,
+    );
+  }
+}
+
 export async function usersHttpBench(): Promise<Figure[]> {
   console.log('\n== POST /v1/users over HTTP (platform in a child process) ==');
   const platform = await spawnPlatform({ logLevel: LOG_LEVEL });
@@ -92,18 +108,7 @@ export async function usersHttpBench(): Promise<Figure[]> {
       `  warm-up ${WARM_UP_S} s: ${warmUp.requests.total.toLocaleString('en-US')} requests (${statusCodes(warmUp)})`,
     );
     const result = await load(platform.url, platform.apiKey, DURATION_S);
-    console.log(
-      `  measured ${DURATION_S} s: ${result.requests.total.toLocaleString('en-US')} requests (${statusCodes(result)}), ` +
-        `${result.errors} errors, ${result.timeouts} timeouts`,
-    );
-    if (platform.child.exitCode !== null || platform.child.signalCode !== null) {
-      throw new Error(`platform died during the run:\n${platform.output()}`);
-    }
-    if (result.non2xx || result.errors) {
-      console.log(
-        `  WARNING: failed requests make the throughput figure meaningless. Platform output:\n${platform.output()}`,
-      );
-    }
+    reportMeasuredRun(platform, DURATION_S, result);
     const figures: Figure[] = [
       {
         label: 'POST /v1/users throughput (average)',
