@@ -2,7 +2,7 @@ import { ConsumerHost } from '@cip/shared/infrastructure';
 import { UsersService } from '@cip/users/service';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { activeUserWithWallet, filesUnder, vaultSecretsOf } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
 import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 describe('cards over /v1, as a distributor uses them (integration order, step 5)', () => {
@@ -22,15 +22,7 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     await h.close();
   });
 
-  const post = async (path: string, body: object = {}, key = SANDBOX_KEY) =>
-    seen(
-      await h.http
-        .post(path)
-        .set({ 'x-api-key': key, ...json })
-        .send(body),
-    );
-  const get = async (path: string, query: Record<string, string> = {}, key = SANDBOX_KEY) =>
-    seen(await h.http.get(path).query(query).set({ 'x-api-key': key }));
+  const { post, get } = distributorCalls(() => h, seen);
 
   const eventNames = async (userId: string) =>
     (await get('/v1/events', { userId, limit: '100', sortBy: 'createdAt' })).body.items

@@ -2,8 +2,12 @@ import { cardDecider } from '@cip/cards/domain';
 import { CardsService } from '@cip/cards/service';
 import { handleCommand } from '@cip/shared/eventing';
 import { ConsumerHost, INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
-import { UsersService } from '@cip/users/service';
-import { activeUserWithWallet, vaultSecretsOf } from './testing/cardholders';
+import {
+  activeUserWithWallet,
+  distributorCalls,
+  eraseAsOperator,
+  vaultSecretsOf,
+} from './testing/cardholders';
 import { Harness, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 /** A card Event as `/v1/events` lists it. */
@@ -24,13 +28,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
     await h.close();
   });
 
-  const post = (path: string, body: object = {}, key = SANDBOX_KEY) =>
-    h.http
-      .post(path)
-      .set({ 'x-api-key': key, ...json })
-      .send(body);
-  const get = (path: string, query: Record<string, string> = {}, key = SANDBOX_KEY) =>
-    h.http.get(path).query(query).set({ 'x-api-key': key });
+  const { post, get } = distributorCalls(() => h);
   const consumers = () => h.platform.app.get(ConsumerHost);
   const sandboxLog = () => h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope('sandbox');
 
@@ -241,16 +239,7 @@ describe('physical cards, their shipment, and reissues over /v1 (issue 11)', () 
     expect((await get('/v1/cards', { userId })).body.items[0].shippingAddress).toEqual(ADDRESS);
 
     // The operator's erasure, as `cli users erase` makes it.
-    await h.platform.app.get(UsersService).eraseUser(
-      {
-        distributorId: h.platform.distributorId,
-        environment: 'sandbox',
-        requestId: 'operator-erasure',
-        program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
-      },
-      userId,
-      { erasedBy: 'operator:test', reason: 'DSR-2' },
-    );
+    await eraseAsOperator(h, userId, 'DSR-2');
     // Twice: the sagas append card events, then the projections and the Event recorder read them.
     await consumers().drain('sandbox');
     await consumers().drain('sandbox');

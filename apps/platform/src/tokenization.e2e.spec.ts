@@ -10,14 +10,19 @@ import {
   readPrivateKey,
   TokenizationService,
 } from '@cip/tokenization/service';
-import { UsersService } from '@cip/users/service';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import { activeUserWithWallet, filesUnder, vaultSecretsOf } from './testing/cardholders';
-import { Harness, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import {
+  activeUserWithWallet,
+  distributorCalls,
+  eraseAsOperator,
+  filesUnder,
+  vaultSecretsOf,
+} from './testing/cardholders';
+import { Harness, PRODUCTION_KEY, startHarness } from './testing/platform-harness';
 import { WebhookReceiver } from './testing/webhook-receiver';
 
 interface Token {
@@ -32,7 +37,6 @@ interface Token {
 describe('digital-wallet tokenization over /v1, as a distributor uses it (spec part 4, "Tokenization flow")', () => {
   let h: Harness;
   let receiver: WebhookReceiver;
-  const json = { 'content-type': 'application/json' };
   /** Every response body, for the PAN grep. */
   const bodies: string[] = [];
   const seen = <T extends { text: string }>(response: T): T => {
@@ -76,15 +80,7 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
     }
   });
 
-  const post = async (path: string, body: object = {}, key = SANDBOX_KEY) =>
-    seen(
-      await h.http
-        .post(path)
-        .set({ 'x-api-key': key, ...json })
-        .send(body),
-    );
-  const get = async (path: string, query: Record<string, string> = {}, key = SANDBOX_KEY) =>
-    seen(await h.http.get(path).query(query).set({ 'x-api-key': key }));
+  const { post, get } = distributorCalls(() => h, seen);
 
   /** Every consumer caught up twice (a saga's events, then the read models and the Event recorder), then delivered. */
   async function settle(): Promise<void> {
@@ -319,16 +315,7 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
       ]),
     );
 
-    await h.platform.app.get(UsersService).eraseUser(
-      {
-        distributorId: h.platform.distributorId,
-        environment: 'sandbox',
-        requestId: 'operator-erasure',
-        program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
-      },
-      userId,
-      { erasedBy: 'operator:test', reason: 'DSR-tokens' },
-    );
+    await eraseAsOperator(h, userId, 'DSR-tokens');
     await settle();
     const erased = await codeEvents();
     expect(erased).toHaveLength(2);

@@ -1,5 +1,6 @@
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
 import { INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
+import { UsersService } from '@cip/users/service';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Harness } from './platform-harness';
@@ -51,4 +52,36 @@ export function filesUnder(dir: string): string[] {
     const path = join(dir, name);
     return statSync(path).isDirectory() ? filesUnder(path) : [path];
   });
+}
+
+/**
+ * A distributor's calls over /v1 with an API key (the default sandbox one unless given); every response goes
+ * through `seen` when given. `harness` is read at each call, since specs start theirs in `beforeAll`.
+ */
+export function distributorCalls(harness: () => Harness, seen: Seen = (response) => response) {
+  return {
+    post: async (path: string, body: object = {}, key = SANDBOX_KEY) =>
+      seen(
+        await harness()
+          .http.post(path)
+          .set({ 'x-api-key': key, 'content-type': 'application/json' })
+          .send(body),
+      ),
+    get: async (path: string, query: Record<string, string> = {}, key = SANDBOX_KEY) =>
+      seen(await harness().http.get(path).query(query).set({ 'x-api-key': key })),
+  };
+}
+
+/** The operator's erasure of a user of the harness's distributor, as `cli users erase` makes it. */
+export async function eraseAsOperator(h: Harness, userId: string, reason: string): Promise<void> {
+  await h.platform.app.get(UsersService).eraseUser(
+    {
+      distributorId: h.platform.distributorId,
+      environment: 'sandbox',
+      requestId: 'operator-erasure',
+      program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
+    },
+    userId,
+    { erasedBy: 'operator:test', reason },
+  );
 }
