@@ -108,6 +108,8 @@ export async function openMongoCardVault(options: {
   mongoUrl: string;
   environment: string;
   configured: ConfiguredCardVaultKeys;
+  /** The database; `cardVaultDatabase(environment)` unless a test keeps its own. */
+  database?: string;
   onCommit?: (puts: number) => void;
 }): Promise<CardVault> {
   const suffix = options.environment.toUpperCase();
@@ -124,7 +126,7 @@ export async function openMongoCardVault(options: {
   // Loaded here rather than at the top: the embedded runtime imports this file and never uses mongoose.
   const mongoose = (await import('mongoose')).default;
   const connection = await mongoose
-    .createConnection(options.mongoUrl, { dbName: cardVaultDatabase(options.environment) })
+    .createConnection(options.mongoUrl, { dbName: options.database ?? cardVaultDatabase(options.environment) })
     .asPromise();
   const store = await MongoCardVaultStore.open(connection, {
     closesConnection: true,
