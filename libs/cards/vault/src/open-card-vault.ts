@@ -126,7 +126,9 @@ export async function openMongoCardVault(options: {
   // Loaded here rather than at the top: the embedded runtime imports this file and never uses mongoose.
   const mongoose = (await import('mongoose')).default;
   const connection = await mongoose
-    .createConnection(options.mongoUrl, { dbName: options.database ?? cardVaultDatabase(options.environment) })
+    .createConnection(options.mongoUrl, {
+      dbName: options.database ?? cardVaultDatabase(options.environment),
+    })
     .asPromise();
   const store = await MongoCardVaultStore.open(connection, {
     closesConnection: true,
