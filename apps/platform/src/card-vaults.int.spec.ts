@@ -1,5 +1,5 @@
 import { SANDBOX_TEST_BIN } from '@cip/cards/domain';
-import { readPlatformConfig } from '@cip/shared/runtime';
+import { PlatformMetrics, readPlatformConfig } from '@cip/shared/runtime';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +47,27 @@ describe("the platform's card issuing per environment, from the configuration", 
       expect(await vault.registeredKeks()).toEqual([{ kekId: 'kek-configured', status: 'active', cards: 1 }]);
       // A configured ring is never written under DATA_DIR.
       expect(() => readFileSync(join(dataDir, 'secrets', 'production-card-vault-keks'))).toThrow();
+    } finally {
+      await options.close();
+    }
+  });
+
+  it("reports how many cards each of the vault's group commits acknowledged, by environment", async () => {
+    const metrics = new PlatformMetrics(false);
+    const options = embeddedCardsOptions(dataDir, readPlatformConfig({}).cards, metrics);
+    try {
+      const vault = options.vault('sandbox');
+      const issue = () =>
+        vault.issueCard({ bin: SANDBOX_TEST_BIN, lifetimeMonths: 36, now: new Date('2026-11-23') });
+      await Promise.all(Array.from({ length: 40 }, issue));
+      const { values } = await metrics.cardVaultBatchSize.get();
+      const value = (name: string) => values.find((v) => v.metricName === name);
+      expect(value('card_vault_group_commit_puts_sum')).toMatchObject({
+        labels: { environment: 'sandbox' },
+        value: 40,
+      });
+      // Issued at once, they shared commits: fewer transactions than cards.
+      expect(value('card_vault_group_commit_puts_count')?.value).toBeLessThan(40);
     } finally {
       await options.close();
     }

@@ -2,7 +2,7 @@ import { SANDBOX_TEST_BIN } from '@cip/cards/domain';
 import { CardsModuleOptions, SandboxFulfilmentProvider } from '@cip/cards/service';
 import { cardVaultFile, openEmbeddedCardVault } from '@cip/cards/vault';
 import { ENVIRONMENTS } from '@cip/shared/contracts';
-import type { PlatformConfig } from '@cip/shared/runtime';
+import type { PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
 
 /** The vault files, checkpointed by the embedded infrastructure's one checkpoint worker. */
 export const cardVaultFiles = (dataDir: string): string[] =>
@@ -12,9 +12,14 @@ export const cardVaultFiles = (dataDir: string): string[] =>
  * The embedded runtime's card vaults, one SQLite file and key set per environment under DATA_DIR, with the
  * keys the configuration gives (CARD_VAULT_*_<ENV>; the others generated on first start). The sandbox
  * issues from CARD_BIN_SANDBOX, else the Visa test BIN; production only from CARD_BIN_PRODUCTION, and no
- * card without it, so no test number can reach a live network.
+ * card without it, so no test number can reach a live network. Each vault's group commits are observed
+ * by `metrics` (`card_vault_group_commit_puts`).
  */
-export function embeddedCardsOptions(dataDir: string, cards: PlatformConfig['cards']): CardsModuleOptions {
+export function embeddedCardsOptions(
+  dataDir: string,
+  cards: PlatformConfig['cards'],
+  metrics?: PlatformMetrics,
+): CardsModuleOptions {
   const vaults = new Map(
     ENVIRONMENTS.map((environment) => [
       environment,
@@ -23,6 +28,7 @@ export function embeddedCardsOptions(dataDir: string, cards: PlatformConfig['car
         environment,
         configured: cards[environment].vaultKeys,
         checkpointedElsewhere: true,
+        onCommit: (puts) => metrics?.cardVaultBatchSize.observe({ environment }, puts),
       }),
     ]),
   );

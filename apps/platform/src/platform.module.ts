@@ -11,7 +11,7 @@ import {
   InfrastructureModule,
   openEmbeddedInfrastructure,
 } from '@cip/shared/infrastructure';
-import { Clock, Logger, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
+import { Clock, Logger, METRICS, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
 import { WALLETS_OPTIONS, WalletsModuleOptions } from '@cip/wallets/service';
 import { WEBHOOKS_OPTIONS, WebhooksModuleOptions } from '@cip/webhooks/service';
 import { cardVaultFiles, embeddedCardsOptions } from './card-vaults';
@@ -74,7 +74,9 @@ export class PlatformModule {
             { provide: WEBHOOKS_OPTIONS, useValue: { ...options.webhooks, dataDir: options.dataDir } },
             {
               provide: CARDS_OPTIONS,
-              useFactory: () => embeddedCardsOptions(options.dataDir, options.cards),
+              inject: [METRICS],
+              useFactory: (metrics: PlatformMetrics) =>
+                embeddedCardsOptions(options.dataDir, options.cards, metrics),
             },
             {
               provide: TOKENIZATION_OPTIONS,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { CardVault, type CardVaultKeys } from './card-vault';
 import { FileKeyEncryptionKeys } from './key-encryption-keys';
+import { MongoCardVaultStore } from './mongo-card-vault-store';
 import { SqliteCardVaultStore } from './sqlite-card-vault-store';
 
 /** Keys a deployment may supply (from its secret store); each one missing is made on first start. */
@@ -67,12 +68,71 @@ export function openEmbeddedCardVault(options: {
   environment: string;
   configured?: ConfiguredCardVaultKeys;
   checkpointedElsewhere?: boolean;
+  /** Observes each group commit of new cards: how many it acknowledged (the platform's metrics). */
+  onCommit?: (puts: number) => void;
 }): CardVault {
   return new CardVault(
     SqliteCardVaultStore.open(cardVaultFile(options.dataDir, options.environment), {
       checkpointedElsewhere: options.checkpointedElsewhere,
+      onCommit: options.onCommit,
     }),
     new FileKeyEncryptionKeys({ ...options, fromConfig: options.configured?.keks }),
     loadCardVaultKeys(options),
   );
+}
+
+/** The MongoDB database of one environment's vault: its own, beside the scopes' `cip_<scope>`. */
+export const cardVaultDatabase = (environment: string): string => `cip_${environment}_vault`;
+
+/** The configuration variables of the vault keys, as the platform names them (CARD_VAULT_*_<ENV>). */
+const KEY_VARIABLES: Record<keyof ConfiguredCardVaultKeys, string> = {
+  keks: 'CARD_VAULT_KEKS',
+  indexKey: 'CARD_VAULT_INDEX_KEY',
+  cvk: 'CARD_VAULT_CVK',
+  pvk: 'CARD_VAULT_PVK',
+};
+
+/**
+ * The distributed runtime's vault of one environment: `MongoCardVaultStore` on the database
+ * `cip_<environment>_vault` of `mongoUrl` (a replica set: the store uses transactions), on a connection of
+ * its own that `close` closes. Every key must be configured (from the deployment's secret store): the
+ * processes of a distributed runtime share the vault, so a key generated on one host's disk would split
+ * it (another index key lets a PAN in twice, another CVK gives other CVV2s) and would be lost with the
+ * host. The KEK ring is then fixed by configuration: a rotation puts the new key in it, restarts, and
+ * re-wraps (README, "MongoDB adapter"). Loads mongoose only when called.
+ *
+ * The distributed runtime has no cards service yet (apps/users, relay and gateway): this is what its
+ * `CardsModuleOptions.vault` is to open, one per environment.
+ */
+export async function openMongoCardVault(options: {
+  mongoUrl: string;
+  environment: string;
+  configured: ConfiguredCardVaultKeys;
+  /** The database; `cardVaultDatabase(environment)` unless a test keeps its own. */
+  database?: string;
+  onCommit?: (puts: number) => void;
+}): Promise<CardVault> {
+  const suffix = options.environment.toUpperCase();
+  const missing = (Object.keys(KEY_VARIABLES) as (keyof ConfiguredCardVaultKeys)[])
+    .filter((name) => !options.configured[name])
+    .map((name) => `${KEY_VARIABLES[name]}_${suffix}`);
+  if (missing.length > 0) {
+    throw new Error(`The distributed card vault needs every key configured: set ${missing.join(', ')}`);
+  }
+  // Every key is configured (checked above): nothing is read from or written to a DATA_DIR.
+  const keyOptions = { dataDir: '', environment: options.environment, configured: options.configured };
+  const keks = new FileKeyEncryptionKeys({ ...keyOptions, fromConfig: options.configured.keks });
+  const keys = loadCardVaultKeys(keyOptions);
+  // Loaded here rather than at the top: the embedded runtime imports this file and never uses mongoose.
+  const mongoose = (await import('mongoose')).default;
+  const connection = await mongoose
+    .createConnection(options.mongoUrl, {
+      dbName: options.database ?? cardVaultDatabase(options.environment),
+    })
+    .asPromise();
+  const store = await MongoCardVaultStore.open(connection, {
+    closesConnection: true,
+    onCommit: options.onCommit,
+  });
+  return new CardVault(store, keks, keys);
 }

@@ -31,6 +31,14 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
+  readonly cardVaultBatchSize = new Histogram({
+    name: 'card_vault_group_commit_puts',
+    help: 'New cards committed together in one card vault transaction',
+    labelNames: ['environment'] as const,
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [this.registry],
+  });
+
   readonly consumerLag = new Gauge({
     name: 'consumer_lag_events',
     help: 'Events in the log not yet processed by a consumer group',
