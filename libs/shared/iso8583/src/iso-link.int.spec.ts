@@ -46,7 +46,7 @@ function approve(request: IsoMessage): IsoMessage {
     [F.RRN]: request.get(F.RRN),
     [F.APPROVAL_CODE]: `A${request.get(F.STAN)?.slice(1)}`,
     [F.RESPONSE_CODE]: '00',
-  } as Record<number, string>);
+  });
 }
 
 /** A promise with its resolver, for handlers the test releases explicitly. */
@@ -148,6 +148,48 @@ describe('request/response over the link', () => {
     );
     await Promise.all(all);
     expect(received.map((r) => r.get(F.STAN)).sort()).toEqual(['000001', '000002', '000003']);
+  });
+});
+
+describe('malformed input from the peer', () => {
+  /** A raw TCP peer; `accepted` resolves with its end of the connection. */
+  async function rawPeer(write: (socket: Socket) => void = () => undefined) {
+    const peer = gate<Socket>();
+    const raw: Server = createServer((socket: Socket) => {
+      socket.on('data', () => undefined);
+      write(socket);
+      peer.open(socket);
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const sockets: Socket[] = [];
+    raw.on('connection', (s) => sockets.push(s));
+    closers.push(() => new Promise((resolve) => raw.close(resolve)));
+    closers.push(async () => sockets.forEach((s) => s.destroy()));
+    return { port: (raw.address() as { port: number }).port, accepted: peer.opened };
+  }
+
+  it('drops an undecodable frame with a typed event and keeps the link', async () => {
+    const codec = new IsoCodec();
+    const framing = resolveFraming();
+    const garbage = Buffer.from([0x00, 0x05, 0x30, 0x31, 0x31, 0x30, 0xff]);
+    const good = writeFrameHeader(codec.encode(approve(authorization('000091')), 2), framing);
+    const { port, accepted } = await rawPeer();
+    const { client, events } = await startClient(port);
+    const response = client.request(authorization('000091'));
+    (await accepted).write(Buffer.concat([garbage, good]));
+    const { error } = await events.next('format_error');
+    expect({ field: error.field, reason: error.reason }).toEqual({ field: 1, reason: 'truncated' });
+    await expect(response).resolves.toMatchObject({ mti: '0110' });
+  });
+
+  it('closes the connection on a header announcing more than the maximum frame', async () => {
+    const { port } = await rawPeer((socket) => socket.write(Buffer.from([0xff, 0xff])));
+    const events = new Events();
+    const client = new IsoClient({ host: '127.0.0.1', port, echoIdleMs: 0, onEvent: events.listener });
+    closers.push(() => client.close());
+    client.start();
+    expect(await events.next('frame_too_large')).toEqual({ type: 'frame_too_large', announced: 65_535 });
+    await events.next('disconnected');
   });
 });
 

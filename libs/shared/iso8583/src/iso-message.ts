@@ -17,7 +17,8 @@ export class IsoMessage {
 
   constructor(
     public mti: string,
-    fields?: Readonly<Record<number, FieldValue>>,
+    /** Absent (undefined) values are skipped, so `{ [F.RRN]: request.get(F.RRN) }` copies a field only if set. */
+    fields?: Readonly<Record<number, FieldValue | undefined>>,
     /** The table `toJSON` masks by; the codec sets it to the table it decoded with. */
     readonly spec: FieldSpecTable = CIP_FIELD_SPEC,
   ) {
