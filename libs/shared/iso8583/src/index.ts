@@ -6,4 +6,6 @@ export * from './iso-client';
 export * from './iso-connection';
 export * from './iso-message';
 export * from './iso-server';
+export * from './link-options';
+export * from './network-management';
 export * from './stan';

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { IsoLinkError } from './errors';
-import { IsoConnection, type IsoLinkOptions, type RequestOptions } from './iso-connection';
+import { IsoConnection } from './iso-connection';
+import type { IsoLinkOptions, RequestOptions } from './link-options';
 import type { IsoMessage } from './iso-message';
 
 export interface ReconnectOptions {

@@ -7,64 +7,17 @@ import {
   FrameTooLargeError,
   resolveFraming,
   writeFrameHeader,
-  type FramingOptions,
   type ResolvedFraming,
 } from './framing';
-import { IsoMessage, isResponseMti, responseMtiOf } from './iso-message';
-import { StanSequence, transmissionDateTime } from './stan';
-
-/** Answers an inbound request or advice; returning nothing sends nothing (the peer's request times out). */
-export type IsoRequestHandler = (request: IsoMessage) => IsoMessage | void | Promise<IsoMessage | void>;
-
-/** What happened on a link, for metrics and logs. Carries no message content beyond MTI and STAN. */
-export type IsoLinkEvent =
-  | { type: 'connected'; remote: string }
-  | { type: 'disconnected'; remote: string; failedInFlight: number }
-  | { type: 'reconnect_scheduled'; attempt: number; delayMs: number }
-  | { type: 'format_error'; error: IsoFormatError }
-  | { type: 'frame_too_large'; announced: number }
-  | { type: 'unmatched_response'; mti: string; stan: string | undefined }
-  | { type: 'unhandled_request'; mti: string }
-  | { type: 'handler_failed'; mti: string; error: unknown }
-  | { type: 'echo_ok' }
-  | { type: 'echo_failed'; code: IsoLinkErrorCode | 'format' }
-  | { type: 'inbound_paused'; inFlight: number }
-  | { type: 'inbound_resumed' };
-
-export interface IsoLinkOptions {
-  codec?: IsoCodec;
-  framing?: FramingOptions;
-  /** Default timeout of `request`, in ms. Default 5,000. */
-  requestTimeoutMs?: number;
-  /** Outbound requests awaiting a response at once; one more fails at once with `overloaded`. Default 1,024. */
-  maxInFlight?: number;
-  /** Inbound requests being handled at once; past it the socket stops reading (TCP back-pressure). Default 1,024. */
-  maxInboundInFlight?: number;
-  /** Send an 0800 echo after this long without an inbound frame; 0 disables. Default 30,000 ms. */
-  echoIdleMs?: number;
-  handler?: IsoRequestHandler;
-  onEvent?: (event: IsoLinkEvent) => void;
-}
-
-export interface RequestOptions {
-  timeoutMs?: number;
-}
+import { isResponseMti, responseMtiOf, type IsoMessage } from './iso-message';
+import type { IsoLinkEvent, IsoLinkOptions, IsoRequestHandler, RequestOptions } from './link-options';
+import { ECHO_TEST, echoRequest, echoResponse, matchKey } from './network-management';
+import { StanSequence } from './stan';
 
 interface Pending {
   resolve: (response: IsoMessage) => void;
   reject: (error: IsoLinkError) => void;
   timer: NodeJS.Timeout;
-}
-
-/** Network management information code of an echo test (DE-070). */
-export const ECHO_TEST = '301';
-
-/**
- * Responses are matched to requests by the response MTI, STAN (DE-011) and RRN (DE-037, when the request has
- * one); a responder must echo both, as ISO 8583 requires.
- */
-export function matchKey(responseMti: string, message: IsoMessage): string {
-  return `${responseMti}:${message.get(F.STAN)}:${message.get(F.RRN) ?? ''}`;
 }
 
 /**
@@ -289,12 +242,7 @@ export class IsoConnection {
 
   private onIdle(): void {
     if (this.state !== 'open') return;
-    const echo = new IsoMessage('0800', {
-      [F.TRANSMISSION_DATE_TIME]: transmissionDateTime(new Date()),
-      [F.STAN]: this.echoStans.next(),
-      [F.NETWORK_MANAGEMENT_CODE]: ECHO_TEST,
-    });
-    this.request(echo).then(
+    this.request(echoRequest(this.echoStans.next(), new Date())).then(
       () => this.emit({ type: 'echo_ok' }),
       (error: unknown) => {
         const code = error instanceof IsoLinkError ? error.code : 'format';
@@ -309,14 +257,4 @@ export class IsoConnection {
   private emit(event: IsoLinkEvent): void {
     this.options.onEvent?.(event);
   }
-}
-
-/** The 0810 answering an echo test: DE-007, DE-011 and DE-070 echoed, DE-039 approved. */
-export function echoResponse(request: IsoMessage): IsoMessage {
-  return new IsoMessage('0810', {
-    [F.TRANSMISSION_DATE_TIME]: request.get(F.TRANSMISSION_DATE_TIME) ?? transmissionDateTime(new Date()),
-    [F.STAN]: request.get(F.STAN) ?? '000000',
-    [F.RESPONSE_CODE]: '00',
-    [F.NETWORK_MANAGEMENT_CODE]: ECHO_TEST,
-  });
 }

@@ -4,7 +4,7 @@ import { IsoLinkError } from './errors';
 import { F } from './field-spec';
 import { resolveFraming, writeFrameHeader } from './framing';
 import { backoffDelay, IsoClient, type IsoClientOptions } from './iso-client';
-import type { IsoLinkEvent, IsoLinkOptions } from './iso-connection';
+import type { IsoLinkEvent, IsoLinkOptions } from './link-options';
 import { IsoMessage, responseMtiOf } from './iso-message';
 import { IsoServer } from './iso-server';
 
@@ -350,5 +350,23 @@ describe('graceful close', () => {
     await startClient(port, { handler: approve });
     await events.next('connected');
     await expect(server.request(authorization('000081'))).resolves.toMatchObject({ mti: '0110' });
+  });
+
+  it('spreads requests from the server end over its connections in turn', async () => {
+    const { server, port, events } = await startServer();
+    const tagged = (tag: string) => (request: IsoMessage) =>
+      new IsoMessage('0110', {
+        [F.STAN]: request.get(F.STAN),
+        [F.RRN]: request.get(F.RRN),
+        [F.APPROVAL_CODE]: tag,
+      });
+    await startClient(port, { handler: tagged('FIRST ') });
+    await startClient(port, { handler: tagged('SECOND') });
+    await events.next('connected');
+    await events.next('connected');
+    const answered = await Promise.all(
+      ['000082', '000083'].map((stan) => server.request(authorization(stan))),
+    );
+    expect(answered.map((r) => r.get(F.APPROVAL_CODE)).sort()).toEqual(['FIRST ', 'SECOND']);
   });
 });

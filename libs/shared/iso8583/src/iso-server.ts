@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { IsoLinkError } from './errors';
-import { IsoConnection, type IsoLinkOptions, type RequestOptions } from './iso-connection';
+import { IsoConnection } from './iso-connection';
+import type { IsoLinkOptions, RequestOptions } from './link-options';
 import type { IsoMessage } from './iso-message';
 
 /**
@@ -37,9 +38,15 @@ export class IsoServer {
   }
 
   request(message: IsoMessage, options?: RequestOptions): Promise<IsoMessage> {
-    const connections = [...this.open].filter((c) => c.isOpen);
-    if (!connections.length) return Promise.reject(new IsoLinkError('not_connected', 'no peer connected'));
-    return connections[this.next++ % connections.length].request(message, options);
+    // Round robin without an array per call: skip `next` open connections, wrapping.
+    let open = 0;
+    for (const connection of this.open) if (connection.isOpen) open++;
+    if (!open) return Promise.reject(new IsoLinkError('not_connected', 'no peer connected'));
+    let skip = this.next++ % open;
+    for (const connection of this.open) {
+      if (connection.isOpen && skip-- === 0) return connection.request(message, options);
+    }
+    return Promise.reject(new IsoLinkError('not_connected', 'no peer connected'));
   }
 
   /** Stops accepting and closes every connection; their waiting requests fail with `closed`. */
