@@ -3,6 +3,7 @@ import { cardsHttpBench } from './cards-http-bench';
 import { cardVaultBench } from './card-vault-bench';
 import { ledgerPostingsBench } from './ledger-postings';
 import { chainDepositLatencyBench } from './chain-deposit-latency';
+import { iso8583Bench } from './iso8583-bench';
 import { startupMemoryBench } from './startup-memory-bench';
 import { usersHttpBench } from './users-http-bench';
 import { webhooksDeliveryBench } from './webhooks-delivery-bench';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     ...(await chainDepositLatencyBench()),
     ...(await cardsHttpBench()),
     ...(await cardVaultBench()),
+    ...(await iso8583Bench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));
