@@ -54,15 +54,12 @@ describe('confirming a payment', () => {
     });
   });
 
-  it('confirms a zero-amount check (account verification) without holding anything', () => {
+  it('confirms a zero-amount check (account verification) without fees or a hold', () => {
     expect(decideAuthorization(facts({}, { merchantAmount: 0 }))).toMatchObject({
       decision: 'confirmed',
       amount: 0,
-      hold: { amount: 100_000 },
-    });
-    const noFees = { fxRates: {}, fees: {} };
-    expect(decideAuthorization(facts({ program: noFees }, { merchantAmount: 0 }))).toMatchObject({
-      decision: 'confirmed',
+      fee: {},
+      feeTotal: 0,
       hold: null,
     });
   });

@@ -63,7 +63,7 @@ export type Pricing = ({ ok: true } & PricedAuthorization) | { ok: false; detail
 export interface PricingOptions {
   /** Charge the per-authorization fee (not on a force-posted clearing nobody asked to authorize). */
   authFee: boolean;
-  /** Charge no fee at all (a refund gives money back). */
+  /** Charge no fee at all (a refund gives money back). A zero amount is never charged either. */
   noFees?: boolean;
 }
 
@@ -161,8 +161,9 @@ export function priceAuthorization(
 
   const { fees } = pricing;
   const fee: Fee = {};
-  if (!options.noFees) {
-    if (foreign && fees.fxRate && amount > 0) fee.fx = fxFee(amount, fees.fxRate);
+  // A zero amount (an account verification) moves no money and is charged nothing.
+  if (!options.noFees && amount > 0) {
+    if (foreign && fees.fxRate) fee.fx = fxFee(amount, fees.fxRate);
     if (charge.merchant.mcc === ATM_MCC && fees.atm) fee.atm = fees.atm;
     if (options.authFee && fees.auth) fee.auth = fees.auth;
   }
