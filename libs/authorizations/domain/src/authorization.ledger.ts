@@ -1,4 +1,5 @@
 import type { PlaceHoldInput } from '@cip/wallets/contract';
+import type { AuthorizationRecord } from './authorization.state';
 
 // ---------------------------------------------------------------------------------------------------
 // What an authorization's events do to its wallet, as `WalletLedger` calls (the wallets contract) the
@@ -24,3 +25,21 @@ export const holdIdOf = (authorizationId: string, sequence: number): string =>
 
 /** The id the fees of an authorization are charged under (once). */
 export const feeIdOf = (authorizationId: string): string => `${authorizationId}.fees`;
+
+/** The fees, charged once (with the first clearing). */
+export const feeCharge = (authorizationId: string, feeTotal: number): LedgerInstruction[] =>
+  feeTotal > 0 ? [{ op: 'chargeFee', feeId: feeIdOf(authorizationId), amount: feeTotal }] : [];
+
+/**
+ * Keeps `remaining` (plus `extra`, fees still to charge) held under a new forced hold, placed before the
+ * old hold is settled or released (authorization.ledger.ts says why); nothing when nothing remains.
+ */
+export function keepHold(
+  record: AuthorizationRecord,
+  remaining: number,
+  extra: number,
+): { holdId: string | null; ledger: LedgerInstruction[] } {
+  if (remaining === 0) return { holdId: null, ledger: [] };
+  const holdId = holdIdOf(record.authorizationId, record.holdsPlaced);
+  return { holdId, ledger: [{ op: 'placeHold', holdId, amount: remaining + extra, force: true }] };
+}
