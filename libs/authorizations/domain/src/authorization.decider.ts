@@ -20,7 +20,7 @@ import {
   decideReversal,
   refusal,
 } from './authorization.settlement';
-import { decideAuthorization } from './decision/authorization-decision.policy';
+import { decideAuthorization, requireSpecTime } from './decision/authorization-decision.policy';
 import { clearingAllowance, holdExpiresAt } from './decision/authorization-program';
 import {
   priceAuthorization,
@@ -67,6 +67,7 @@ function decide(command: DecideAuthorization, state: AuthorizationState): Author
 function refund(command: RefundAuthorization, state: AuthorizationState): AuthorizationEvent[] {
   const { charge, pricing, now, networkKey, originalAuthorizationId, ...parties } = command.data;
   if (isAuthorization(state)) return retryOrRefuse(state, networkKey);
+  requireSpecTime(now, 'Refund time');
   // A credit is never declined: the merchant has given the money back, whatever the card's status now.
   const priced = price(charge, pricing, { authFee: false, noFees: true }, 'refund');
   const { authorizationId } = parties;
@@ -100,6 +101,7 @@ function refund(command: RefundAuthorization, state: AuthorizationState): Author
 function forcePost(command: ForcePostClearing, state: AuthorizationState): AuthorizationEvent[] {
   const { charge, pricing, now, networkKey, ...parties } = command.data;
   if (isAuthorization(state)) return retryOrRefuse(state, networkKey);
+  requireSpecTime(now, 'Clearing time');
   // No authorization was asked, so no auth fee; the fx and ATM fees still apply.
   const priced = price(charge, pricing, { authFee: false }, 'force-posted clearing');
   const { authorizationId } = parties;

@@ -2,7 +2,7 @@ import type { CardBlock, CardStatus, CardVerificationMethod } from '@cip/cards/c
 import { DomainError } from '@cip/shared/contracts';
 import type { UserStatus } from '@cip/users/contract';
 import type { AuthorizationDecision, DeclineReasonCode, Fee } from '../authorization.types';
-import { priceAuthorization, type MerchantCharge } from '../money';
+import { isCurrencyCode, merchantAmountText, priceAuthorization, type MerchantCharge } from '../money';
 import type { AuthorizationProgram } from './authorization-program';
 
 // ---------------------------------------------------------------------------------------------------
@@ -71,9 +71,7 @@ const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Decides a payment request; throws only for facts no request can carry (a malformed time, an unpriceable advice). */
 export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOutcome {
   const { request, program } = facts;
-  if (!ISO_MILLIS.test(request.at) || Number.isNaN(Date.parse(request.at))) {
-    throw new DomainError('validation_error', `Decision time ${request.at} is not YYYY-MM-DDTHH:mm:ss.sssZ`);
-  }
+  requireSpecTime(request.at, 'Decision time');
   const priced = priceAuthorization(request, program, { authFee: true });
 
   if (request.advice) {
@@ -88,9 +86,12 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
     return { decision: 'confirmed', ...amounts, hold: total > 0 ? { amount: total, force: true } : null };
   }
 
+  const readable = isCurrencyCode(request.merchantCurrency) && Number.isSafeInteger(request.merchantAmount);
   const unpriced = {
     amount: 0,
-    merchantAmount: String(request.merchantAmount),
+    merchantAmount: readable
+      ? merchantAmountText(Math.abs(request.merchantAmount), request.merchantCurrency)
+      : String(request.merchantAmount),
     merchantCurrency: request.merchantCurrency,
     fee: {},
     feeTotal: 0,
@@ -121,6 +122,13 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
     );
   }
   return { decision: 'confirmed', ...amounts, hold: total > 0 ? { amount: total } : null };
+}
+
+/** Refuses a time not in the spec's `YYYY-MM-DDTHH:mm:ss.sssZ` (what `decidedAt` and the events carry). */
+export function requireSpecTime(at: string, what: string): void {
+  if (!ISO_MILLIS.test(at) || Number.isNaN(Date.parse(at))) {
+    throw new DomainError('validation_error', `${what} ${at} is not YYYY-MM-DDTHH:mm:ss.sssZ`);
+  }
 }
 
 /** Why the card or its user cannot pay now, or null. */

@@ -112,7 +112,7 @@ describe('declining, in the order of the issue', () => {
       declineReasonCode: 'other',
       detail: 'the program has no fx rate for GBP',
       amount: 0,
-      merchantAmount: '5000',
+      merchantAmount: '50.00',
       merchantCurrency: 'GBP',
     });
   });

@@ -144,6 +144,7 @@ export function priceAuthorization(
   options: PricingOptions,
 ): Pricing {
   const { merchantAmount, merchantCurrency } = charge;
+  requireProgramFees(pricing);
   if (!isCurrencyCode(merchantCurrency)) {
     return { ok: false, detail: `${String(merchantCurrency)} is not an ISO 4217 currency code` };
   }
@@ -181,4 +182,16 @@ export function priceAuthorization(
     feeTotal,
     fxRate,
   };
+}
+
+/**
+ * The program's fees are configuration, not input: one that is not a whole number within the platform's
+ * bound is a misconfiguration, and failing loudly beats charging a wrong fee on every payment.
+ */
+function requireProgramFees({ fees }: ProgramPricing): void {
+  for (const [kind, value] of Object.entries(fees)) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0 && value <= MAX_MINOR_UNITS)) {
+      throw new Error(`Program fee ${kind} must be a whole number in 6 implied decimals, not ${value}`);
+    }
+  }
 }

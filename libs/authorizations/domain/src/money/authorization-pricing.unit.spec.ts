@@ -115,6 +115,14 @@ describe('pricing an authorization', () => {
     ).toMatchObject({ ok: false });
   });
 
+  it('fails loudly on a misconfigured program fee rather than charging it', () => {
+    for (const fees of [{ auth: 0.5 }, { atm: -1 }, { fxRate: Number.NaN }]) {
+      expect(() => priceAuthorization(charge(100, 'USD'), { fxRates: {}, fees }, payment)).toThrow(
+        /whole number in 6 implied decimals/,
+      );
+    }
+  });
+
   it('refuses a total beyond the platform bound, fees included', () => {
     const justBelow = (MAX_MINOR_UNITS - 100_000) / MINOR_PER_CENT;
     expect(priceAuthorization(charge(justBelow, 'USD'), PRICING, { authFee: false })).toMatchObject({
