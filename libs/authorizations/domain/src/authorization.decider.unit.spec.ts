@@ -486,7 +486,7 @@ describe('refunds', () => {
     expect(events[0].data).toMatchObject({ type: 'refund', originalAuthorizationId: null });
   });
 
-  it('changes nothing on a retry and refuses a refund it cannot price', () => {
+  it('changes nothing on a retry; refuses a refund it cannot price or timed out of the spec format', () => {
     spec.given(refunded).when(refundCommand('aut-original')).thenNothing();
     spec.given(refunded).when(refundCommand('aut-original', 'ref-2')).thenThrows('invalid_state_transition');
     const noRate = refundCommand();
@@ -495,6 +495,12 @@ describe('refunds', () => {
       .given([])
       .when(noRate)
       .thenThrows('validation_error', /no fx rate for GBP/);
+    const badTime = refundCommand();
+    if (badTime.type === 'RefundAuthorization') badTime.data.now = '2026-11-24T09:00:00Z';
+    spec
+      .given([])
+      .when(badTime)
+      .thenThrows('validation_error', /YYYY-MM-DDTHH:mm:ss.sssZ/);
   });
 });
 
