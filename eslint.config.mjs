@@ -16,6 +16,7 @@ const CONTEXT_SCOPES = [
   'distributors',
   'cards',
   'tokenization',
+  'authorizations',
 ];
 // What a context's service and HTTP surface build on (within their own scope, see below).
 const CONTEXT_LAYERS = [

@@ -73,6 +73,12 @@ describe('module boundaries', () => {
     ).toEqual([]);
   });
 
+  it('confines the authorizations scope: the cards contract, never the cards domain', () => {
+    const file = 'libs/authorizations/domain/src/planted.ts';
+    expect(lint(file, planted("import { x } from '@cip/cards/domain';")).length).toBeGreaterThan(0);
+    expect(lint(file, planted("import { x } from '@cip/cards/contract';"))).toEqual([]);
+  });
+
   it('keeps contracts and domains free of services and infrastructure', () => {
     expect(
       lint('libs/users/contract/src/planted.ts', planted("import { x } from '@cip/users/domain';")),

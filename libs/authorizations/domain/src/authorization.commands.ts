@@ -1,0 +1,68 @@
+import type { AuthorizationFacts } from './decision/authorization-decision.policy';
+import type { MerchantCharge, ProgramPricing } from './money';
+
+// ---------------------------------------------------------------------------------------------------
+// Commands of the authorization decider. Time, ids and every fact the decision needs arrive in the
+// command; `networkKey` is the network message's identity (a retry carries the same one).
+// ---------------------------------------------------------------------------------------------------
+
+interface Parties {
+  authorizationId: string;
+  distributorId: string;
+  cardId: string;
+  userId: string;
+  walletId: string;
+}
+
+/** A payment request (or advice) from the network: decided by `decideAuthorization` on `facts`. */
+export interface DecideAuthorization {
+  type: 'DecideAuthorization';
+  data: Parties & { networkKey: string; facts: AuthorizationFacts };
+}
+
+/** A refund (a credit to the wallet), with or without the payment it gives back. */
+export interface RefundAuthorization {
+  type: 'RefundAuthorization';
+  data: Parties & {
+    networkKey: string;
+    charge: MerchantCharge;
+    originalAuthorizationId?: string;
+    pricing: ProgramPricing;
+    now: string;
+  };
+}
+
+/** A clearing the network posts with no authorization before it (offline, force post). */
+export interface ForcePostClearing {
+  type: 'ForcePostClearing';
+  data: Parties & { networkKey: string; charge: MerchantCharge; pricing: ProgramPricing; now: string };
+}
+
+/**
+ * A clearing of `amount` (minor units, the network's USD billing amount). `final`: the network says no
+ * more clearings follow, so what remains held is released.
+ */
+export interface ClearAuthorization {
+  type: 'ClearAuthorization';
+  data: { networkKey: string; amount: number; final: boolean; now: string };
+}
+
+/** A reversal of `amount` (minor units), or of everything still held when absent. */
+export interface ReverseAuthorization {
+  type: 'ReverseAuthorization';
+  data: { networkKey: string; amount?: number; now: string };
+}
+
+/** The expiry scheduler's: release what is still held once the program's window has passed. */
+export interface ExpireAuthorization {
+  type: 'ExpireAuthorization';
+  data: { now: string };
+}
+
+export type AuthorizationCommand =
+  | DecideAuthorization
+  | RefundAuthorization
+  | ForcePostClearing
+  | ClearAuthorization
+  | ReverseAuthorization
+  | ExpireAuthorization;

@@ -1,0 +1,184 @@
+import { Decider, DomainError } from '@cip/shared/contracts';
+import type {
+  AuthorizationCommand,
+  DecideAuthorization,
+  ForcePostClearing,
+  RefundAuthorization,
+} from './authorization.commands';
+import { authorizationEvents, type AuthorizationEvent } from './authorization.events';
+import { feeCharge, holdIdOf, type LedgerInstruction } from './authorization.ledger';
+import {
+  evolveAuthorization,
+  isAuthorization,
+  type AuthorizationRecord,
+  type AuthorizationState,
+} from './authorization.state';
+import {
+  clearedEvent,
+  decideClearing,
+  decideExpiry,
+  decideReversal,
+  refusal,
+} from './authorization.settlement';
+import { decideAuthorization, requireSpecTime } from './decision/authorization-decision.policy';
+import { clearingAllowance, holdExpiresAt } from './decision/authorization-program';
+import {
+  priceAuthorization,
+  type MerchantCharge,
+  type PricedAuthorization,
+  type ProgramPricing,
+} from './money';
+
+// ---------------------------------------------------------------------------------------------------
+// The authorization decider (issue 12, API-DECISIONS "Authorizations"): decisions, refunds and force posts
+// here; clearings, reversals and expiry in `authorization.settlement.ts`. Every event carries the ledger
+// instructions that take it to the wallet. A network message whose `networkKey` the authorization has
+// seen changes nothing (a retry).
+// ---------------------------------------------------------------------------------------------------
+
+function decide(command: DecideAuthorization, state: AuthorizationState): AuthorizationEvent[] {
+  const { facts, networkKey, ...parties } = command.data;
+  if (isAuthorization(state)) return retryOrRefuse(state, networkKey);
+  const outcome = decideAuthorization(facts);
+  const { hold, ...answer } = outcome;
+  const ledger: LedgerInstruction[] = hold
+    ? [{ op: 'placeHold', holdId: holdIdOf(parties.authorizationId, 0), ...hold }]
+    : [];
+  return [
+    {
+      type: 'AuthorizationDecided',
+      data: {
+        ...parties,
+        ...answer,
+        merchant: facts.request.merchant,
+        type: 'payment',
+        advice: facts.request.advice ?? null,
+        originalAuthorizationId: null,
+        clearingAllowance: hold ? clearingAllowance(outcome.amount, facts.program) : 0,
+        expiresAt: hold ? holdExpiresAt(facts.request.at, facts.program) : null,
+        networkKey,
+        decidedAt: facts.request.at,
+        ledger,
+      },
+    },
+  ];
+}
+
+function refund(command: RefundAuthorization, state: AuthorizationState): AuthorizationEvent[] {
+  const { charge, pricing, now, networkKey, originalAuthorizationId, ...parties } = command.data;
+  if (isAuthorization(state)) return retryOrRefuse(state, networkKey);
+  requireSpecTime(now, 'Refund time');
+  // A credit is never declined: the merchant has given the money back, whatever the card's status now.
+  const priced = price(charge, pricing, { authFee: false, noFees: true }, 'refund');
+  const { authorizationId } = parties;
+  return [
+    {
+      type: 'AuthorizationDecided',
+      data: {
+        ...parties,
+        ...priced,
+        merchant: charge.merchant,
+        type: 'refund',
+        decision: 'confirmed',
+        advice: null,
+        originalAuthorizationId: originalAuthorizationId ?? null,
+        clearingAllowance: 0,
+        expiresAt: null,
+        networkKey,
+        decidedAt: now,
+        ledger: [],
+      },
+    },
+    clearedEvent(authorizationId, networkKey, now, {
+      amount: priced.amount,
+      clearedTotal: priced.amount,
+      late: false,
+      ledger: [{ op: 'refund', refundId: authorizationId, amount: priced.amount }],
+    }),
+  ];
+}
+
+function forcePost(command: ForcePostClearing, state: AuthorizationState): AuthorizationEvent[] {
+  const { charge, pricing, now, networkKey, ...parties } = command.data;
+  if (isAuthorization(state)) return retryOrRefuse(state, networkKey);
+  requireSpecTime(now, 'Clearing time');
+  // No authorization was asked, so no auth fee; the fx and ATM fees still apply.
+  const priced = price(charge, pricing, { authFee: false }, 'force-posted clearing');
+  const { authorizationId } = parties;
+  const holdId = holdIdOf(authorizationId, 0);
+  return [
+    {
+      type: 'AuthorizationForcePosted',
+      data: { ...parties, ...priced, merchant: charge.merchant, networkKey, at: now },
+    },
+    clearedEvent(authorizationId, networkKey, now, {
+      amount: priced.amount,
+      clearedTotal: priced.amount,
+      late: true,
+      ledger: [
+        { op: 'placeHold', holdId, amount: priced.amount, force: true },
+        { op: 'settleHold', holdId, amount: priced.amount },
+        ...feeCharge(authorizationId, priced.feeTotal),
+      ],
+    }),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------------
+
+/** A message for an authorization that exists: the same message again is a retry; another is refused. */
+function retryOrRefuse(record: AuthorizationRecord, networkKey: string): AuthorizationEvent[] {
+  if (record.networkKeys.includes(networkKey)) return [];
+  throw refusal(record, 'exists already');
+}
+
+function price(
+  charge: MerchantCharge,
+  pricing: ProgramPricing,
+  options: { authFee: boolean; noFees?: boolean },
+  what: string,
+): PricedAuthorization {
+  const priced = priceAuthorization(charge, pricing, options);
+  if (!priced.ok)
+    throw new DomainError('validation_error', `The ${what} cannot be recorded: ${priced.detail}`);
+  const { ok: _ok, ...amounts } = priced;
+  if (amounts.amount <= 0) throw new DomainError('validation_error', `A ${what} needs a positive amount`);
+  return amounts;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The decider
+// ---------------------------------------------------------------------------------------------------
+
+export function decideAuthorizationCommand(
+  command: AuthorizationCommand,
+  state: AuthorizationState,
+): AuthorizationEvent[] {
+  switch (command.type) {
+    case 'DecideAuthorization':
+      return decide(command, state);
+    case 'RefundAuthorization':
+      return refund(command, state);
+    case 'ForcePostClearing':
+      return forcePost(command, state);
+    case 'ClearAuthorization':
+      return decideClearing(command, state);
+    case 'ReverseAuthorization':
+      return decideReversal(command, state);
+    case 'ExpireAuthorization':
+      return decideExpiry(command, state);
+    default: {
+      const unknown: never = command;
+      throw new Error(`Unknown authorization command ${(unknown as { type: string }).type}`);
+    }
+  }
+}
+
+export const authorizationDecider: Decider<AuthorizationCommand, AuthorizationEvent, AuthorizationState> = {
+  decide: decideAuthorizationCommand,
+  evolve: evolveAuthorization,
+  initialState: () => ({ status: 'absent' }),
+  events: authorizationEvents,
+};

@@ -1,0 +1,542 @@
+import { deciderSpec } from '@cip/shared/testing';
+import type { AuthorizationCommand, DecideAuthorization } from './authorization.commands';
+import { authorizationDecider } from './authorization.decider';
+import type { AuthorizationCleared, AuthorizationDecided, AuthorizationEvent } from './authorization.events';
+import type { AuthorizationFacts } from './decision/authorization-decision.policy';
+
+const spec = deciderSpec(authorizationDecider);
+
+const AUT = 'aut-0b7c1d2e';
+const PARTIES = {
+  authorizationId: AUT,
+  distributorId: 'dst-9f31',
+  cardId: 'crd-5d0c',
+  userId: 'usr-4b7e',
+  walletId: 'wlt-77c1',
+};
+const MERCHANT = { name: 'Cafe Lumen', city: 'Paris', country: 'FR', mcc: '5812' };
+const AT = '2026-11-23T12:00:00.000Z';
+const LATER = '2026-11-24T09:00:00.000Z';
+const EXPIRES = '2026-11-30T12:00:00.000Z';
+const PROGRAM = { fxRates: { EUR: '1.0856' }, fees: { auth: 100_000 }, clearingTolerance: 200_000 };
+const USD = 1_000_000;
+// 40.00 USD authorized, a 0.10 USD auth fee: 40.10 USD held.
+const AMOUNT = 40 * USD;
+const FEE = 100_000;
+
+const facts = (overrides: Partial<AuthorizationFacts> = {}): AuthorizationFacts => ({
+  request: { merchant: MERCHANT, merchantAmount: 4_000, merchantCurrency: 'USD', at: AT },
+  card: { status: 'active', blocks: [], expMonth: 11, expYear: 2029 },
+  userStatus: 'active',
+  verification: { method: 'cvv2', ok: true },
+  controls: { ok: true },
+  availableBalance: 100 * USD,
+  program: PROGRAM,
+  ...overrides,
+});
+
+const decideCommand = (
+  overrides: Partial<AuthorizationFacts> = {},
+  networkKey = 'stan-1',
+): DecideAuthorization => ({
+  type: 'DecideAuthorization',
+  data: { ...PARTIES, networkKey, facts: facts(overrides) },
+});
+
+const decided: AuthorizationDecided = {
+  type: 'AuthorizationDecided',
+  data: {
+    ...PARTIES,
+    decision: 'confirmed',
+    amount: AMOUNT,
+    merchantAmount: '40.00',
+    merchantCurrency: 'USD',
+    fee: { auth: FEE },
+    feeTotal: FEE,
+    fxRate: null,
+    merchant: MERCHANT,
+    type: 'payment',
+    advice: null,
+    originalAuthorizationId: null,
+    // 20% of 40.00 USD.
+    clearingAllowance: 8 * USD,
+    expiresAt: EXPIRES,
+    networkKey: 'stan-1',
+    decidedAt: AT,
+    ledger: [{ op: 'placeHold', holdId: AUT, amount: AMOUNT + FEE }],
+  },
+};
+
+const clear = (amount: number, networkKey: string, final = false): AuthorizationCommand => ({
+  type: 'ClearAuthorization',
+  data: { networkKey, amount, final, now: LATER },
+});
+const reverse = (networkKey: string, amount?: number): AuthorizationCommand => ({
+  type: 'ReverseAuthorization',
+  data: { networkKey, ...(amount === undefined ? {} : { amount }), now: LATER },
+});
+const expire = (now = EXPIRES): AuthorizationCommand => ({ type: 'ExpireAuthorization', data: { now } });
+
+const cleared = (
+  data: Partial<AuthorizationCleared['data']> & Pick<AuthorizationCleared['data'], 'amount' | 'ledger'>,
+): AuthorizationCleared => ({
+  type: 'AuthorizationCleared',
+  data: {
+    authorizationId: AUT,
+    clearedTotal: data.amount,
+    remaining: 0,
+    released: 0,
+    late: false,
+    holdId: null,
+    networkKey: 'clr-1',
+    at: LATER,
+    ...data,
+  },
+});
+
+const stateAfter = (events: AuthorizationEvent[]) =>
+  events.reduce(authorizationDecider.evolve, authorizationDecider.initialState());
+const run = (history: AuthorizationEvent[], command: AuthorizationCommand) => [
+  ...history,
+  ...authorizationDecider.decide(command, stateAfter(history)),
+];
+
+describe('deciding', () => {
+  it('confirms with a hold of the amount and fees, the tip allowance and the 7-day expiry', () => {
+    spec.given([]).when(decideCommand()).then([decided]);
+    expect(stateAfter([decided])).toMatchObject({ status: 'confirmed', remaining: AMOUNT, holdId: AUT });
+  });
+
+  it('keeps the program window when it sets one', () => {
+    const [event] = authorizationDecider.decide(
+      decideCommand({ program: { ...PROGRAM, holdExpiryDays: 3 } }),
+      authorizationDecider.initialState(),
+    );
+    expect(event.data).toMatchObject({ expiresAt: '2026-11-26T12:00:00.000Z' });
+  });
+
+  it('records a rejection with its reason and nothing for the ledger', () => {
+    const [event] = authorizationDecider.decide(decideCommand({ availableBalance: 0 }), { status: 'absent' });
+    expect(event.data).toMatchObject({
+      decision: 'rejected',
+      declineReasonCode: 'insufficientFund',
+      expiresAt: null,
+      clearingAllowance: 0,
+      ledger: [],
+    });
+    expect(stateAfter([event])).toMatchObject({ status: 'rejected', holdId: null, remaining: 0 });
+  });
+
+  it('records a stand-in advice with a forced hold', () => {
+    const advice = decideCommand({
+      availableBalance: -1,
+      request: { ...facts().request, advice: 'stand_in' },
+    });
+    const [event] = authorizationDecider.decide(advice, { status: 'absent' });
+    expect(event.data).toMatchObject({
+      decision: 'confirmed',
+      advice: 'stand_in',
+      ledger: [{ op: 'placeHold', holdId: AUT, amount: AMOUNT + FEE, force: true }],
+    });
+  });
+
+  it('changes nothing when the network retries the same message', () => {
+    spec.given([decided]).when(decideCommand()).thenNothing();
+  });
+
+  it('refuses another message deciding an authorization that exists', () => {
+    spec
+      .given([decided])
+      .when(decideCommand({}, 'stan-2'))
+      .thenThrows('invalid_state_transition', /exists already/);
+  });
+});
+
+describe('clearing', () => {
+  it('clears in full: settles the hold and charges the fees', () => {
+    spec
+      .given([decided])
+      .when(clear(AMOUNT, 'clr-1'))
+      .then([
+        cleared({
+          amount: AMOUNT,
+          ledger: [
+            { op: 'settleHold', holdId: AUT, amount: AMOUNT },
+            { op: 'chargeFee', feeId: `${AUT}.fees`, amount: FEE },
+          ],
+        }),
+      ]);
+    expect(stateAfter(run([decided], clear(AMOUNT, 'clr-1')))).toMatchObject({
+      status: 'cleared',
+      holdId: null,
+    });
+  });
+
+  it('clears partially: keeps the rest under a new hold placed first, charges the fees once', () => {
+    const partial = cleared({
+      amount: 15 * USD,
+      remaining: 25 * USD,
+      holdId: `${AUT}.1`,
+      ledger: [
+        { op: 'placeHold', holdId: `${AUT}.1`, amount: 25 * USD, force: true },
+        { op: 'settleHold', holdId: AUT, amount: 15 * USD },
+        { op: 'chargeFee', feeId: `${AUT}.fees`, amount: FEE },
+      ],
+    });
+    spec
+      .given([decided])
+      .when(clear(15 * USD, 'clr-1'))
+      .then([partial]);
+    expect(stateAfter([decided, partial])).toMatchObject({
+      status: 'partially_cleared',
+      remaining: 25 * USD,
+    });
+  });
+
+  it('takes multiple partial clearings, each settling the last hold, until the amount has cleared', () => {
+    let history = run([decided], clear(15 * USD, 'clr-1'));
+    history = run(history, clear(20 * USD, 'clr-2'));
+    expect(history.at(-1)!.data).toMatchObject({
+      clearedTotal: 35 * USD,
+      remaining: 5 * USD,
+      ledger: [
+        { op: 'placeHold', holdId: `${AUT}.2`, amount: 5 * USD, force: true },
+        { op: 'settleHold', holdId: `${AUT}.1`, amount: 20 * USD },
+      ],
+    });
+    history = run(history, clear(5 * USD, 'clr-3'));
+    expect(history.at(-1)!.data).toMatchObject({
+      clearedTotal: AMOUNT,
+      remaining: 0,
+      ledger: [{ op: 'settleHold', holdId: `${AUT}.2`, amount: 5 * USD }],
+    });
+    expect(stateAfter(history)).toMatchObject({ status: 'cleared', cleared: AMOUNT, holdId: null });
+  });
+
+  it('releases the rest when the network marks a partial clearing final', () => {
+    const [event] = authorizationDecider.decide(clear(30 * USD, 'clr-1', true), stateAfter([decided]));
+    expect(event.data).toMatchObject({
+      remaining: 0,
+      released: 10 * USD,
+      ledger: [
+        { op: 'settleHold', holdId: AUT, amount: 30 * USD },
+        { op: 'chargeFee', feeId: `${AUT}.fees`, amount: FEE },
+      ],
+    });
+    expect(stateAfter([decided, event])).toMatchObject({ status: 'cleared', cleared: 30 * USD });
+  });
+
+  it('clears above the hold within the tip tolerance (the balance may go negative)', () => {
+    const [event] = authorizationDecider.decide(clear(48 * USD, 'clr-1'), stateAfter([decided]));
+    expect(event.data).toMatchObject({
+      amount: 48 * USD,
+      ledger: [{ op: 'settleHold', holdId: AUT, amount: 48 * USD }, { op: 'chargeFee' }],
+    });
+  });
+
+  it('refuses a clearing beyond the tolerance, even spread over partial clearings', () => {
+    spec
+      .given([decided])
+      .when(clear(48 * USD + 1, 'clr-1'))
+      .thenThrows('invalid_state_transition', /tolerance of 8000000/);
+    const history = run([decided], clear(30 * USD, 'clr-1'));
+    spec
+      .given(history)
+      .when(clear(18 * USD + 1, 'clr-2'))
+      .thenThrows('invalid_state_transition', /at most 18000000/);
+  });
+
+  it('changes nothing when the same clearing arrives again', () => {
+    spec
+      .given(run([decided], clear(15 * USD, 'clr-1')))
+      .when(clear(15 * USD, 'clr-1'))
+      .thenNothing();
+  });
+
+  it('refuses a clearing of a rejected, reversed or already cleared authorization, or of a refund', () => {
+    const [rejected] = authorizationDecider.decide(decideCommand({ availableBalance: 0 }), {
+      status: 'absent',
+    });
+    spec
+      .given([rejected])
+      .when(clear(USD, 'clr-1'))
+      .thenThrows('invalid_state_transition', /rejected/);
+    spec
+      .given(run([decided], reverse('rev-1')))
+      .when(clear(USD, 'clr-1'))
+      .thenThrows('invalid_state_transition', /reversed/);
+    spec
+      .given(run([decided], clear(AMOUNT, 'clr-1')))
+      .when(clear(USD, 'clr-2'))
+      .thenThrows('invalid_state_transition', /cleared already/);
+    spec
+      .given(refunded)
+      .when(clear(USD, 'clr-1'))
+      .thenThrows('invalid_state_transition', /refund/);
+  });
+
+  it('refuses a clearing of nothing, a negative or fractional amount, or of an unknown authorization', () => {
+    spec.given([decided]).when(clear(0, 'clr-1')).thenThrows('validation_error');
+    spec.given([decided]).when(clear(-5, 'clr-1')).thenThrows('validation_error');
+    spec.given([decided]).when(clear(1.5, 'clr-1')).thenThrows('validation_error');
+    spec.given([]).when(clear(USD, 'clr-1')).thenThrows('not_found');
+  });
+
+  it('debits a clearing that arrives after the hold expired through a forced hold, with the fees', () => {
+    const history = run([decided], expire());
+    spec
+      .given(history)
+      .when(clear(AMOUNT, 'clr-late'))
+      .then([
+        cleared({
+          amount: AMOUNT,
+          late: true,
+          networkKey: 'clr-late',
+          ledger: [
+            { op: 'placeHold', holdId: `${AUT}.1`, amount: AMOUNT, force: true },
+            { op: 'settleHold', holdId: `${AUT}.1`, amount: AMOUNT },
+            { op: 'chargeFee', feeId: `${AUT}.fees`, amount: FEE },
+          ],
+        }),
+      ]);
+    expect(stateAfter(run(history, clear(AMOUNT, 'clr-late')))).toMatchObject({ status: 'cleared' });
+  });
+});
+
+describe('reversing', () => {
+  it('reverses in full: releases the hold, fees included', () => {
+    const history = run([decided], reverse('rev-1'));
+    expect(history.at(-1)).toEqual({
+      type: 'AuthorizationReversed',
+      data: {
+        authorizationId: AUT,
+        amount: AMOUNT,
+        reversedTotal: AMOUNT,
+        remaining: 0,
+        holdId: null,
+        networkKey: 'rev-1',
+        at: LATER,
+        ledger: [{ op: 'releaseHold', holdId: AUT }],
+      },
+    });
+    expect(stateAfter(history)).toMatchObject({ status: 'reversed', holdId: null });
+  });
+
+  it('reverses partially: keeps the rest and the uncharged fees held, and stays confirmed', () => {
+    const history = run([decided], reverse('rev-1', 10 * USD));
+    expect(history.at(-1)!.data).toMatchObject({
+      remaining: 30 * USD,
+      holdId: `${AUT}.1`,
+      ledger: [
+        { op: 'placeHold', holdId: `${AUT}.1`, amount: 30 * USD + FEE, force: true },
+        { op: 'releaseHold', holdId: AUT },
+      ],
+    });
+    expect(stateAfter(history)).toMatchObject({ status: 'confirmed', reversed: 10 * USD });
+    // What is left then clears from the new hold, within the tolerance of what was not reversed.
+    const after = run(history, clear(30 * USD, 'clr-1'));
+    expect(after.at(-1)!.data).toMatchObject({
+      ledger: [{ op: 'settleHold', holdId: `${AUT}.1` }, { op: 'chargeFee' }],
+    });
+    spec
+      .given(history)
+      .when(clear(38 * USD + 1, 'clr-1'))
+      .thenThrows('invalid_state_transition');
+  });
+
+  it('leaves a partially cleared authorization cleared when the rest is reversed', () => {
+    const history = run(run([decided], clear(15 * USD, 'clr-1')), reverse('rev-1'));
+    expect(history.at(-1)!.data).toMatchObject({
+      amount: 25 * USD,
+      ledger: [{ op: 'releaseHold', holdId: `${AUT}.1` }],
+    });
+    expect(stateAfter(history)).toMatchObject({ status: 'cleared', cleared: 15 * USD, reversed: 25 * USD });
+  });
+
+  it('refuses a reversal above what is held, or when nothing is held', () => {
+    spec
+      .given([decided])
+      .when(reverse('rev-1', AMOUNT + 1))
+      .thenThrows('invalid_state_transition', /only 40000000/);
+    spec
+      .given(run([decided], clear(AMOUNT, 'clr-1')))
+      .when(reverse('rev-1'))
+      .thenThrows('invalid_state_transition', /nothing is held/);
+    spec
+      .given(run([decided], expire()))
+      .when(reverse('rev-1'))
+      .thenThrows('invalid_state_transition', /expired/);
+    spec
+      .given(refunded)
+      .when(reverse('rev-1'))
+      .thenThrows('invalid_state_transition', /refund/);
+    spec.given([decided]).when(reverse('rev-1', 0)).thenThrows('validation_error');
+  });
+
+  it('changes nothing when the same reversal arrives again', () => {
+    spec
+      .given(run([decided], reverse('rev-1', USD)))
+      .when(reverse('rev-1', USD))
+      .thenNothing();
+  });
+});
+
+describe('expiring', () => {
+  it('releases an uncleared hold once the window has passed, and not a millisecond before', () => {
+    spec
+      .given([decided])
+      .when(expire('2026-11-30T11:59:59.999Z'))
+      .thenThrows('invalid_state_transition', /before/);
+    spec
+      .given([decided])
+      .when(expire())
+      .then([
+        {
+          type: 'AuthorizationExpired',
+          data: {
+            authorizationId: AUT,
+            amount: AMOUNT,
+            at: EXPIRES,
+            ledger: [{ op: 'releaseHold', holdId: AUT }],
+          },
+        },
+      ]);
+    expect(stateAfter(run([decided], expire()))).toMatchObject({ status: 'expired', holdId: null });
+  });
+
+  it('releases the uncleared rest of a partially cleared authorization, which stays cleared', () => {
+    const history = run(run([decided], clear(15 * USD, 'clr-1')), expire());
+    expect(history.at(-1)!.data).toMatchObject({
+      amount: 25 * USD,
+      ledger: [{ op: 'releaseHold', holdId: `${AUT}.1` }],
+    });
+    expect(stateAfter(history)).toMatchObject({ status: 'cleared' });
+  });
+
+  it('changes nothing once nothing is held (cleared, reversed, expired already)', () => {
+    spec
+      .given(run([decided], clear(AMOUNT, 'clr-1')))
+      .when(expire())
+      .thenNothing();
+    spec
+      .given(run([decided], reverse('rev-1')))
+      .when(expire())
+      .thenNothing();
+    spec
+      .given(run([decided], expire()))
+      .when(expire())
+      .thenNothing();
+  });
+
+  it('refuses to expire a rejected authorization or an unknown one', () => {
+    const [rejected] = authorizationDecider.decide(decideCommand({ availableBalance: 0 }), {
+      status: 'absent',
+    });
+    spec
+      .given([rejected])
+      .when(expire())
+      .thenThrows('invalid_state_transition', /rejected/);
+    spec.given([]).when(expire()).thenThrows('not_found');
+  });
+});
+
+const refundCommand = (originalAuthorizationId?: string, networkKey = 'ref-1'): AuthorizationCommand => ({
+  type: 'RefundAuthorization',
+  data: {
+    ...PARTIES,
+    networkKey,
+    charge: { merchant: MERCHANT, merchantAmount: 1_000, merchantCurrency: 'EUR' },
+    ...(originalAuthorizationId ? { originalAuthorizationId } : {}),
+    pricing: { ...PROGRAM, fees: { auth: FEE, fxRate: 20_000 } },
+    now: LATER,
+  },
+});
+const refunded = authorizationDecider.decide(refundCommand('aut-original'), { status: 'absent' });
+
+describe('refunds', () => {
+  it('records a refund of a named payment as a confirmed refund, credited at once, without fees', () => {
+    expect(refunded).toEqual([
+      {
+        type: 'AuthorizationDecided',
+        data: expect.objectContaining({
+          type: 'refund',
+          decision: 'confirmed',
+          originalAuthorizationId: 'aut-original',
+          // 10.00 EUR at 1.0856 = 10.856 USD -> 10.86 USD.
+          amount: 10_860_000,
+          merchantAmount: '10.00',
+          fee: {},
+          expiresAt: null,
+          ledger: [],
+        }),
+      },
+      expect.objectContaining({
+        type: 'AuthorizationCleared',
+        data: expect.objectContaining({
+          amount: 10_860_000,
+          ledger: [{ op: 'refund', refundId: AUT, amount: 10_860_000 }],
+        }),
+      }),
+    ]);
+    expect(stateAfter(refunded)).toMatchObject({ status: 'cleared', type: 'refund' });
+  });
+
+  it('records a refund without an original authorization', () => {
+    const events = authorizationDecider.decide(refundCommand(), { status: 'absent' });
+    expect(events[0].data).toMatchObject({ type: 'refund', originalAuthorizationId: null });
+  });
+
+  it('changes nothing on a retry; refuses a refund it cannot price or timed out of the spec format', () => {
+    spec.given(refunded).when(refundCommand('aut-original')).thenNothing();
+    spec.given(refunded).when(refundCommand('aut-original', 'ref-2')).thenThrows('invalid_state_transition');
+    const noRate = refundCommand();
+    if (noRate.type === 'RefundAuthorization') noRate.data.charge.merchantCurrency = 'GBP';
+    spec
+      .given([])
+      .when(noRate)
+      .thenThrows('validation_error', /no fx rate for GBP/);
+    const badTime = refundCommand();
+    if (badTime.type === 'RefundAuthorization') badTime.data.now = '2026-11-24T09:00:00Z';
+    spec
+      .given([])
+      .when(badTime)
+      .thenThrows('validation_error', /YYYY-MM-DDTHH:mm:ss.sssZ/);
+  });
+});
+
+describe('force-posted clearings (no authorization)', () => {
+  const forcePost = (networkKey = 'fp-1'): AuthorizationCommand => ({
+    type: 'ForcePostClearing',
+    data: {
+      ...PARTIES,
+      networkKey,
+      charge: { merchant: { ...MERCHANT, mcc: '6011' }, merchantAmount: 2_000, merchantCurrency: 'USD' },
+      pricing: { fxRates: {}, fees: { auth: FEE, atm: 2_500_000 } },
+      now: LATER,
+    },
+  });
+
+  it('debits through a forced hold settled at once, with the ATM fee but no auth fee', () => {
+    const events = authorizationDecider.decide(forcePost(), { status: 'absent' });
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'AuthorizationForcePosted',
+        data: expect.objectContaining({ amount: 20 * USD, fee: { atm: 2_500_000 }, feeTotal: 2_500_000 }),
+      }),
+      expect.objectContaining({
+        type: 'AuthorizationCleared',
+        data: expect.objectContaining({
+          late: true,
+          ledger: [
+            { op: 'placeHold', holdId: AUT, amount: 20 * USD, force: true },
+            { op: 'settleHold', holdId: AUT, amount: 20 * USD },
+            { op: 'chargeFee', feeId: `${AUT}.fees`, amount: 2_500_000 },
+          ],
+        }),
+      }),
+    ]);
+    expect(stateAfter(events)).toMatchObject({ status: 'cleared', cleared: 20 * USD });
+    spec.given(events).when(forcePost()).thenNothing();
+    spec.given(events).when(clear(1, 'clr-2')).thenThrows('invalid_state_transition');
+  });
+});

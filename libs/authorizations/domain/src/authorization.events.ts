@@ -1,0 +1,138 @@
+import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
+import type {
+  AuthorizationClearedEvent,
+  AuthorizationDecidedEvent,
+  AuthorizationExpiredEvent,
+  AuthorizationReversedEvent,
+} from '@cip/authorizations/contract';
+import type {
+  AuthorizationDecision,
+  AuthorizationType,
+  DeclineReasonCode,
+  Fee,
+  Merchant,
+} from './authorization.types';
+import type { Advice } from './decision/authorization-decision.policy';
+import type { LedgerInstruction } from './authorization.ledger';
+
+// ---------------------------------------------------------------------------------------------------
+// Domain events of an authorization stream (`aut-<uuid>`). Amounts are integers of the wallet's minor
+// units (10^-6 USD); `merchantAmount` is the spec's decimal string. `networkKey` is the network message's
+// identity (the link derives it from STAN, RRN and the acquirer): a message seen again changes nothing.
+// `ledger` is what the event does to the wallet, carried out by the service after the append
+// (`authorization.ledger.ts`). No PAN, CVV2 or PIN, ever.
+// ---------------------------------------------------------------------------------------------------
+
+/** Who the authorization belongs to (tenant filtering, the wallet its ledger instructions go to). */
+type Parties = {
+  authorizationId: string;
+  distributorId: string;
+  cardId: string;
+  userId: string;
+  walletId: string;
+};
+
+/** What was charged, priced under the program (`priceAuthorization`). */
+type Charge = {
+  merchant: Merchant;
+  amount: number;
+  merchantAmount: string;
+  merchantCurrency: string;
+  /** In 6 implied decimals. */
+  fee: Fee;
+  /** The fees in minor units of the wallet. */
+  feeTotal: number;
+  /** USD per unit of the merchant currency applied; null for USD. */
+  fxRate: string | null;
+};
+
+/** A payment or refund answered, or an advice recorded. */
+export type AuthorizationDecided = DomainEvent<
+  'AuthorizationDecided',
+  Parties &
+    Charge & {
+      type: AuthorizationType;
+      decision: AuthorizationDecision;
+      declineReasonCode?: DeclineReasonCode;
+      /** Why it was declined, for operators (never sent to the network or in the public Event). */
+      detail?: string;
+      advice: Advice | null;
+      /** A refund's payment, when the network named it. */
+      originalAuthorizationId: string | null;
+      /** Minor units by which clearings may exceed the authorized amount (the program's tolerance). */
+      clearingAllowance: number;
+      /** When an uncleared hold lapses; null when nothing is held. */
+      expiresAt: string | null;
+      networkKey: string;
+      decidedAt: string;
+      ledger: LedgerInstruction[];
+    }
+>;
+
+/** A clearing the network posted without any authorization (force post): a Cleared event follows. */
+export type AuthorizationForcePosted = DomainEvent<
+  'AuthorizationForcePosted',
+  Parties & Charge & { networkKey: string; at: string }
+>;
+
+export type AuthorizationCleared = DomainEvent<
+  'AuthorizationCleared',
+  {
+    authorizationId: string;
+    /** This clearing. */
+    amount: number;
+    clearedTotal: number;
+    /** Still held for more clearings afterwards. */
+    remaining: number;
+    /** Released because the network marked a partial clearing final. */
+    released: number;
+    /** Cleared after the hold was gone (after expiry, or a force post): debited with a forced hold. */
+    late: boolean;
+    /** The hold open afterwards (null when none). */
+    holdId: string | null;
+    networkKey: string;
+    at: string;
+    ledger: LedgerInstruction[];
+  }
+>;
+
+export type AuthorizationReversed = DomainEvent<
+  'AuthorizationReversed',
+  {
+    authorizationId: string;
+    amount: number;
+    reversedTotal: number;
+    remaining: number;
+    holdId: string | null;
+    networkKey: string;
+    at: string;
+    ledger: LedgerInstruction[];
+  }
+>;
+
+/** `amount`: what was still held for the payment (its uncharged fees are released with it). */
+export type AuthorizationExpired = DomainEvent<
+  'AuthorizationExpired',
+  { authorizationId: string; amount: number; at: string; ledger: LedgerInstruction[] }
+>;
+
+export type AuthorizationEvent =
+  | AuthorizationDecided
+  | AuthorizationForcePosted
+  | AuthorizationCleared
+  | AuthorizationReversed
+  | AuthorizationExpired;
+
+/** How authorization streams are read (no upcaster until an event changes shape). */
+export const authorizationEvents = domainEventReader<AuthorizationEvent>();
+
+/**
+ * The contract publishes four of these as integration events: their data must stay what the domain writes,
+ * or the build fails here rather than in another context's saga.
+ */
+export const PUBLISHED_EVENTS_MATCH_THE_CONTRACT: [
+  AuthorizationDecided['data'] extends AuthorizationDecidedEvent['data'] ? true : never,
+  AuthorizationCleared['data'] extends AuthorizationClearedEvent['data'] ? true : never,
+  AuthorizationReversed['data'] extends AuthorizationReversedEvent['data'] ? true : never,
+  AuthorizationExpired['data'] extends AuthorizationExpiredEvent['data'] ? true : never,
+] = [true, true, true, true];

@@ -1,0 +1,2 @@
+export * from './authorization-program';
+export * from './authorization-decision.policy';
