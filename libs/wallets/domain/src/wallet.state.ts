@@ -20,7 +20,22 @@ export interface PendingWithdrawal {
   payout: SignedPayout | null;
 }
 
-export type OpenHold = { amount: number; kind: Exclude<HoldKind, 'withdrawal'> } | PendingWithdrawal;
+/** An open card authorization hold, its figures in minor units. */
+export interface AuthorizationHold {
+  kind: Exclude<HoldKind, 'withdrawal'>;
+  /** What the hold still holds (counted in the wallet's `held`). */
+  amount: number;
+  /** The amount the hold was placed for. */
+  authorized: number;
+  /** The sum of its clearings so far. */
+  cleared: number;
+  /** The sum of its partial reversals so far. */
+  released: number;
+  /** The ids of its clearings and partial reversals, so that a retry changes nothing while it is open. */
+  postingIds: readonly string[];
+}
+
+export type OpenHold = AuthorizationHold | PendingWithdrawal;
 
 export interface WalletRecord extends LedgerFigures {
   status: 'active';
@@ -70,6 +85,39 @@ function withHolds(
   const holds = new Map(wallet.holds);
   change(holds);
   return holds;
+}
+
+/**
+ * A clearing or a release of an authorization hold: a partial one leaves the hold open with what remains
+ * and remembers its id; a final one (every event recorded before partial postings) closes the hold. The
+ * posting's id joins the wallet's recent ids either way, so a retry after the hold closed changes nothing.
+ */
+function evolveHold(
+  state: WalletRecord,
+  wallet: WalletRecord,
+  event: Extract<WalletEvent, { type: 'WalletHoldReleased' | 'WalletHoldSettled' }>,
+): void {
+  const { data } = event;
+  const postingId = event.type === 'WalletHoldSettled' ? event.data.clearingId : event.data.reversalId;
+  const hold = state.holds.get(data.holdId);
+  const stays =
+    event.type === 'WalletHoldSettled' ? event.data.final === false : (event.data.remaining ?? 0) > 0;
+  let usedIds = state.usedIds;
+  if (postingId && postingId !== data.holdId) usedIds = withRecentId(usedIds, postingId);
+  if (stays && hold?.kind === 'authorization') {
+    const next: AuthorizationHold = {
+      ...hold,
+      amount: data.remaining ?? 0,
+      postingIds: postingId ? [...hold.postingIds, postingId] : hold.postingIds,
+    };
+    if (event.type === 'WalletHoldSettled') next.cleared = event.data.cleared ?? hold.cleared + data.amount;
+    else next.released = hold.released + data.amount;
+    wallet.holds = withHolds(state, (holds) => holds.set(data.holdId, next));
+  } else {
+    wallet.holds = withHolds(state, (holds) => holds.delete(data.holdId));
+    usedIds = withRecentId(usedIds, data.holdId);
+  }
+  wallet.usedIds = usedIds;
 }
 
 export function evolveWallet(state: WalletState, event: WalletEvent): WalletState {
@@ -126,7 +174,16 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       break;
     case 'WalletHoldPlaced': {
       const { holdId, amount } = event.data;
-      wallet.holds = withHolds(state, (holds) => holds.set(holdId, { amount, kind: 'authorization' }));
+      wallet.holds = withHolds(state, (holds) =>
+        holds.set(holdId, {
+          amount,
+          kind: 'authorization',
+          authorized: amount,
+          cleared: 0,
+          released: 0,
+          postingIds: [],
+        }),
+      );
       break;
     }
     case 'WithdrawalRequested': {
@@ -152,8 +209,10 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
     }
     case 'WalletHoldReleased':
     case 'WalletHoldSettled':
-      wallet.holds = withHolds(state, (holds) => holds.delete(event.data.holdId));
-      wallet.usedIds = withRecentId(state.usedIds, event.data.holdId);
+      evolveHold(state, wallet, event);
+      break;
+    case 'WalletForcePosted':
+      wallet.usedIds = withRecentId(state.usedIds, event.data.postingId);
       break;
     case 'WithdrawalConfirmed':
     case 'WithdrawalRejected':
