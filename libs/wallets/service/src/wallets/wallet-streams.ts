@@ -10,7 +10,7 @@ import {
 import type { ReadStore } from '@cip/shared/read-store';
 import { Clock, deterministicUuid } from '@cip/shared/runtime';
 import type { DepositAddressDeriver, PayoutPort, SimulatedChain } from '@cip/wallets/chain';
-import type { LedgerBalance, LedgerContext } from '@cip/wallets/contract';
+import type { LedgerBalance, LedgerContext, LedgerHold } from '@cip/wallets/contract';
 import {
   availableBalance,
   WalletCommand,
@@ -66,6 +66,14 @@ const ledgerOf = (wallet: WalletRecord): LedgerBalance => ({
   available: availableBalance(wallet),
 });
 
+/** The figures of hold `holdId` after a command on it: null once it is closed. */
+function holdOf(wallet: WalletRecord, holdId: string): LedgerHold | null {
+  const hold = wallet.holds.get(holdId);
+  if (hold?.kind !== 'authorization') return null;
+  const { authorized, cleared, released, amount } = hold;
+  return { holdId, authorized, cleared, released, held: amount };
+}
+
 /**
  * What every part of the wallets context works through: the stores, the per-wallet command path (one
  * command at a time per wallet in this process, optimistic concurrency across processes, cached folded
@@ -82,11 +90,15 @@ export class WalletStreams {
     private readonly clock: Clock,
   ) {}
 
-  /** A ledger command on a wallet of the context's distributor (another tenant's wallet is not found). */
+  /**
+   * A ledger command on a wallet of the context's distributor (another tenant's wallet is not found);
+   * with `holdId`, the answer carries that hold's figures.
+   */
   async ledger(
     context: LedgerContext,
     walletId: string,
     build: (now: string) => WalletCommand,
+    holdId?: string,
   ): Promise<LedgerBalance> {
     const commandContext = this.commandContext(context);
     const result = await this.command(
@@ -99,7 +111,8 @@ export class WalletStreams {
         return build(commandContext.occurredAt);
       },
     );
-    return ledgerOf(result as WalletRecord);
+    const wallet = result as WalletRecord;
+    return holdId === undefined ? ledgerOf(wallet) : { ...ledgerOf(wallet), hold: holdOf(wallet, holdId) };
   }
 
   async command(
