@@ -1,4 +1,5 @@
 import type { HoldKind, LedgerFigures, WalletEvent } from './wallet.events';
+import { HoldsMap } from './holds-map';
 import { NO_RECENT_IDS, RecentIds, withRecentId } from './recent-ids';
 
 // ---------------------------------------------------------------------------------------------------
@@ -46,8 +47,8 @@ export interface WalletRecord extends LedgerFigures {
   addressIndex: number;
   chain: string;
   currency: 'USDC';
-  /** Open holds by id (authorizations and pending withdrawals). */
-  holds: ReadonlyMap<string, OpenHold>;
+  /** Open holds by id (authorizations and pending withdrawals); see holds-map.ts. */
+  holds: HoldsMap<OpenHold>;
   /**
    * Ids recently used by a posting (deposits, refunds, fees) or by a hold that is closed: a bounded,
    * immutable window (see recent-ids.ts), so a retried command changes nothing.
@@ -78,15 +79,6 @@ export const availableBalance = (wallet: LedgerFigures): number => wallet.balanc
 // Evolve
 // ---------------------------------------------------------------------------------------------------
 
-function withHolds(
-  wallet: WalletRecord,
-  change: (holds: Map<string, OpenHold>) => void,
-): ReadonlyMap<string, OpenHold> {
-  const holds = new Map(wallet.holds);
-  change(holds);
-  return holds;
-}
-
 /**
  * A clearing or a release of an authorization hold: a partial one leaves the hold open with what remains
  * and remembers its id; a final one (every event recorded before partial postings) closes the hold. The
@@ -112,9 +104,9 @@ function evolveHold(
     };
     if (event.type === 'WalletHoldSettled') next.cleared = event.data.cleared ?? hold.cleared + data.amount;
     else next.released = hold.released + data.amount;
-    wallet.holds = withHolds(state, (holds) => holds.set(data.holdId, next));
+    wallet.holds = state.holds.set(data.holdId, next);
   } else {
-    wallet.holds = withHolds(state, (holds) => holds.delete(data.holdId));
+    wallet.holds = state.holds.delete(data.holdId);
     usedIds = withRecentId(usedIds, data.holdId);
   }
   wallet.usedIds = usedIds;
@@ -134,7 +126,7 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       currency: data.currency,
       balance: 0,
       held: 0,
-      holds: new Map(),
+      holds: HoldsMap.empty(),
       usedIds: NO_RECENT_IDS,
       complianceHold: null,
       createdAt: data.createdAt,
@@ -174,23 +166,19 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       break;
     case 'WalletHoldPlaced': {
       const { holdId, amount } = event.data;
-      wallet.holds = withHolds(state, (holds) =>
-        holds.set(holdId, {
-          amount,
-          kind: 'authorization',
-          authorized: amount,
-          cleared: 0,
-          released: 0,
-          postingIds: [],
-        }),
-      );
+      wallet.holds = state.holds.set(holdId, {
+        amount,
+        kind: 'authorization',
+        authorized: amount,
+        cleared: 0,
+        released: 0,
+        postingIds: [],
+      });
       break;
     }
     case 'WithdrawalRequested': {
       const { withdrawalId, amount, toAddress } = event.data;
-      wallet.holds = withHolds(state, (holds) =>
-        holds.set(withdrawalId, { amount, kind: 'withdrawal', toAddress, payout: null }),
-      );
+      wallet.holds = state.holds.set(withdrawalId, { amount, kind: 'withdrawal', toAddress, payout: null });
       break;
     }
     case 'WithdrawalPayoutSigned':
@@ -204,7 +192,7 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
           : { ...(pending.payout as SignedPayout), refusedReason: event.data.reason };
       return {
         ...wallet,
-        holds: withHolds(state, (holds) => holds.set(withdrawalId, { ...pending, payout })),
+        holds: state.holds.set(withdrawalId, { ...pending, payout }),
       };
     }
     case 'WalletHoldReleased':
@@ -216,7 +204,7 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       break;
     case 'WithdrawalConfirmed':
     case 'WithdrawalRejected':
-      wallet.holds = withHolds(state, (holds) => holds.delete(event.data.withdrawalId));
+      wallet.holds = state.holds.delete(event.data.withdrawalId);
       wallet.usedIds = withRecentId(state.usedIds, event.data.withdrawalId);
       break;
     default: {
