@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import { walletTransactionsReadModel } from './wallet-transactions.read-model';
-import type { LedgerContext } from '@cip/wallets/contract';
+import type { LedgerBalance, LedgerContext } from '@cip/wallets/contract';
 import { WalletChain, walletIdOf, WalletsService } from './wallets.service';
 
 const USDC = 1_000_000;
@@ -660,6 +660,25 @@ describe('wallet ledger on the embedded store: clearings and reversals under con
       available: -3 * USDC,
       hold: null,
     });
+  });
+
+  it('answers each of many concurrent commands on one wallet with the ledger right after its own, in one order', async () => {
+    const wallet = await fundedWallet(opened, 'usr-batched', 100 * USDC);
+    // Decided together while appends are in flight: a refused one in the middle changes nothing for the rest.
+    const answers = await Promise.allSettled(
+      Array.from({ length: 21 }, (_, i) =>
+        i === 10
+          ? opened.wallets.placeHold(context, wallet.id, { holdId: 'aut-big', amount: 1_000 * USDC })
+          : opened.wallets.placeHold(context, wallet.id, { holdId: `aut-${i}`, amount: 5 * USDC }),
+      ),
+    );
+    expect(answers[10]).toMatchObject({ status: 'rejected', reason: { code: 'insufficient_funds' } });
+    const held = answers
+      .filter((a): a is PromiseFulfilledResult<LedgerBalance> => a.status === 'fulfilled')
+      .map((a) => a.value.held / USDC)
+      .sort((a, b) => a - b);
+    expect(held).toEqual(Array.from({ length: 20 }, (_, i) => 5 * (i + 1)));
+    expect(await summedLedger(opened, wallet.id)).toMatchObject({ held: 100 * USDC, holds: 20 });
   });
 
   it('answers the hold figures after partial reversals and clearings, releases the rest on expiry, and force posts once', async () => {
