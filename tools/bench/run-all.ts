@@ -2,6 +2,7 @@ import { appendBench, formatNumber, formatTarget, verdict, type Figure } from '.
 import { cardsHttpBench } from './cards-http-bench';
 import { cardVaultBench } from './card-vault-bench';
 import { ledgerPostingsBench } from './ledger-postings';
+import { ledgerHoldsBench } from './ledger-holds-bench';
 import { chainDepositLatencyBench } from './chain-deposit-latency';
 import { iso8583Bench } from './iso8583-bench';
 import { startupMemoryBench } from './startup-memory-bench';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
     ...(await usersHttpBench()),
     ...(await startupMemoryBench()),
     ...(await ledgerPostingsBench()),
+    ...(await ledgerHoldsBench()),
     ...(await webhooksDeliveryBench()),
     ...(await chainDepositLatencyBench()),
     ...(await cardsHttpBench()),

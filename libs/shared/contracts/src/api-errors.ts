@@ -28,6 +28,7 @@ export const API_ERROR_STATUS = {
   country_not_allowed: 422,
   insufficient_funds: 422,
   amount_too_large: 422,
+  amount_exceeds_hold: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

@@ -102,6 +102,58 @@ export interface LedgerBalance {
   balance: number;
   held: number;
   available: number;
+  /**
+   * After a command on a hold (settle, release, expire; place too): the hold's figures while it is open,
+   * null once it is closed. Absent after other commands.
+   */
+  hold?: LedgerHold | null;
+}
+
+/** An open authorization hold, in minor units. */
+export interface LedgerHold {
+  holdId: string;
+  /** The amount it was placed for. */
+  authorized: number;
+  /** The sum of its clearings so far. */
+  cleared: number;
+  /** The sum of its partial reversals so far. */
+  released: number;
+  /** What it still holds. */
+  held: number;
+}
+
+/**
+ * A clearing of a hold (see `WalletLedger.settleHold`). Without options: one final clearing under the
+ * hold's id, with no tolerance above the hold.
+ */
+export interface SettleHoldOptions {
+  /** The clearing's id, unique on the wallet: a retry with it changes nothing. */
+  clearingId: string;
+  /**
+   * Default true: the last clearing, which releases whatever the hold still holds and closes it. false:
+   * a partial clearing; the rest stays held for later clearings.
+   */
+  final?: boolean;
+  /**
+   * Minor units by which the hold's clearings together may exceed its authorized amount (net of its
+   * reversals): the program's tolerance for tips. Default 0.
+   */
+  overdraftAllowance?: number;
+}
+
+/** A reversal of a hold (see `WalletLedger.releaseHold`). Without options: a full reversal under the hold's id. */
+export interface ReleaseHoldOptions {
+  /** The reversal's id, unique on the wallet: a retry with it changes nothing. */
+  reversalId: string;
+  /** Minor units to release; absent: all the hold still holds (a full reversal). */
+  amount?: number;
+}
+
+/** A clearing without an authorization (see `WalletLedger.forcePost`). */
+export interface ForcePostInput {
+  postingId: string;
+  amount: number;
+  reference?: string;
 }
 
 export interface PlaceHoldInput {
@@ -119,14 +171,42 @@ export interface PlaceHoldInput {
  * concurrency on the wallet stream, so concurrent spends never see the same available balance twice.
  */
 export interface WalletLedger {
+  /**
+   * Reserves `amount`: refused with `insufficient_funds` (422) above the available balance plus
+   * `overdraftAllowance`, and with `wallet_compliance_hold` (409) on a held wallet, unless `force`.
+   */
   placeHold(context: LedgerContext, walletId: string, input: PlaceHoldInput): Promise<LedgerBalance>;
-  releaseHold(context: LedgerContext, walletId: string, holdId: string): Promise<LedgerBalance>;
+  /**
+   * A reversal, full (no options, or no `amount`) or partial, once per `reversalId`. More than the hold
+   * still holds: `amount_exceeds_hold` (422). A reversal the wallet has not seen on a closed hold:
+   * `invalid_state_transition` (409).
+   */
+  releaseHold(
+    context: LedgerContext,
+    walletId: string,
+    holdId: string,
+    options?: ReleaseHoldOptions,
+  ): Promise<LedgerBalance>;
+  /**
+   * A clearing of `amount`, final (releasing the rest) or partial (`final: false`), once per
+   * `clearingId`; beyond the authorized amount plus `overdraftAllowance`: `amount_exceeds_hold` (422).
+   * A clearing the wallet has not seen on a closed hold: `invalid_state_transition` (409) (post it with
+   * `forcePost`).
+   */
   settleHold(
     context: LedgerContext,
     walletId: string,
     holdId: string,
     amount: number,
+    options?: SettleHoldOptions,
   ): Promise<LedgerBalance>;
+  /**
+   * Releases what an uncleared hold still holds when the program's window lapses (the caller decides
+   * when); recorded as a release with reason `expiry`. An expiry of a closed hold changes nothing.
+   */
+  expireHold(context: LedgerContext, walletId: string, holdId: string): Promise<LedgerBalance>;
+  /** A clearing without an authorization: debited whatever the balance, once per `postingId`. */
+  forcePost(context: LedgerContext, walletId: string, input: ForcePostInput): Promise<LedgerBalance>;
   refund(
     context: LedgerContext,
     walletId: string,
@@ -146,8 +226,10 @@ export const walletLedgerContract = defineContext<WalletLedger>({
   token: WALLET_LEDGER,
   methods: {
     placeHold: ['context', 'walletId', 'input'],
-    releaseHold: ['context', 'walletId', 'holdId'],
-    settleHold: ['context', 'walletId', 'holdId', 'amount'],
+    releaseHold: ['context', 'walletId', 'holdId', 'options'],
+    settleHold: ['context', 'walletId', 'holdId', 'amount', 'options'],
+    expireHold: ['context', 'walletId', 'holdId'],
+    forcePost: ['context', 'walletId', 'input'],
     refund: ['context', 'walletId', 'input'],
     chargeFee: ['context', 'walletId', 'input'],
   },

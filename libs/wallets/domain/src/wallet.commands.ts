@@ -73,15 +73,43 @@ export interface PlaceHold {
   };
 }
 
+/**
+ * Releases a hold (a reversal): all that it still holds when `amount` is absent (the hold closes), else
+ * `amount` of it (closing it when nothing remains held), once per `reversalId` (default: the hold id).
+ */
 export interface ReleaseHold {
   type: 'ReleaseHold';
+  data: { holdId: string; amount?: number; reversalId?: string; now: string };
+}
+
+/**
+ * Clears `amount` of a hold, once per `clearingId` (default: the hold id). A final clearing (the
+ * default) releases what remains held and closes the hold; `final: false` keeps the rest held for later
+ * clearings. The hold's clearings together may exceed its authorized amount (net of reversals) by at
+ * most `overdraftAllowance` (default 0: the program's tip tolerance, given by the caller).
+ */
+export interface SettleHold {
+  type: 'SettleHold';
+  data: {
+    holdId: string;
+    amount: number;
+    clearingId?: string;
+    final?: boolean;
+    overdraftAllowance?: number;
+    now: string;
+  };
+}
+
+/** Releases what an uncleared hold still holds when its window lapses (the authorizations decide when). */
+export interface ExpireHold {
+  type: 'ExpireHold';
   data: { holdId: string; now: string };
 }
 
-/** Settles a hold for `amount`, which may be below or above the held amount (the rest is released). */
-export interface SettleHold {
-  type: 'SettleHold';
-  data: { holdId: string; amount: number; now: string };
+/** A clearing without an authorization: debited whatever the balance, once per `postingId`. */
+export interface ForcePost {
+  type: 'ForcePost';
+  data: { postingId: string; amount: number; reference?: string; now: string };
 }
 
 export interface Refund {
@@ -146,6 +174,8 @@ export type WalletCommand =
   | PlaceHold
   | ReleaseHold
   | SettleHold
+  | ExpireHold
+  | ForcePost
   | Refund
   | ChargeFee
   | RequestWithdrawal

@@ -4,6 +4,8 @@ import { walletEvents, type WalletEvent } from './wallet.events';
 import {
   chargeFee,
   creditDeposit,
+  expireHold,
+  forcePost,
   placeHold,
   refund,
   refuseDeposit,
@@ -72,6 +74,10 @@ export function decideWallet(command: WalletCommand, state: WalletState): Wallet
       return releaseHold(command, state);
     case 'SettleHold':
       return settleHold(command, state);
+    case 'ExpireHold':
+      return expireHold(command, state);
+    case 'ForcePost':
+      return forcePost(command, state);
     case 'Refund':
       return refund(command, state);
     case 'ChargeFee':

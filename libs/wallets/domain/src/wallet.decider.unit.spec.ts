@@ -176,12 +176,16 @@ describe('wallet decider: holds', () => {
       .thenNothing();
   });
 
-  it('settles above the hold, which may take the balance negative (spec part 1, fact 4)', () => {
+  it('settles above the hold within the tolerance given, which may take the balance negative (spec part 1, fact 4)', () => {
     const events = run(funded, hold('aut-1', 100 * USDC), {
       type: 'SettleHold',
-      data: { holdId: 'aut-1', amount: 103 * USDC, now: T1 },
+      data: { holdId: 'aut-1', amount: 103 * USDC, overdraftAllowance: 3 * USDC, now: T1 },
     });
     expect(wallet(events)).toMatchObject({ balance: -3 * USDC, held: 0 });
+    spec
+      .given(run(funded, hold('aut-1', 100 * USDC)))
+      .when({ type: 'SettleHold', data: { holdId: 'aut-1', amount: 103 * USDC, now: T1 } })
+      .thenThrows('amount_exceeds_hold', /tolerance of 0 USDC/);
   });
 
   it('answers not_found for a hold that never existed', () => {

@@ -86,15 +86,62 @@ export type WalletHoldPlaced = DomainEvent<
   }
 >;
 
+/**
+ * `amount` is freed from the hold (a reversal, full or partial, or the expiry of what remains). The hold
+ * closes unless `remaining` (what it still holds after) is above 0. Events recorded before partial
+ * reversals carry only `holdId`, `amount` and `at`: a full reversal that closed the hold.
+ */
 export type WalletHoldReleased = DomainEvent<
   'WalletHoldReleased',
-  LedgerEntry & { holdId: string; amount: number; at: string }
+  LedgerEntry & {
+    holdId: string;
+    amount: number;
+    /** The reversal's id (the hold id for a full reversal without one); absent on an expiry. */
+    reversalId?: string;
+    /** Why: a reversal by the network or the merchant, or the expiry of an uncleared hold. */
+    reason?: HoldReleaseReason;
+    /** What the hold still holds after this release; absent or 0: the hold is closed. */
+    remaining?: number;
+    /** The sum of the hold's clearings so far (a closed hold with clearings is a completed payment). */
+    cleared?: number;
+    at: string;
+  }
 >;
 
-/** The held amount is freed and `amount` (which may exceed it) is debited. */
+export type HoldReleaseReason = 'reversal' | 'expiry';
+
+/**
+ * A clearing of a hold: `amount` (which may exceed what is held, within the caller's tolerance) is
+ * debited and `heldAmount` is freed from the hold: on a final clearing everything the hold still held,
+ * otherwise the part of the hold this clearing consumed (at most `amount`). A non-final clearing
+ * (`final: false`) keeps the hold open with `remaining` held for later clearings. Events recorded
+ * before partial clearings carry only `holdId`, `heldAmount`, `amount` and `at`: a final clearing.
+ */
 export type WalletHoldSettled = DomainEvent<
   'WalletHoldSettled',
-  LedgerEntry & { holdId: string; heldAmount: number; amount: number; at: string }
+  LedgerEntry & {
+    holdId: string;
+    heldAmount: number;
+    amount: number;
+    /** The clearing's id (the hold id for a single clearing without one). */
+    clearingId?: string;
+    /** Absent or true: the hold is closed, its remainder released. */
+    final?: boolean;
+    /** The sum of the hold's clearings including this one. */
+    cleared?: number;
+    /** What the hold still holds after this clearing (0 on a final one). */
+    remaining?: number;
+    at: string;
+  }
+>;
+
+/**
+ * A clearing the network posts without an authorization (a force post): debited whatever the balance
+ * (spec part 1, fact 4), once per `postingId`.
+ */
+export type WalletForcePosted = DomainEvent<
+  'WalletForcePosted',
+  LedgerEntry & { postingId: string; amount: number; reference: string | null; at: string }
 >;
 
 export type WalletRefunded = DomainEvent<
@@ -180,7 +227,8 @@ export type WalletLedgerEvent =
   | WalletFeeCharged
   | WithdrawalRequested
   | WithdrawalConfirmed
-  | WithdrawalRejected;
+  | WithdrawalRejected
+  | WalletForcePosted;
 
 export type WalletEvent =
   | WalletCreated
@@ -202,6 +250,7 @@ const LEDGER_EVENT_TYPES: ReadonlySet<string> = new Set<WalletLedgerEvent['type'
   'WithdrawalRequested',
   'WithdrawalConfirmed',
   'WithdrawalRejected',
+  'WalletForcePosted',
 ]);
 
 /** Whether an event changes the balance or the holds (and so carries the ledger figures). */

@@ -57,3 +57,13 @@ export function posting(wallet: WalletRecord, balance: number, held: number) {
     );
   return { walletId: wallet.walletId, userId: wallet.userId, balance, held };
 }
+
+/**
+ * A tolerance in minor units (an overdraft allowance): absent is 0, otherwise a non-negative integer
+ * within MAX_MINOR_UNITS (a NaN would silently lift every limit it is compared with).
+ */
+export function requireAllowance(allowance: number | undefined, field = 'overdraftAllowance'): number {
+  if (allowance === undefined || allowance === 0) return 0;
+  requirePositive(allowance, field);
+  return allowance;
+}

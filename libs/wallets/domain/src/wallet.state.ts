@@ -1,4 +1,5 @@
 import type { HoldKind, LedgerFigures, WalletEvent } from './wallet.events';
+import { HoldsMap } from './holds-map';
 import { NO_RECENT_IDS, RecentIds, withRecentId } from './recent-ids';
 
 // ---------------------------------------------------------------------------------------------------
@@ -20,7 +21,22 @@ export interface PendingWithdrawal {
   payout: SignedPayout | null;
 }
 
-export type OpenHold = { amount: number; kind: Exclude<HoldKind, 'withdrawal'> } | PendingWithdrawal;
+/** An open card authorization hold, its figures in minor units. */
+export interface AuthorizationHold {
+  kind: Exclude<HoldKind, 'withdrawal'>;
+  /** What the hold still holds (counted in the wallet's `held`). */
+  amount: number;
+  /** The amount the hold was placed for. */
+  authorized: number;
+  /** The sum of its clearings so far. */
+  cleared: number;
+  /** The sum of its partial reversals so far. */
+  released: number;
+  /** The ids of its clearings and partial reversals, so that a retry changes nothing while it is open. */
+  postingIds: readonly string[];
+}
+
+export type OpenHold = AuthorizationHold | PendingWithdrawal;
 
 export interface WalletRecord extends LedgerFigures {
   status: 'active';
@@ -31,8 +47,8 @@ export interface WalletRecord extends LedgerFigures {
   addressIndex: number;
   chain: string;
   currency: 'USDC';
-  /** Open holds by id (authorizations and pending withdrawals). */
-  holds: ReadonlyMap<string, OpenHold>;
+  /** Open holds by id (authorizations and pending withdrawals); see holds-map.ts. */
+  holds: HoldsMap<OpenHold>;
   /**
    * Ids recently used by a posting (deposits, refunds, fees) or by a hold that is closed: a bounded,
    * immutable window (see recent-ids.ts), so a retried command changes nothing.
@@ -63,13 +79,37 @@ export const availableBalance = (wallet: LedgerFigures): number => wallet.balanc
 // Evolve
 // ---------------------------------------------------------------------------------------------------
 
-function withHolds(
+/**
+ * A clearing or a release of an authorization hold: a partial one leaves the hold open with what remains
+ * and remembers its id; a final one (every event recorded before partial postings) closes the hold. The
+ * posting's id joins the wallet's recent ids either way, so a retry after the hold closed changes nothing.
+ */
+function evolveHold(
+  state: WalletRecord,
   wallet: WalletRecord,
-  change: (holds: Map<string, OpenHold>) => void,
-): ReadonlyMap<string, OpenHold> {
-  const holds = new Map(wallet.holds);
-  change(holds);
-  return holds;
+  event: Extract<WalletEvent, { type: 'WalletHoldReleased' | 'WalletHoldSettled' }>,
+): void {
+  const { data } = event;
+  const postingId = event.type === 'WalletHoldSettled' ? event.data.clearingId : event.data.reversalId;
+  const hold = state.holds.get(data.holdId);
+  const stays =
+    event.type === 'WalletHoldSettled' ? event.data.final === false : (event.data.remaining ?? 0) > 0;
+  let usedIds = state.usedIds;
+  if (postingId && postingId !== data.holdId) usedIds = withRecentId(usedIds, postingId);
+  if (stays && hold?.kind === 'authorization') {
+    const next: AuthorizationHold = {
+      ...hold,
+      amount: data.remaining ?? 0,
+      postingIds: postingId ? [...hold.postingIds, postingId] : hold.postingIds,
+    };
+    if (event.type === 'WalletHoldSettled') next.cleared = event.data.cleared ?? hold.cleared + data.amount;
+    else next.released = hold.released + data.amount;
+    wallet.holds = state.holds.set(data.holdId, next);
+  } else {
+    wallet.holds = state.holds.delete(data.holdId);
+    usedIds = withRecentId(usedIds, data.holdId);
+  }
+  wallet.usedIds = usedIds;
 }
 
 export function evolveWallet(state: WalletState, event: WalletEvent): WalletState {
@@ -86,7 +126,7 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       currency: data.currency,
       balance: 0,
       held: 0,
-      holds: new Map(),
+      holds: HoldsMap.empty(),
       usedIds: NO_RECENT_IDS,
       complianceHold: null,
       createdAt: data.createdAt,
@@ -126,14 +166,19 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
       break;
     case 'WalletHoldPlaced': {
       const { holdId, amount } = event.data;
-      wallet.holds = withHolds(state, (holds) => holds.set(holdId, { amount, kind: 'authorization' }));
+      wallet.holds = state.holds.set(holdId, {
+        amount,
+        kind: 'authorization',
+        authorized: amount,
+        cleared: 0,
+        released: 0,
+        postingIds: [],
+      });
       break;
     }
     case 'WithdrawalRequested': {
       const { withdrawalId, amount, toAddress } = event.data;
-      wallet.holds = withHolds(state, (holds) =>
-        holds.set(withdrawalId, { amount, kind: 'withdrawal', toAddress, payout: null }),
-      );
+      wallet.holds = state.holds.set(withdrawalId, { amount, kind: 'withdrawal', toAddress, payout: null });
       break;
     }
     case 'WithdrawalPayoutSigned':
@@ -147,17 +192,19 @@ export function evolveWallet(state: WalletState, event: WalletEvent): WalletStat
           : { ...(pending.payout as SignedPayout), refusedReason: event.data.reason };
       return {
         ...wallet,
-        holds: withHolds(state, (holds) => holds.set(withdrawalId, { ...pending, payout })),
+        holds: state.holds.set(withdrawalId, { ...pending, payout }),
       };
     }
     case 'WalletHoldReleased':
     case 'WalletHoldSettled':
-      wallet.holds = withHolds(state, (holds) => holds.delete(event.data.holdId));
-      wallet.usedIds = withRecentId(state.usedIds, event.data.holdId);
+      evolveHold(state, wallet, event);
+      break;
+    case 'WalletForcePosted':
+      wallet.usedIds = withRecentId(state.usedIds, event.data.postingId);
       break;
     case 'WithdrawalConfirmed':
     case 'WithdrawalRejected':
-      wallet.holds = withHolds(state, (holds) => holds.delete(event.data.withdrawalId));
+      wallet.holds = state.holds.delete(event.data.withdrawalId);
       wallet.usedIds = withRecentId(state.usedIds, event.data.withdrawalId);
       break;
     default: {

@@ -76,17 +76,39 @@ function changeOf(event: WalletEvent): Change | null {
           reference: event.data.holdId,
         }),
       };
-    case 'WalletHoldReleased':
+    // A partial reversal leaves the authorization pending; closing it leaves it released, or completed for
+    // the sum of its clearings when it had any (a partly cleared hold that expired or was reversed).
+    case 'WalletHoldReleased': {
+      const { data } = event;
+      if ((data.remaining ?? 0) > 0) return null;
       return {
         kind: 'update',
-        id: transactionIdOf(event.data.walletId, 'authorization', event.data.holdId),
-        changes: { status: 'released' },
+        id: transactionIdOf(data.walletId, 'authorization', data.holdId),
+        changes: data.cleared
+          ? { status: 'completed', amount: fromMinorUnits(data.cleared) }
+          : { status: 'released' },
       };
-    case 'WalletHoldSettled':
+    }
+    // The amount shown is the sum of the clearings so far; the authorization completes with the final one.
+    case 'WalletHoldSettled': {
+      const { data } = event;
       return {
         kind: 'update',
-        id: transactionIdOf(event.data.walletId, 'authorization', event.data.holdId),
-        changes: { status: 'completed', amount: fromMinorUnits(event.data.amount) },
+        id: transactionIdOf(data.walletId, 'authorization', data.holdId),
+        changes: {
+          status: data.final === false ? 'pending' : 'completed',
+          amount: fromMinorUnits(data.cleared ?? data.amount),
+        },
+      };
+    }
+    // A clearing without an authorization: a card payment, completed at once.
+    case 'WalletForcePosted':
+      return {
+        kind: 'new',
+        id: transactionIdOf(event.data.walletId, 'authorization', event.data.postingId),
+        doc: movement(event, 'authorization', event.data.amount, {
+          reference: event.data.reference ?? event.data.postingId,
+        }),
       };
     case 'WalletRefunded':
       return {

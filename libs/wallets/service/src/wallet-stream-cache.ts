@@ -21,23 +21,3 @@ export class WalletStateCache<State = WalletState> implements StreamStateCache<S
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }
 }
-
-/**
- * Runs the commands of one wallet one after the other within this process. Optimistic concurrency still
- * guards against other processes; here it spares concurrent commands on a hot wallet from losing the
- * race to each other and re-running.
- */
-export class PerWalletQueue {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(walletId: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(walletId) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const tail = next.catch(() => undefined);
-    this.tails.set(walletId, tail);
-    void tail.then(() => {
-      if (this.tails.get(walletId) === tail) this.tails.delete(walletId);
-    });
-    return next;
-  }
-}

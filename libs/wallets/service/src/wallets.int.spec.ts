@@ -20,13 +20,14 @@ import {
 } from '@cip/wallets/chain';
 import { localChainKey, startLocalChain, startRpcProxy } from '@cip/wallets/chain/testing';
 import { walletsProjection } from '@cip/wallets/read-models';
+import { isLedgerEvent, walletEvents } from '@cip/wallets/domain';
 import { waitFor } from '@cip/shared/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import { walletTransactionsReadModel } from './wallet-transactions.read-model';
-import type { LedgerContext } from '@cip/wallets/contract';
+import type { LedgerBalance, LedgerContext } from '@cip/wallets/contract';
 import { WalletChain, walletIdOf, WalletsService } from './wallets.service';
 
 const USDC = 1_000_000;
@@ -115,6 +116,47 @@ async function fundedWallet(opened: Opened, userId: string, amount: number) {
   return wallet;
 }
 
+/**
+ * The wallet's ledger summed from the amounts of its events alone, beside the figures its last ledger
+ * event carries: the two must agree whatever the order the commands ran in.
+ */
+async function summedLedger(opened: Opened, walletId: string) {
+  const recorded = await opened.infrastructure.scope('sandbox').eventStore.readStream(walletId);
+  const events = recorded.map((event) => walletEvents.read(event));
+  let balance = 0;
+  let held = 0;
+  let holds = 0;
+  let last: { balance: number; held: number } | null = null;
+  for (const event of events) {
+    if (!isLedgerEvent(event)) continue;
+    switch (event.type) {
+      case 'WalletDepositCredited':
+      case 'WalletRefunded':
+        balance += event.data.amount;
+        break;
+      case 'WalletFeeCharged':
+      case 'WalletForcePosted':
+        balance -= event.data.amount;
+        break;
+      case 'WalletHoldPlaced':
+        held += event.data.amount;
+        holds++;
+        break;
+      case 'WalletHoldReleased':
+        held -= event.data.amount;
+        break;
+      case 'WalletHoldSettled':
+        balance -= event.data.amount;
+        held -= event.data.heldAmount;
+        break;
+      default:
+        throw new Error(`unexpected ${event.type} in a card ledger test`);
+    }
+    last = { balance: event.data.balance, held: event.data.held };
+  }
+  return { balance, held, holds, last };
+}
+
 describe('wallets service on the embedded store', () => {
   let opened: Opened;
   beforeEach(async () => {
@@ -150,6 +192,13 @@ describe('wallets service on the embedded store', () => {
       availableBalance: 0,
       pendingHolds: 100,
     });
+    // The ledger is what its events add up to: 10 holds of 10 USDC, each recorded once.
+    expect(await summedLedger(opened, wallet.id)).toEqual({
+      balance: 100 * USDC,
+      held: 100 * USDC,
+      holds: 10,
+      last: { balance: 100 * USDC, held: 100 * USDC },
+    });
     const holds = await opened.wallets.listTransactions(
       caller,
       { walletId: wallet.id, type: 'authorization' },
@@ -162,8 +211,9 @@ describe('wallets service on the embedded store', () => {
     const wallet = await fundedWallet(opened, 'usr-ledger', 100 * USDC);
     await opened.wallets.placeHold(context, wallet.id, { holdId: 'aut-1', amount: 30 * USDC });
     await opened.wallets.placeHold(context, wallet.id, { holdId: 'aut-2', amount: 20 * USDC });
-    await opened.wallets.settleHold(context, wallet.id, 'aut-1', 31 * USDC);
-    await opened.wallets.settleHold(context, wallet.id, 'aut-1', 31 * USDC);
+    const tip = { clearingId: 'clr-1', overdraftAllowance: USDC };
+    await opened.wallets.settleHold(context, wallet.id, 'aut-1', 31 * USDC, tip);
+    await opened.wallets.settleHold(context, wallet.id, 'aut-1', 31 * USDC, tip);
     await opened.wallets.releaseHold(context, wallet.id, 'aut-2');
     await opened.wallets.refund(context, wallet.id, { refundId: 'ref-1', amount: 5 * USDC });
     const final = await opened.wallets.chargeFee(context, wallet.id, { feeId: 'fee-1', amount: USDC });
@@ -561,5 +611,128 @@ describe('payout journal on the wallet stream', () => {
       await proxy.close();
       await chain.stop();
     }
+  });
+});
+
+describe('wallet ledger on the embedded store: clearings and reversals under concurrency', () => {
+  let opened: Opened;
+  beforeEach(async () => {
+    opened = await openWallets();
+  });
+  afterEach(async () => {
+    await opened.close();
+  });
+
+  it('takes concurrent partial clearings of one hold up to its amount exactly, each once, from two writers', async () => {
+    const wallet = await fundedWallet(opened, 'usr-clearings', 100 * USDC);
+    await opened.wallets.placeHold(context, wallet.id, { holdId: 'aut-1', amount: 100 * USDC });
+    const writers = [opened.wallets, opened.newService()];
+    // 20 clearings of 7 USDC, each sent twice (a retry racing the original): 14 fit in 100 USDC.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) =>
+        writers[i % 2].settleHold(context, wallet.id, 'aut-1', 7 * USDC, {
+          clearingId: `clr-${i % 20}`,
+          final: false,
+        }),
+      ),
+    );
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused.every((o) => (o.reason as DomainError).code === 'amount_exceeds_hold')).toBe(true);
+    const summed = await summedLedger(opened, wallet.id);
+    expect(summed).toEqual({
+      balance: 2 * USDC,
+      held: 2 * USDC,
+      holds: 1,
+      last: { balance: 2 * USDC, held: 2 * USDC },
+    });
+    const store = opened.infrastructure.scope('sandbox').eventStore;
+    const clearings = (await store.readStream(wallet.id)).filter((e) => e.type === 'WalletHoldSettled');
+    expect(clearings).toHaveLength(14);
+    // The last 2 USDC: a final clearing with a tip within the tolerance, then the hold is gone.
+    const final = await opened.wallets.settleHold(context, wallet.id, 'aut-1', 5 * USDC, {
+      clearingId: 'clr-final',
+      overdraftAllowance: 3 * USDC,
+    });
+    expect(final).toEqual({
+      walletId: wallet.id,
+      balance: -3 * USDC,
+      held: 0,
+      available: -3 * USDC,
+      hold: null,
+    });
+  });
+
+  it('answers each of many concurrent commands on one wallet with the ledger right after its own, in one order', async () => {
+    const wallet = await fundedWallet(opened, 'usr-batched', 100 * USDC);
+    // Decided together while appends are in flight: a refused one in the middle changes nothing for the rest.
+    const answers = await Promise.allSettled(
+      Array.from({ length: 21 }, (_, i) =>
+        i === 10
+          ? opened.wallets.placeHold(context, wallet.id, { holdId: 'aut-big', amount: 1_000 * USDC })
+          : opened.wallets.placeHold(context, wallet.id, { holdId: `aut-${i}`, amount: 5 * USDC }),
+      ),
+    );
+    expect(answers[10]).toMatchObject({ status: 'rejected', reason: { code: 'insufficient_funds' } });
+    const held = answers
+      .filter((a): a is PromiseFulfilledResult<LedgerBalance> => a.status === 'fulfilled')
+      .map((a) => a.value.held / USDC)
+      .sort((a, b) => a - b);
+    expect(held).toEqual(Array.from({ length: 20 }, (_, i) => 5 * (i + 1)));
+    expect(await summedLedger(opened, wallet.id)).toMatchObject({ held: 100 * USDC, holds: 20 });
+  });
+
+  it('answers the hold figures after partial reversals and clearings, releases the rest on expiry, and force posts once', async () => {
+    const wallet = await fundedWallet(opened, 'usr-reversals', 50 * USDC);
+    expect(
+      await opened.wallets.placeHold(context, wallet.id, { holdId: 'aut-1', amount: 40 * USDC }),
+    ).toMatchObject({
+      hold: { holdId: 'aut-1', authorized: 40 * USDC, cleared: 0, released: 0, held: 40 * USDC },
+    });
+    const reversal = { reversalId: 'rev-1', amount: 10 * USDC };
+    await opened.wallets.releaseHold(context, wallet.id, 'aut-1', reversal);
+    expect(await opened.wallets.releaseHold(context, wallet.id, 'aut-1', reversal)).toMatchObject({
+      held: 30 * USDC,
+      hold: { released: 10 * USDC, held: 30 * USDC },
+    });
+    expect(
+      await opened.wallets.settleHold(context, wallet.id, 'aut-1', 12 * USDC, {
+        clearingId: 'clr-1',
+        final: false,
+      }),
+    ).toMatchObject({ balance: 38 * USDC, held: 18 * USDC, hold: { cleared: 12 * USDC, held: 18 * USDC } });
+    expect(await opened.wallets.expireHold(context, wallet.id, 'aut-1')).toEqual({
+      walletId: wallet.id,
+      balance: 38 * USDC,
+      held: 0,
+      available: 38 * USDC,
+      hold: null,
+    });
+    const forced = { postingId: 'fp-1', amount: 45 * USDC, reference: 'late clearing' };
+    await opened.wallets.forcePost(context, wallet.id, forced);
+    expect(await opened.wallets.forcePost(context, wallet.id, forced)).toMatchObject({ balance: -7 * USDC });
+    expect(await summedLedger(opened, wallet.id)).toMatchObject({ balance: -7 * USDC, held: 0 });
+    // The transactions list: the partly cleared, expired authorization completed for what was cleared.
+    await waitFor(
+      async () => {
+        const list = await opened.wallets.listTransactions(
+          caller,
+          { walletId: wallet.id, type: 'authorization' },
+          { sort: { field: 'createdAt', direction: 'asc' }, page: 0, limit: 10 },
+        );
+        return list.items.length === 2 && list.items.every((t) => t.status === 'completed');
+      },
+      { what: 'the expired authorization and the force post in the transactions read model' },
+    );
+    const list = await opened.wallets.listTransactions(
+      caller,
+      { walletId: wallet.id, type: 'authorization' },
+      { sort: { field: 'createdAt', direction: 'asc' }, page: 0, limit: 10 },
+    );
+    expect(list.items.map((t) => [t.reference, t.amount])).toEqual(
+      expect.arrayContaining([
+        ['aut-1', 12],
+        ['late clearing', 45],
+      ]),
+    );
   });
 });

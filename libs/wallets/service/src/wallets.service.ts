@@ -126,17 +126,20 @@ export class WalletsService implements WalletsApi, WalletSimulationApi, WalletLe
     return this.ledger.placeHold(context, walletId, input);
   }
 
-  releaseHold(context: LedgerContext, walletId: string, holdId: string): Promise<LedgerBalance> {
-    return this.ledger.releaseHold(context, walletId, holdId);
+  releaseHold(...args: Parameters<WalletLedger['releaseHold']>): Promise<LedgerBalance> {
+    return this.ledger.releaseHold(...args);
   }
 
-  settleHold(
-    context: LedgerContext,
-    walletId: string,
-    holdId: string,
-    amount: number,
-  ): Promise<LedgerBalance> {
-    return this.ledger.settleHold(context, walletId, holdId, amount);
+  settleHold(...args: Parameters<WalletLedger['settleHold']>): Promise<LedgerBalance> {
+    return this.ledger.settleHold(...args);
+  }
+
+  expireHold(...args: Parameters<WalletLedger['expireHold']>): Promise<LedgerBalance> {
+    return this.ledger.expireHold(...args);
+  }
+
+  forcePost(...args: Parameters<WalletLedger['forcePost']>): Promise<LedgerBalance> {
+    return this.ledger.forcePost(...args);
   }
 
   refund(...args: Parameters<WalletLedger['refund']>): Promise<LedgerBalance> {

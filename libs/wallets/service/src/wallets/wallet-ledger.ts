@@ -1,5 +1,13 @@
 import { Environment, notFound } from '@cip/shared/contracts';
-import type { LedgerBalance, LedgerContext, PlaceHoldInput, WalletLedger } from '@cip/wallets/contract';
+import type {
+  ForcePostInput,
+  LedgerBalance,
+  LedgerContext,
+  PlaceHoldInput,
+  ReleaseHoldOptions,
+  SettleHoldOptions,
+  WalletLedger,
+} from '@cip/wallets/contract';
 import type { WalletView } from '@cip/wallets/read-models';
 import type { WalletStreams } from './wallet-streams';
 
@@ -8,11 +16,30 @@ export class WalletLedgerCommands implements WalletLedger {
   constructor(private readonly streams: WalletStreams) {}
 
   placeHold(context: LedgerContext, walletId: string, input: PlaceHoldInput): Promise<LedgerBalance> {
-    return this.streams.ledger(context, walletId, (now) => ({ type: 'PlaceHold', data: { ...input, now } }));
+    return this.streams.ledger(
+      context,
+      walletId,
+      (now) => ({ type: 'PlaceHold', data: { ...input, now } }),
+      input.holdId,
+    );
   }
 
-  releaseHold(context: LedgerContext, walletId: string, holdId: string): Promise<LedgerBalance> {
-    return this.streams.ledger(context, walletId, (now) => ({ type: 'ReleaseHold', data: { holdId, now } }));
+  // The options may arrive as null through the transport (JSON has no undefined argument).
+  releaseHold(
+    context: LedgerContext,
+    walletId: string,
+    holdId: string,
+    options?: ReleaseHoldOptions | null,
+  ): Promise<LedgerBalance> {
+    return this.streams.ledger(
+      context,
+      walletId,
+      (now) => ({
+        type: 'ReleaseHold',
+        data: { holdId, reversalId: options?.reversalId, amount: options?.amount ?? undefined, now },
+      }),
+      holdId,
+    );
   }
 
   settleHold(
@@ -20,11 +47,37 @@ export class WalletLedgerCommands implements WalletLedger {
     walletId: string,
     holdId: string,
     amount: number,
+    options?: SettleHoldOptions | null,
   ): Promise<LedgerBalance> {
-    return this.streams.ledger(context, walletId, (now) => ({
-      type: 'SettleHold',
-      data: { holdId, amount, now },
-    }));
+    return this.streams.ledger(
+      context,
+      walletId,
+      (now) => ({
+        type: 'SettleHold',
+        data: {
+          holdId,
+          amount,
+          clearingId: options?.clearingId,
+          final: options?.final ?? undefined,
+          overdraftAllowance: options?.overdraftAllowance ?? undefined,
+          now,
+        },
+      }),
+      holdId,
+    );
+  }
+
+  expireHold(context: LedgerContext, walletId: string, holdId: string): Promise<LedgerBalance> {
+    return this.streams.ledger(
+      context,
+      walletId,
+      (now) => ({ type: 'ExpireHold', data: { holdId, now } }),
+      holdId,
+    );
+  }
+
+  forcePost(context: LedgerContext, walletId: string, input: ForcePostInput): Promise<LedgerBalance> {
+    return this.streams.ledger(context, walletId, (now) => ({ type: 'ForcePost', data: { ...input, now } }));
   }
 
   refund(

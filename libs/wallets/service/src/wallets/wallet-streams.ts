@@ -2,7 +2,6 @@ import { Caller, DomainError, domainEventReader, Environment, ownedBy } from '@c
 import {
   CommandContext,
   EventStore,
-  handleCommand,
   loadState,
   RecordedEvent,
   WrongExpectedRevisionError,
@@ -10,14 +9,8 @@ import {
 import type { ReadStore } from '@cip/shared/read-store';
 import { Clock, deterministicUuid } from '@cip/shared/runtime';
 import type { DepositAddressDeriver, PayoutPort, SimulatedChain } from '@cip/wallets/chain';
-import type { LedgerBalance, LedgerContext } from '@cip/wallets/contract';
-import {
-  availableBalance,
-  WalletCommand,
-  walletDecider,
-  WalletRecord,
-  WalletState,
-} from '@cip/wallets/domain';
+import type { LedgerBalance, LedgerContext, LedgerHold } from '@cip/wallets/contract';
+import { availableBalance, WalletCommand, WalletRecord, WalletState } from '@cip/wallets/domain';
 import {
   TRANSACTIONS_COLLECTION,
   TransactionRecord,
@@ -25,7 +18,8 @@ import {
   walletsProjection,
 } from '@cip/wallets/read-models';
 import { AddressIndexAllocator } from '../address-index-allocator';
-import { PerWalletQueue, WalletStateCache } from '../wallet-stream-cache';
+import { WalletCommandBatches } from '../wallet-command-batches';
+import { WalletStateCache } from '../wallet-stream-cache';
 
 /** The chain adapters of one environment, chosen by the app. */
 export interface WalletChain {
@@ -66,27 +60,39 @@ const ledgerOf = (wallet: WalletRecord): LedgerBalance => ({
   available: availableBalance(wallet),
 });
 
+/** The figures of hold `holdId` after a command on it: null once it is closed. */
+function holdOf(wallet: WalletRecord, holdId: string): LedgerHold | null {
+  const hold = wallet.holds.get(holdId);
+  if (hold?.kind !== 'authorization') return null;
+  const { authorized, cleared, released, amount } = hold;
+  return { holdId, authorized, cleared, released, held: amount };
+}
+
 /**
- * What every part of the wallets context works through: the stores, the per-wallet command path (one
- * command at a time per wallet in this process, optimistic concurrency across processes, cached folded
- * states), the views folded from the streams, and the deposit-address allocators.
+ * What every part of the wallets context works through: the stores, the per-wallet command path (the
+ * commands of a wallet decided one after the other in this process and appended in batches, optimistic
+ * concurrency across processes, cached folded states), the views folded from the streams, and the deposit-address allocators.
  */
 export class WalletStreams {
   private readonly allocators = new Map<Environment, AddressIndexAllocator>();
   private readonly caches = new Map<EventStore, WalletStateCache>();
   private readonly viewCaches = new Map<EventStore, WalletStateCache<WalletView | null>>();
-  private readonly queue = new PerWalletQueue();
+  private readonly batches = new WalletCommandBatches(LEDGER_ATTEMPTS);
 
   constructor(
     readonly ports: WalletsPorts,
     private readonly clock: Clock,
   ) {}
 
-  /** A ledger command on a wallet of the context's distributor (another tenant's wallet is not found). */
+  /**
+   * A ledger command on a wallet of the context's distributor (another tenant's wallet is not found);
+   * with `holdId`, the answer carries that hold's figures.
+   */
   async ledger(
     context: LedgerContext,
     walletId: string,
     build: (now: string) => WalletCommand,
+    holdId?: string,
   ): Promise<LedgerBalance> {
     const commandContext = this.commandContext(context);
     const result = await this.command(
@@ -99,7 +105,8 @@ export class WalletStreams {
         return build(commandContext.occurredAt);
       },
     );
-    return ledgerOf(result as WalletRecord);
+    const wallet = result as WalletRecord;
+    return holdId === undefined ? ledgerOf(wallet) : { ...ledgerOf(wallet), hold: holdOf(wallet, holdId) };
   }
 
   async command(
@@ -110,12 +117,8 @@ export class WalletStreams {
   ): Promise<WalletState> {
     let cache = this.caches.get(store);
     if (!cache) this.caches.set(store, (cache = new WalletStateCache()));
-    const options = { maxAttempts: LEDGER_ATTEMPTS, cache };
     try {
-      const result = await this.queue.run(`${store.name}/${walletId}`, () =>
-        handleCommand(store, walletDecider, walletId, build, context, options),
-      );
-      return result.state;
+      return await this.batches.run(store, walletId, cache, context, build);
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) {
         throw new DomainError('concurrency_conflict', `Wallet ${walletId} is too busy; retry the request`);

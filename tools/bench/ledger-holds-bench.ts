@@ -1,0 +1,153 @@
+import { ConsumerHost, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { systemClock } from '@cip/shared/runtime';
+import {
+  generateDepositSeed,
+  HdDepositAddressDeriver,
+  SimulatedChain,
+  SimulatedPayout,
+} from '@cip/wallets/chain';
+import type { LedgerContext } from '@cip/wallets/contract';
+import { walletsProjection } from '@cip/wallets/read-models';
+import { walletTransactionsReadModel, WalletsService } from '@cip/wallets/service';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { printFigures, type Figure } from './append-bench';
+
+const WALLETS = 64;
+const DURATION_MS = 3_000;
+const USDC = 1_000_000;
+const context: LedgerContext = { environment: 'sandbox', distributorId: 'dst-bench' };
+
+/**
+ * Card authorization holds per second through `WalletLedger.placeHold` (load the cached wallet state,
+ * decide, append with the expected revision in the durable group commit) on the embedded store: the
+ * ledger's share of the authorization path, whose target is 10,000 authorizations/s over 64 wallets.
+ * Callers loop placing holds, each on the next of 64 wallets (with 64 and with 512 callers in flight),
+ * then 16 callers on one hot wallet, where the per-wallet queue runs them one at a time. The wallets and
+ * transactions read models consume in the same process, as in the platform; one more run without them
+ * shows what they cost. Holds stay open, as authorizations do until cleared.
+ */
+export async function ledgerHoldsBench(): Promise<Figure[]> {
+  console.log('\n== Ledger holds (WalletLedger.placeHold, embedded store) ==');
+  const figures: Figure[] = [];
+  for (const withConsumers of [true, false]) {
+    const bench = await openBench(withConsumers);
+    try {
+      const runs = withConsumers
+        ? [
+            { callers: 64, hot: false },
+            { callers: 512, hot: false },
+            { callers: 16, hot: true },
+          ]
+        : [{ callers: 64, hot: false }];
+      for (const { callers, hot } of runs) {
+        const rate = await holds(
+          bench.wallets,
+          callers,
+          hot ? () => bench.ids[0] : (n) => bench.ids[n % WALLETS],
+        );
+        figures.push({
+          label: hot
+            ? `holds/s, ${callers} callers on one hot wallet`
+            : `holds/s, ${callers} callers over ${WALLETS} wallets${withConsumers ? '' : ', no read-model consumers'}`,
+          value: rate,
+          unit: 'holds/s',
+          ...(withConsumers && !hot ? { target: { op: '>=' as const, value: 10_000 } } : {}),
+        });
+      }
+    } finally {
+      await bench.close();
+    }
+  }
+  printFigures(figures);
+  console.log('(a shared 2-core machine: figures are noisy, compare runs on a quiet machine only)');
+  return figures;
+}
+
+async function openBench(withConsumers: boolean) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-holds-'));
+  const infrastructure = openEmbeddedInfrastructure({ dataDir });
+  const consumers = new ConsumerHost();
+  if (withConsumers) {
+    consumers.registerProjection(walletsProjection);
+    consumers.registerReadModel(walletTransactionsReadModel);
+  }
+  await consumers.start(infrastructure);
+  const simulatedChain = new SimulatedChain(systemClock);
+  const chain = {
+    deriver: new HdDepositAddressDeriver(generateDepositSeed(), 'simulated'),
+    payout: new SimulatedPayout(simulatedChain),
+  };
+  const wallets = new WalletsService(
+    {
+      eventStore: (environment) => infrastructure.scope(environment).eventStore,
+      readStore: (environment) => infrastructure.scope(environment).readStore,
+      settle: (environment) => consumers.drain(environment),
+      catchUpWallets: (environment) => consumers.drain(environment),
+      chain: () => chain,
+      simulatedChain,
+    },
+    systemClock,
+  );
+  const ids: string[] = [];
+  for (let i = 0; i < WALLETS; i++) {
+    const wallet = await wallets.provisionWallet('sandbox', {
+      userId: `usr-holds-${i}`,
+      distributorId: context.distributorId,
+    });
+    await wallets.creditDeposit(context, wallet.id, {
+      depositId: `0xholds${i}:0`,
+      amount: 100_000_000 * USDC,
+      transactionHash: `0xholds${i}`,
+      logIndex: 0,
+      blockNumber: 1,
+      fromAddress: null,
+      source: 'simulation',
+    });
+    ids.push(wallet.id);
+  }
+  await consumers.drain('sandbox');
+  return {
+    wallets,
+    ids,
+    async close() {
+      await consumers.stop();
+      await infrastructure.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let run = 0;
+
+/** `callers` loops placing holds for DURATION_MS, the n-th hold of all on `walletFor(n)`; holds per second. */
+async function holds(
+  wallets: WalletsService,
+  callers: number,
+  walletFor: (n: number) => string,
+): Promise<number> {
+  const prefix = `aut-${++run}`;
+  let placed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: callers }, async () => {
+      while (performance.now() - started < DURATION_MS) {
+        const n = placed++;
+        await wallets.placeHold(context, walletFor(n), { holdId: `${prefix}-${n}`, amount: 1_234_567 });
+      }
+    }),
+  );
+  return (placed / (performance.now() - started)) * 1000;
+}
+
+// Run alone: `node tools/build.mjs && node dist/tools/bench/ledger-holds-bench.js`.
+if (require.main === module) {
+  ledgerHoldsBench().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error('Benchmark crashed:', error);
+      process.exit(1);
+    },
+  );
+}
