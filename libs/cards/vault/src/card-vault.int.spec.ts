@@ -104,6 +104,18 @@ describe('card vault (embedded)', () => {
     expect(await vault.verifyCvv2(card.vaultRef, cvv2, { expMonth: 12, expYear: 2029 })).toBe(false);
   });
 
+  it('finds a card by its PAN and expiry through the PAN index, and nothing for another PAN or expiry', async () => {
+    const vault = open();
+    const card = await issue(vault);
+    const { pan } = await vault.revealForHostedPage(card.vaultRef);
+    const expiry = { expMonth: card.expMonth, expYear: card.expYear };
+    expect(await vault.findByPan(pan, expiry)).toEqual({ vaultRef: card.vaultRef, ...expiry });
+    expect(await vault.findByPan(pan, { expMonth: card.expMonth, expYear: card.expYear + 1 })).toBeNull();
+    const otherPan = `${pan.slice(0, -1)}${(Number(pan.slice(-1)) + 1) % 10}`;
+    expect(await vault.findByPan(otherPan, expiry)).toBeNull();
+    expect(await vault.findByPan('not a pan', expiry)).toBeNull();
+  });
+
   it('verifies a PIN set on the card, and refuses a malformed one with a validation error', async () => {
     const vault = open();
     const card = await issue(vault);

@@ -130,6 +130,18 @@ export class CardVault {
     return sameDigits(visaCvv2({ cvk: this.keys.cvk, pan, expiryYymm: expiryYymm(expiry) }), cvv2);
   }
 
+  /**
+   * The card with this PAN and expiry, found through the PAN's keyed hash (the unique index; nothing is
+   * scanned or opened): its reference and expiry, or null when no card has that PAN or its expiry differs
+   * (a PAN with another expiry is not this card, as for the CVV2).
+   */
+  async findByPan(pan: string, expiry: CardExpiry): Promise<({ vaultRef: string } & CardExpiry) | null> {
+    if (!/^\d{12,19}$/.test(pan)) return null;
+    const card = await this.store.findByPanHash(this.panHash(pan));
+    if (!card || card.expMonth !== expiry.expMonth || card.expYear !== expiry.expYear) return null;
+    return { vaultRef: card.vaultRef, expMonth: card.expMonth, expYear: card.expYear };
+  }
+
   /** Sets (or replaces) the card's PIN: only its PVV is stored, sealed like the PAN. */
   async setPin(vaultRef: string, pin: string): Promise<void> {
     assertPin(pin);
