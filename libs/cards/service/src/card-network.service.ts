@@ -7,19 +7,19 @@ import type {
   NetworkCardReference,
   NetworkVerification,
 } from '@cip/cards/contract';
-import { cardDecider, isCard, PROGRAM_DEFAULT_SPENDING_CONTROLS, type CardRecord } from '@cip/cards/domain';
-import type { CardView } from '@cip/cards/read-models';
-import { cardsProjection } from '@cip/cards/read-models';
+import {
+  cardDecider,
+  cardIdOfVaultRef,
+  isCard,
+  PROGRAM_DEFAULT_SPENDING_CONTROLS,
+  type CardRecord,
+} from '@cip/cards/domain';
 import type { CardVault } from '@cip/cards/vault';
 import { DomainError, notFound, type Environment } from '@cip/shared/contracts';
 import { loadState, type EventStore } from '@cip/shared/eventing';
-import type { ReadStore } from '@cip/shared/read-store';
 
 export interface CardNetworkPorts {
   eventStore(environment: Environment): EventStore;
-  readStore(environment: Environment): ReadStore;
-  /** Waits until the cards projection has caught up (a card issued a moment ago). */
-  settle(environment: Environment): Promise<void>;
   vault(environment: Environment): CardVault;
   verification: CardVerificationApi;
 }
@@ -32,8 +32,8 @@ function parseExpiry(expiry: string): { expMonth: number; expYear: number } | nu
 }
 
 /**
- * The card network's door to cards (`CardNetworkApi`): PAN to card through the vault's PAN index, then the
- * card's reference to the card through the cards read model (`vaultRef`), the card's state from its stream.
+ * The card network's door to cards (`CardNetworkApi`): PAN to vault reference through the vault's PAN
+ * index, vault reference to card id (`cardIdOfVaultRef`), the card's state from its stream.
  * CVV2 and PIN are checked by the vault and their outcomes counted by the card decider. Nothing here keeps
  * or logs the PAN, the CVV2 or the PIN.
  */
@@ -48,9 +48,12 @@ export class CardNetworkService implements CardNetworkApi {
     if (!expiry || typeof card.pan !== 'string') return null;
     const found = await this.ports.vault(environment).findByPan(card.pan, expiry);
     if (!found) return null;
-    const cardId = await this.cardIdOf(environment, found.vaultRef);
+    const cardId = cardIdOfVaultRef(found.vaultRef);
     if (!cardId) return null;
-    const record = await this.record(environment, cardId);
+    const { state } = await loadState(this.ports.eventStore(environment), cardDecider, cardId);
+    // The card is recorded after its number is issued: a number whose card was never recorded is unknown.
+    if (!isCard(state) || state.vaultRef !== found.vaultRef) return null;
+    const record = state;
     return {
       cardId,
       distributorId: record.distributorId,
@@ -108,22 +111,5 @@ export class CardNetworkService implements CardNetworkApi {
     const { state } = await loadState(this.ports.eventStore(environment), cardDecider, cardId);
     if (!isCard(state)) throw notFound('Card', cardId);
     return state;
-  }
-
-  /** The card holding a vault reference (the read model; settled once when a fresh card is not in it yet). */
-  private async cardIdOf(environment: Environment, vaultRef: string): Promise<string | null> {
-    const find = async () => {
-      const { items } = await this.ports.readStore(environment).find<CardView>(cardsProjection.collection, {
-        filter: { vaultRef },
-        sort: { field: 'createdAt', direction: 'asc' },
-        page: 0,
-        limit: 1,
-      });
-      return items[0]?.id ?? null;
-    };
-    const cardId = await find();
-    if (cardId) return cardId;
-    await this.ports.settle(environment);
-    return find();
   }
 }

@@ -122,16 +122,14 @@ const CARDS_CATCH_UP_MS = 10_000;
     ...contractProviders(CardRevealService, CARD_REVEAL_CONTRACTS),
     {
       provide: CardNetworkService,
-      inject: [INFRASTRUCTURE, ConsumerHost, CARDS_OPTIONS, CardOperationsService],
+      inject: [INFRASTRUCTURE, CARDS_OPTIONS, CardOperationsService],
       useFactory: (
         infrastructure: Infrastructure,
-        consumers: ConsumerHost,
         options: CardsModuleOptions,
         verification: CardOperationsService,
       ) =>
         new CardNetworkService({
-          ...environmentStores(infrastructure),
-          settle: consumers.settler([`projection.${cardsProjection.name}`]),
+          eventStore: environmentStores(infrastructure).eventStore,
           vault: (environment) => options.vault(environment),
           verification,
         }),

@@ -89,12 +89,21 @@ export class CardVault {
     this.randomDigit = options.randomDigit ?? (() => randomInt(10));
   }
 
-  async issueCard(input: { bin: string; lifetimeMonths: number; now: Date }): Promise<IssuedCard> {
+  /**
+   * `vaultRef`: the reference to issue under (the cards context derives it from the card id, so the network
+   * finds the card of a PAN without an index); a fresh random one when absent.
+   */
+  async issueCard(input: {
+    bin: string;
+    lifetimeMonths: number;
+    now: Date;
+    vaultRef?: string;
+  }): Promise<IssuedCard> {
     const expiry = cardExpiry(input.now, input.lifetimeMonths);
     let staleKeks = 0;
     for (let attempt = 0; attempt < this.maxAttempts;) {
       const pan = generatePan(input.bin, this.randomDigit);
-      const vaultRef = newId('vlt');
+      const vaultRef = input.vaultRef ?? newId('vlt');
       const { kekId, kek } = await this.wrappingKek();
       const dataKey = randomBytes(32);
       const outcome = await this.store.put({
