@@ -18,18 +18,6 @@ export interface CardNetworkLinkConfig {
 }
 
 /**
- * Parses `host:port` (`CARD_NETWORK_ISO_ADDRESS`); throws naming what is wrong. IPv6 hosts go in brackets.
- */
-export function parseNetworkAddress(address: string): { host: string; port: number } {
-  const match = /^(\[[^\]]+\]|[^:\s]+):(\d{1,5})$/.exec(address.trim());
-  const port = match ? Number(match[2]) : NaN;
-  if (!match || port < 1 || port > 65_535) {
-    throw new Error(`CARD_NETWORK_ISO_ADDRESS must be host:port (got "${address}")`);
-  }
-  return { host: match[1].replace(/^\[|\]$/g, ''), port };
-}
-
-/**
  * The issuer's end of the card network link: connects as an `IsoClient` (reconnecting), answers the
  * network's 0100 / 0120 / 0400 / 0420 through the service, and the 0800 echo by the library. A message it
  * cannot read, or a failure while deciding, is answered `96` (system malfunction) and nothing is recorded
