@@ -587,16 +587,21 @@ export class AuthorizationsService implements AuthorizationsApi {
       expiry: request.expiry,
     });
     if (!card) return;
-    await this.ports.ledger.releaseHold(
-      {
-        environment,
-        distributorId: card.distributorId,
-        correlationId: request.networkKey,
-        causationId: request.networkKey,
-      },
-      card.walletId,
-      authorizationId,
-    );
+    try {
+      await this.ports.ledger.releaseHold(
+        {
+          environment,
+          distributorId: card.distributorId,
+          correlationId: request.networkKey,
+          causationId: request.networkKey,
+        },
+        card.walletId,
+        authorizationId,
+      );
+    } catch (error) {
+      // No hold under its id: the issuer never got as far as placing one. Nothing to release.
+      if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
+    }
   }
 
   private async view(environment: Environment, authorizationId: string): Promise<AuthorizationView | null> {
