@@ -13,8 +13,8 @@ const HOLDING = ['confirmed', 'partially_cleared'] as const;
 
 /**
  * Expires authorizations whose uncleared hold has passed the program's window (`cardAuthorization.expired`,
- * the hold released). Candidates come from the `authorizations` read model, oldest first; each is checked
- * on its stream before expiring. They live in the store, so what fell due while the platform was down is
+ * the hold released). Candidates come from the `authorizations` read model; each is checked on its stream
+ * before expiring. They live in the store, so what fell due while the platform was down is
  * expired by the first sweep after a start. Time is the injected clock's: tests move a ManualClock and
  * call `runDue()`.
  */
@@ -66,9 +66,9 @@ export class AuthorizationExpiryScheduler {
   }
 
   /**
-   * Holding authorizations whose `expiresAt` has passed, read oldest first per status. A window is the
-   * same length for a program's authorizations, so once one is not due the younger ones are not either
-   * (a program that shortens its window has its older holds expire on their own, later, deadline).
+   * Holding authorizations (confirmed, partially cleared) whose `expiresAt` has passed. Every holding one is
+   * read: windows differ by program, so an order by age is not an order by deadline. A deadline index (as
+   * the KYC link deadlines have) is the step up when the holding set grows large.
    */
   private async due(environment: Environment): Promise<string[]> {
     const now = this.clock.now().toISOString();
