@@ -5,7 +5,8 @@ import { INFRASTRUCTURE, type Infrastructure, ConsumerHost } from '@cip/shared/i
 import { F, IsoMessage, IsoServer } from '@cip/shared/iso8583';
 import { ManualClock } from '@cip/shared/runtime';
 import { waitFor } from '@cip/shared/testing';
-import { activeUserWithWallet, distributorCalls, vaultSecretsOf } from './testing/cardholders';
+import { readFileSync } from 'node:fs';
+import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 
 // The issuer side of the card network over a real loopback link: the test's IsoServer plays the network
@@ -31,6 +32,9 @@ describe('card authorizations over the ISO 8583 link', () => {
   const clock = new ManualClock('2026-11-23T10:00:00.000Z');
   const { post, get } = distributorCalls(() => h);
   let stan = 0;
+  /** Every PAN the network sent: none may appear in a response, an event, a read model or a log. */
+  const pans: string[] = [];
+  const bodies: string[] = [];
 
   beforeAll(async () => {
     network = new IsoServer({ requestTimeoutMs: 20_000 });
@@ -58,6 +62,7 @@ describe('card authorizations over the ISO 8583 link', () => {
       expect(deposit.status).toBe(201);
     }
     const { pan, cvv2, expMonth, expYear } = await vaultSecretsOf(h, card.body.id);
+    pans.push(pan);
     const expiry = `${String(expYear).slice(2)}${String(expMonth).padStart(2, '0')}`;
     return { cardId: card.body.id, userId: holder.userId, walletId: holder.walletId, pan, cvv2, expiry };
   }
@@ -134,6 +139,7 @@ describe('card authorizations over the ISO 8583 link', () => {
     await settle();
     const listed = await get('/v1/authorizations', { cardId, limit: '100', sortBy: 'createdAt' });
     expect(listed.status).toBe(200);
+    bodies.push(listed.text);
     return listed.body.items as Array<Record<string, unknown> & { id: string; status: string }>;
   };
 
@@ -389,5 +395,27 @@ describe('card authorizations over the ISO 8583 link', () => {
       404,
     );
     expect((await get('/v1/authorizations', { status: 'nonsense' })).status).toBe(400);
+  });
+
+  it('credits a refund (processing code 20) to the wallet at once: a cleared authorization of type refund', async () => {
+    const card = await fundedCard(10);
+    const refund = authorization(card, 1250, { fields: { [F.PROCESSING_CODE]: '200000' } });
+    expect((await send(refund)).code).toBe('00');
+    expect(await authorizationsOf(card.cardId)).toEqual([
+      expect.objectContaining({ type: 'refund', status: 'cleared', amount: 12.5, clearedAmount: 12.5 }),
+    ]);
+    expect(await walletOf(card.walletId)).toMatchObject({ balance: 22.5, availableBalance: 22.5 });
+  });
+
+  it('keeps every PAN it was sent out of the responses, the event log, the read models and the files', async () => {
+    await settle();
+    const events = await get('/v1/events', { limit: '100' });
+    bodies.push(events.text);
+    const files = filesUnder(h.dataDir).map((file) => readFileSync(file).toString('latin1'));
+    expect(pans.length).toBeGreaterThan(10);
+    for (const pan of pans) {
+      for (const body of bodies) expect(body).not.toContain(pan);
+      for (const file of files) expect(file.includes(pan)).toBe(false);
+    }
   });
 });
