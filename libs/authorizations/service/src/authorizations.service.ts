@@ -49,7 +49,7 @@ import type {
   NetworkReversalRequest,
 } from './network/iso-issuer-messages';
 import { approvalCodeOf, RESPONSE, responseCodeOf } from './network/response-codes';
-import { executeLedger } from './wallet-ledger-execution';
+import { executeLedger, holdForDecision, releaseUnrecordedHold } from './wallet-ledger-execution';
 
 export interface AuthorizationsPorts {
   eventStore(environment: Environment): EventStore;
@@ -220,15 +220,16 @@ export class AuthorizationsService implements AuthorizationsApi {
     };
     const outcome = decideAuthorization(facts);
     if (outcome.decision === 'confirmed' && outcome.hold && !outcome.hold.force) {
-      const ledgerContext = this.ledgerContext(environment, context);
-      try {
-        await this.ports.ledger.placeHold(ledgerContext, card.walletId, {
+      const held = await holdForDecision(
+        this.ports.ledger,
+        this.ledgerContext(environment, context),
+        card.walletId,
+        {
           holdId: authorizationId,
           amount: outcome.hold.amount,
-          reference: authorizationId,
-        });
-      } catch (error) {
-        if (!(error instanceof DomainError) || error.code !== 'insufficient_funds') throw error;
+        },
+      );
+      if (held === 'insufficient_funds') {
         facts.availableBalance = await this.availableBalance(environment, card, outcome.hold.amount);
       }
     }
@@ -587,21 +588,17 @@ export class AuthorizationsService implements AuthorizationsApi {
       expiry: request.expiry,
     });
     if (!card) return;
-    try {
-      await this.ports.ledger.releaseHold(
-        {
-          environment,
-          distributorId: card.distributorId,
-          correlationId: request.networkKey,
-          causationId: request.networkKey,
-        },
-        card.walletId,
-        authorizationId,
-      );
-    } catch (error) {
-      // No hold under its id: the issuer never got as far as placing one. Nothing to release.
-      if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
-    }
+    await releaseUnrecordedHold(
+      this.ports.ledger,
+      {
+        environment,
+        distributorId: card.distributorId,
+        correlationId: request.networkKey,
+        causationId: request.networkKey,
+      },
+      card.walletId,
+      authorizationId,
+    );
   }
 
   private async view(environment: Environment, authorizationId: string): Promise<AuthorizationView | null> {
