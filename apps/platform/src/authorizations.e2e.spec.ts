@@ -7,7 +7,7 @@ import { ManualClock } from '@cip/shared/runtime';
 import { waitFor } from '@cip/shared/testing';
 import { readFileSync } from 'node:fs';
 import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
-import { Harness, startHarness } from './testing/platform-harness';
+import { Harness, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 // The issuer side of the card network over a real loopback link: the test's IsoServer plays the network
 // (as the simulator does) and sends real 0100, 0120 and 0400 messages; the platform answers as the issuer.
@@ -254,6 +254,26 @@ describe('card authorizations over the ISO 8583 link', () => {
       ]);
     },
   );
+
+  it("declines past the card's daily limit (61), counting the day's approved payments net of reversals", async () => {
+    const card = await fundedCard(100);
+    const controls = await h.http
+      .put(`/v1/cards/${card.cardId}/spending-controls`)
+      .set({ 'x-api-key': SANDBOX_KEY, 'content-type': 'application/json' })
+      .send({ limits: [{ amount: 30, interval: 'daily' }] });
+    expect(controls.status).toBe(200);
+    const first = authorization(card, 2000);
+    expect((await send(first)).code).toBe('00');
+    expect((await send(authorization(card, 1500))).code).toBe('61');
+    expect((await send(reversal(first, { newTotalCents: 1000 }))).code).toBe('00');
+    expect((await send(authorization(card, 1500))).code).toBe('00');
+    const statuses = (await authorizationsOf(card.cardId)).map((a) => [a.status, a.declineReasonCode]);
+    expect(statuses).toEqual([
+      ['confirmed', undefined],
+      ['rejected', 'failedControl'],
+      ['confirmed', undefined],
+    ]);
+  });
 
   it('declines a frozen card as notActive (62), an unknown card number with 14 and records nothing for it', async () => {
     const card = await fundedCard(100);

@@ -505,9 +505,13 @@ export class AuthorizationsService implements AuthorizationsApi {
   ): Promise<ControlsOutcome> {
     const priced = priceAuthorization(request.charge, program, { authFee: true });
     if (!priced.ok) return { ok: true }; // declined as unpriceable by the policy, before the controls
+    // Only window limits read the history; the read model is settled first so that a payment answered a
+    // moment ago counts (concurrent ones may still pass together: limits are not the funds guard).
+    const windowed = card.spendingControls.limits.some((limit) => limit.interval !== 'per_authorization');
+    if (windowed) await this.ports.settle(environment);
     const decision = evaluateControls(
       card.spendingControls,
-      await this.spendHistory(environment, card.cardId),
+      windowed ? await this.spendHistory(environment, card.cardId) : [],
       {
         amount: priced.amount,
         merchantMcc: request.charge.merchant.mcc,
