@@ -18,6 +18,9 @@ async function main(): Promise<void> {
     `  data directory   ${config.dataDir}`,
     `  API docs         ${platform.url}/v1/docs`,
     `  default distributor ${platform.distributorId}`,
+    config.cardNetwork
+      ? `  card network     ${config.cardNetwork.host}:${config.cardNetwork.port} (ISO 8583, sandbox issuer; reconnects until reached)`
+      : '  card network     none (CARD_NETWORK_ISO_ADDRESS unset): no card payment is authorized',
   ];
   if (platform.firstSandboxKey) {
     lines.push(

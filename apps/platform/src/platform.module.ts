@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AUTHORIZATIONS_OPTIONS } from '@cip/authorizations/service';
 import { CARDS_OPTIONS } from '@cip/cards/service';
 import { DistributorsModule } from '@cip/distributors/service';
 import { GatewayHttpModule } from '@cip/gateway/http';
@@ -32,6 +33,8 @@ export interface PlatformModuleOptions {
   webhooks: Omit<WebhooksModuleOptions, 'dataDir'>;
   /** BINs, card lifetimes and card vault keys per environment (CARD_*_<ENV>). */
   cards: PlatformConfig['cards'];
+  /** The card network's ISO 8583 endpoint for the sandbox (CARD_NETWORK_ISO_ADDRESS); none: no link. */
+  cardNetwork?: PlatformConfig['cardNetwork'];
 }
 
 /**
@@ -77,6 +80,12 @@ export class PlatformModule {
               inject: [METRICS],
               useFactory: (metrics: PlatformMetrics) =>
                 embeddedCardsOptions(options.dataDir, options.cards, metrics),
+            },
+            {
+              provide: AUTHORIZATIONS_OPTIONS,
+              useValue: {
+                network: options.cardNetwork && { environment: 'sandbox', ...options.cardNetwork },
+              },
             },
             {
               provide: TOKENIZATION_OPTIONS,

@@ -48,6 +48,7 @@ export async function startPlatform(
       wallets: embeddedWalletChain(config, logger),
       webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
       cards: config.cards,
+      cardNetwork: config.cardNetwork,
     }),
     {
       logger,

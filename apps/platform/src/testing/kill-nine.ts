@@ -6,7 +6,13 @@ import { exited, listening, spawnPlatform } from './platform-process';
 // across a SIGKILL and a restart, and a JSON client of it.
 
 /** Starts the built platform on `dataDir` (quiet, no rate limit, `apiKey` bootstrapped); resolves once it listens. */
-export function startDurablePlatform(dataDir: string, port: number, apiKey: string): Promise<ChildProcess> {
+export function startDurablePlatform(
+  dataDir: string,
+  port: number,
+  apiKey: string,
+  /** More variables (the card network's address). */
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess> {
   return listening(
     spawnPlatform({
       DATA_DIR: dataDir,
@@ -14,6 +20,7 @@ export function startDurablePlatform(dataDir: string, port: number, apiKey: stri
       LOG_LEVEL: 'silent',
       BOOTSTRAP_SANDBOX_API_KEY: apiKey,
       RATE_LIMIT_PER_SECOND: '1000000',
+      ...env,
     }),
   );
 }

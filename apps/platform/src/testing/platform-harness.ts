@@ -50,6 +50,8 @@ export async function startHarness(
     publicBaseUrl?: string;
     /** Where the platform logs (silent without it): tests that check what reaches the logs. */
     logger?: Logger;
+    /** The card network's ISO 8583 endpoint the sandbox issuer connects to (a test's IsoServer). */
+    cardNetwork?: PlatformConfig['cardNetwork'];
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-'));
@@ -67,6 +69,7 @@ export async function startHarness(
       httpTimeouts: options.httpTimeouts ?? config.httpTimeouts,
       chains: options.chains ?? {},
       publicBaseUrl: options.publicBaseUrl,
+      cardNetwork: options.cardNetwork,
     },
     {
       logger: options.logger ?? createLogger('silent'),

@@ -3,9 +3,9 @@ import type { AuthorizationStatus } from './authorization.types';
 import type { AuthorizationView } from './authorization-view';
 
 // ---------------------------------------------------------------------------------------------------
-// Distributors (/v1/authorizations). A sketch: no service implements it yet (the context is not in the
-// platform registry). The decision itself is not an API method: it is made on the card network link
-// (ISO 8583) and by the sandbox simulation, which will get their own audiences.
+// Distributors (/v1/authorizations), and the sandbox's lookup of the authorization a network message made.
+// The decision itself is not an API method: it is made on the card network link (ISO 8583); the sandbox
+// simulation drives that same link and finds the result with `findByNetworkReference`.
 // ---------------------------------------------------------------------------------------------------
 
 /** Equality filters of `GET /v1/authorizations?cardId=&userId=&status=` (API-DECISIONS). */
@@ -23,6 +23,14 @@ export interface AuthorizationsApi {
     filter: AuthorizationListFilter,
     page: FindPage,
   ): Promise<FindResult<AuthorizationView>>;
+  /**
+   * The caller's authorization the network knows by this acquirer id (DE-032) and RRN (DE-037), or null
+   * (none yet, or another distributor's). `POST /v1/simulate/authorization` calls it once its 0110 is back.
+   */
+  findByNetworkReference(
+    caller: Caller,
+    ref: { acquirerId: string; rrn: string },
+  ): Promise<AuthorizationView | null>;
 }
 
 export const AUTHORIZATIONS_API = Symbol('AUTHORIZATIONS_API');
@@ -33,5 +41,6 @@ export const authorizationsContract = defineContext<AuthorizationsApi>({
   methods: {
     getAuthorization: ['caller', 'authorizationId'],
     listAuthorizations: ['caller', 'filter', 'page'],
+    findByNetworkReference: ['caller', 'ref'],
   },
 });

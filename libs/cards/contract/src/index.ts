@@ -5,3 +5,5 @@ export * from './cards.api';
 export * from './cards.integration-events';
 export * from './card-operations.api';
 export * from './card-reveal.api';
+export * from './spending-controls';
+export * from './card-network.api';

@@ -7,6 +7,7 @@ import { reissueCompletionSaga } from './sagas/reissue-completion.saga';
 import { replacedCardSaga } from './sagas/replaced-card.saga';
 import { userErasedCardsSaga } from './sagas/user-erased-cards.saga';
 import {
+  CARD_NETWORK_CONTRACTS,
   CARD_OPERATIONS_CONTRACTS,
   CARD_REVEAL_CONTRACTS,
   CARDS_CONTRACTS,
@@ -17,7 +18,12 @@ import { userStoppedCardsSaga } from './sagas/user-stopped-cards.saga';
 /** The cards context, as the platform registry lists it. */
 export const cardsContext: ContextDefinition = {
   name: 'cards',
-  contracts: [...CARDS_CONTRACTS, ...CARD_OPERATIONS_CONTRACTS, ...CARD_REVEAL_CONTRACTS],
+  contracts: [
+    ...CARDS_CONTRACTS,
+    ...CARD_OPERATIONS_CONTRACTS,
+    ...CARD_REVEAL_CONTRACTS,
+    ...CARD_NETWORK_CONTRACTS,
+  ],
   module: CardsModule,
   readModels: [projectionReadModel(cardsProjection)],
   publicEvents: [cardPublicEvents],

@@ -6,6 +6,7 @@ import {
   cardSimulationContract,
   cardRevealContract,
   cardVerificationContract,
+  cardNetworkContract,
 } from '@cip/cards/contract';
 import { cardsProjection } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
@@ -25,6 +26,7 @@ import { CardIssuing, CardsService } from './cards.service';
 import type { FulfilmentProvider } from './fulfilment/fulfilment-provider.port';
 import { CARD_FULFILMENT_GROUP } from './sagas/card-fulfilment.saga';
 import { CardOperationsService } from './card-operations.service';
+import { CardNetworkService } from './card-network.service';
 
 /** What the app decides for the cards context (provided under CARDS_OPTIONS). */
 export interface CardsModuleOptions {
@@ -48,6 +50,9 @@ export const CARD_OPERATIONS_CONTRACTS = [cardOperationsContract, cardVerificati
 
 /** The single-use reveal of a card's details (its own service, `CardRevealService`). */
 export const CARD_REVEAL_CONTRACTS = [cardRevealContract];
+
+/** The card network's audience: the authorizations context finds cards by PAN and checks CVV2 and PIN. */
+export const CARD_NETWORK_CONTRACTS = [cardNetworkContract];
 
 /** Closes the vaults with the application. */
 export class CardVaultsLifecycle implements OnApplicationShutdown {
@@ -115,6 +120,21 @@ const CARDS_CATCH_UP_MS = 10_000;
         ),
     },
     ...contractProviders(CardRevealService, CARD_REVEAL_CONTRACTS),
+    {
+      provide: CardNetworkService,
+      inject: [INFRASTRUCTURE, CARDS_OPTIONS, CardOperationsService],
+      useFactory: (
+        infrastructure: Infrastructure,
+        options: CardsModuleOptions,
+        verification: CardOperationsService,
+      ) =>
+        new CardNetworkService({
+          eventStore: environmentStores(infrastructure).eventStore,
+          vault: (environment) => options.vault(environment),
+          verification,
+        }),
+    },
+    ...contractProviders(CardNetworkService, CARD_NETWORK_CONTRACTS),
     CardVaultsLifecycle,
   ],
   exports: [
@@ -124,6 +144,8 @@ const CARDS_CATCH_UP_MS = 10_000;
     ...CARD_OPERATIONS_CONTRACTS.map((contract) => contract.token),
     CardRevealService,
     ...CARD_REVEAL_CONTRACTS.map((contract) => contract.token),
+    CardNetworkService,
+    ...CARD_NETWORK_CONTRACTS.map((contract) => contract.token),
   ],
 })
 export class CardsModule {}

@@ -19,6 +19,7 @@ import {
   isCard,
   parseInitialSpendingControls,
   UserStatusForCards,
+  vaultRefOfCard,
 } from '@cip/cards/domain';
 import { CardView, cardsProjection, toCardView } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
@@ -448,7 +449,7 @@ export class CardsService implements CardsApi, CardSimulationApi, CardProvisioni
     const issuing = this.issuingOf(caller.environment, card.type);
     const issued = await this.ports
       .vault(caller.environment)
-      .issueCard({ ...issuing, now: this.clock.now() });
+      .issueCard({ ...issuing, now: this.clock.now(), vaultRef: vaultRefOfCard(cardId) });
     const result = await handleCommand(
       this.ports.eventStore(caller.environment),
       cardDecider,

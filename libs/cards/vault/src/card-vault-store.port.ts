@@ -57,6 +57,8 @@ export interface CardVaultStore {
    */
   put(card: SealedCard): Promise<PutOutcome>;
   get(vaultRef: string): Promise<SealedCard | null>;
+  /** The card whose PAN has this keyed hash, through the unique index on it (the network's way to a card). */
+  findByPanHash(panHash: string): Promise<SealedCard | null>;
   /** Replaces the card's sealed PVV; false when there is no such card. */
   setPvv(vaultRef: string, sealedPvv: string): Promise<boolean>;
 

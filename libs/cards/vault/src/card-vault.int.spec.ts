@@ -104,6 +104,36 @@ describe('card vault (embedded)', () => {
     expect(await vault.verifyCvv2(card.vaultRef, cvv2, { expMonth: 12, expYear: 2029 })).toBe(false);
   });
 
+  it('finds a card by its PAN and expiry through the PAN index, and nothing for another PAN or expiry', async () => {
+    const vault = open();
+    const card = await issue(vault);
+    const { pan } = await vault.revealForHostedPage(card.vaultRef);
+    const expiry = { expMonth: card.expMonth, expYear: card.expYear };
+    expect(await vault.findByPan(pan, expiry)).toEqual({ vaultRef: card.vaultRef, ...expiry });
+    expect(await vault.findByPan(pan, { expMonth: card.expMonth, expYear: card.expYear + 1 })).toBeNull();
+    const otherPan = `${pan.slice(0, -1)}${(Number(pan.slice(-1)) + 1) % 10}`;
+    expect(await vault.findByPan(otherPan, expiry)).toBeNull();
+    expect(await vault.findByPan('not a pan', expiry)).toBeNull();
+  });
+
+  it('issues under the reference it is given (the card id under the vault prefix), found again by its PAN', async () => {
+    const vault = open();
+    const vaultRef = 'vlt-0b9f5a2e-6a3c-4f0e-9d55-0c6b1f1d2a10';
+    const card = await vault.issueCard({
+      bin: SANDBOX_TEST_BIN,
+      lifetimeMonths: 36,
+      now: new Date(),
+      vaultRef,
+    });
+    expect(card.vaultRef).toBe(vaultRef);
+    const { pan } = await vault.revealForHostedPage(vaultRef);
+    expect(await vault.findByPan(pan, card)).toEqual({
+      vaultRef,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+    });
+  });
+
   it('verifies a PIN set on the card, and refuses a malformed one with a validation error', async () => {
     const vault = open();
     const card = await issue(vault);

@@ -89,12 +89,21 @@ export class CardVault {
     this.randomDigit = options.randomDigit ?? (() => randomInt(10));
   }
 
-  async issueCard(input: { bin: string; lifetimeMonths: number; now: Date }): Promise<IssuedCard> {
+  /**
+   * `vaultRef`: the reference to issue under (the cards context derives it from the card id, so the network
+   * finds the card of a PAN without an index); a fresh random one when absent.
+   */
+  async issueCard(input: {
+    bin: string;
+    lifetimeMonths: number;
+    now: Date;
+    vaultRef?: string;
+  }): Promise<IssuedCard> {
     const expiry = cardExpiry(input.now, input.lifetimeMonths);
     let staleKeks = 0;
     for (let attempt = 0; attempt < this.maxAttempts;) {
       const pan = generatePan(input.bin, this.randomDigit);
-      const vaultRef = newId('vlt');
+      const vaultRef = input.vaultRef ?? newId('vlt');
       const { kekId, kek } = await this.wrappingKek();
       const dataKey = randomBytes(32);
       const outcome = await this.store.put({
@@ -128,6 +137,18 @@ export class CardVault {
   async verifyCvv2(vaultRef: string, cvv2: string, expiry: CardExpiry): Promise<boolean> {
     const { pan } = await this.open(vaultRef);
     return sameDigits(visaCvv2({ cvk: this.keys.cvk, pan, expiryYymm: expiryYymm(expiry) }), cvv2);
+  }
+
+  /**
+   * The card with this PAN and expiry, found through the PAN's keyed hash (the unique index; nothing is
+   * scanned or opened): its reference and expiry, or null when no card has that PAN or its expiry differs
+   * (a PAN with another expiry is not this card, as for the CVV2).
+   */
+  async findByPan(pan: string, expiry: CardExpiry): Promise<({ vaultRef: string } & CardExpiry) | null> {
+    if (!/^\d{12,19}$/.test(pan)) return null;
+    const card = await this.store.findByPanHash(this.panHash(pan));
+    if (!card || card.expMonth !== expiry.expMonth || card.expYear !== expiry.expYear) return null;
+    return { vaultRef: card.vaultRef, expMonth: card.expMonth, expYear: card.expYear };
   }
 
   /** Sets (or replaces) the card's PIN: only its PVV is stored, sealed like the PAN. */

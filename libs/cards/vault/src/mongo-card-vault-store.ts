@@ -268,6 +268,11 @@ export class MongoCardVaultStore implements CardVaultStore {
     return doc ? toCard(doc) : null;
   }
 
+  async findByPanHash(panHash: string): Promise<SealedCard | null> {
+    const doc = await this.cards.findOne({ panHash });
+    return doc ? toCard(doc) : null;
+  }
+
   async setPvv(vaultRef: string, sealedPvv: string): Promise<boolean> {
     const { matchedCount } = await this.cards.updateOne(
       { _id: vaultRef },

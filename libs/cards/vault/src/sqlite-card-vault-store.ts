@@ -72,6 +72,7 @@ export class SqliteCardVaultStore implements CardVaultStore {
   private readonly puts: GroupCommit<SealedCard, PutOutcome>;
   private readonly insert: Statement;
   private readonly select: Statement;
+  private readonly selectByPanHash: Statement;
   private readonly updatePvv: Statement;
   private readonly selectActiveKek: Statement;
   private readonly selectOthers: Statement;
@@ -126,6 +127,7 @@ export class SqliteCardVaultStore implements CardVaultStore {
        ON CONFLICT (pan_hash) DO NOTHING`,
     );
     this.select = db.prepare('SELECT * FROM cards WHERE vault_ref = ?');
+    this.selectByPanHash = db.prepare('SELECT * FROM cards WHERE pan_hash = ?');
     this.updatePvv = db.prepare('UPDATE cards SET sealed_pvv = ? WHERE vault_ref = ?');
     this.selectActiveKek = db
       .prepare("SELECT kek_id FROM key_encryption_keys WHERE status = 'active'")
@@ -188,6 +190,11 @@ export class SqliteCardVaultStore implements CardVaultStore {
 
   async get(vaultRef: string): Promise<SealedCard | null> {
     const row = this.select.get(vaultRef) as Row | undefined;
+    return row ? toCard(row) : null;
+  }
+
+  async findByPanHash(panHash: string): Promise<SealedCard | null> {
+    const row = this.selectByPanHash.get(panHash) as Row | undefined;
     return row ? toCard(row) : null;
   }
 

@@ -1,3 +1,4 @@
+import { authorizationsContext } from '@cip/authorizations/service';
 import { cardsContext } from '@cip/cards/service';
 import { eventsContext } from '@cip/events/service';
 import { kycContext } from '@cip/kyc/service';
@@ -27,6 +28,7 @@ export const PLATFORM_CONTEXTS: readonly ContextDefinition[] = [
   webhooksContext,
   cardsContext,
   tokenizationContext,
+  authorizationsContext,
   // Last: its read model records the public Events of every context above.
   eventsContext,
 ];

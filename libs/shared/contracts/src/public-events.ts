@@ -46,6 +46,8 @@ export const PUBLIC_EVENT_NAMES = [
   'cardAuthorization.approved',
   'cardAuthorization.rejected',
   'cardAuthorization.cleared',
+  'cardAuthorization.reversed',
+  'cardAuthorization.expired',
   'cardAuthentication.created',
   'cardTokenization.deliverActivationCode',
   'cardTokenization.activated',

@@ -34,6 +34,11 @@ export interface PlatformConfig {
   webhooks: WebhookConfig;
   /** Cards: what each environment issues from, and its card vault's keys. */
   cards: { sandbox: CardIssuingConfig; production: CardIssuingConfig };
+  /**
+   * The card network's ISO 8583 endpoint the sandbox's issuer connects to (`CARD_NETWORK_ISO_ADDRESS`,
+   * host:port: the simulator); none: no link, and no card payment is decided.
+   */
+  cardNetwork?: { host: string; port: number };
 }
 
 /** One environment's card issuing (`<NAME>_<SANDBOX|PRODUCTION>` variables, README "Cards"). */
@@ -119,6 +124,17 @@ const flag = z
   .transform((value) => value === 'true');
 const text = z.string();
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+/** `host:port` (an IPv6 host in brackets), port 1 to 65535. */
+const HOST_PORT = /^(\[[^\]]+\]|[^:\s[\]]+):([1-9]\d{0,4})$/;
+const hostPort = z
+  .string()
+  .refine((value) => HOST_PORT.test(value) && Number(HOST_PORT.exec(value)?.[2]) <= 65_535, {
+    error: 'must be host:port, port 1 to 65535',
+  })
+  .transform((value) => {
+    const at = value.lastIndexOf(':');
+    return { host: value.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(value.slice(at + 1)) };
+  });
 
 const chainVariables = (suffix: 'SANDBOX' | 'PRODUCTION') => ({
   [`CHAIN_RPC_URL_${suffix}`]: httpUrl.optional(),
@@ -202,6 +218,7 @@ const PLATFORM_ENV = z.object({
   WEBHOOK_SECRETS_KEY: text.optional(),
   ...cardVariables('SANDBOX'),
   ...cardVariables('PRODUCTION'),
+  CARD_NETWORK_ISO_ADDRESS: hostPort.optional(),
 });
 
 const SECRET_VARIABLE = /KEY|KEK|CVK|PVK|SECRET|SEED/;
@@ -299,5 +316,6 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
       secretsKey: env.WEBHOOK_SECRETS_KEY,
     },
     cards: { sandbox: cardIssuingConfig(env, 'SANDBOX'), production: cardIssuingConfig(env, 'PRODUCTION') },
+    cardNetwork: env.CARD_NETWORK_ISO_ADDRESS,
   };
 }

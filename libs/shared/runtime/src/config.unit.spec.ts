@@ -143,4 +143,26 @@ describe('the platform configuration, read from the environment', () => {
       }
     });
   });
+
+  describe('the card network link', () => {
+    it('has none unless CARD_NETWORK_ISO_ADDRESS is set, and takes host:port (an IPv6 host in brackets)', () => {
+      expect(readPlatformConfig({}).cardNetwork).toBeUndefined();
+      expect(readPlatformConfig({ CARD_NETWORK_ISO_ADDRESS: 'simulator:8583' }).cardNetwork).toEqual({
+        host: 'simulator',
+        port: 8583,
+      });
+      expect(readPlatformConfig({ CARD_NETWORK_ISO_ADDRESS: '[::1]:9000' }).cardNetwork).toEqual({
+        host: '::1',
+        port: 9000,
+      });
+    });
+
+    it('refuses an address without a port, or a port out of range, naming the variable', () => {
+      for (const address of ['simulator', 'simulator:0', 'simulator:70000', 'a:b:1', ':8583']) {
+        expect(problemsOf({ CARD_NETWORK_ISO_ADDRESS: address })).toEqual([
+          expect.stringMatching(/^CARD_NETWORK_ISO_ADDRESS: /),
+        ]);
+      }
+    });
+  });
 });

@@ -1,4 +1,3 @@
-import type { SpendingControlsUpdate } from '@cip/cards/contract';
 import { DomainError, type ApiFieldError } from '@cip/shared/contracts';
 import { amountTooLarge, MAX_MINOR_UNITS } from '@cip/wallets/contract';
 import {
@@ -6,46 +5,24 @@ import {
   isMccGroupName,
   MCC_GROUP_NAMES,
   mccGroupHolds,
-  RESTRICTED_MCC_GROUPS,
-  type MccGroupName,
-} from './mcc-groups';
-import { WINDOW_INTERVALS } from './spending-windows';
+  PROGRAM_DEFAULT_SPENDING_CONTROLS,
+  SPENDING_LIMIT_INTERVALS,
+  type SpendingControls,
+  type SpendingControlsUpdate,
+  type SpendingLimit,
+  type SpendingLimitInterval,
+} from '@cip/cards/contract';
 
 // ---------------------------------------------------------------------------------------------------
-// A card's spending controls (API-DECISIONS, "Cards"): what they hold, the program's defaults, and the one
-// validation of an update (`PUT /v1/cards/{id}/spending-controls` replaces them whole).
+// The one validation of a card's spending controls update (`PUT /v1/cards/{id}/spending-controls` replaces
+// them whole). What the controls hold, the program's defaults and `evaluateControls` are in
+// `@cip/cards/contract` (the authorizations context decides on them).
 // Amounts are integers of the platform's minor units (10^-6 USD: 1 USDC settles 1 USD, money.ts in the
 // wallets contract), so a limit compares with the wallet's holds without conversion.
 // ---------------------------------------------------------------------------------------------------
 
-export const SPENDING_LIMIT_INTERVALS = ['per_authorization', ...WINDOW_INTERVALS] as const;
-export type SpendingLimitInterval = (typeof SPENDING_LIMIT_INTERVALS)[number];
-
-export interface SpendingLimit {
-  /** Minor units, positive, at most MAX_MINOR_UNITS. */
-  amount: number;
-  interval: SpendingLimitInterval;
-}
-
-export interface SpendingControls {
-  /** At most one limit per interval; every limit applies, so the tightest one decides. */
-  limits: SpendingLimit[];
-  blockedMccGroups: MccGroupName[];
-  blockedMccs: string[];
-  /** When not empty, only these MCCs pass (Stripe's `allowed_categories`): empty means no allow list. */
-  allowedMccs: string[];
-}
-
 /** The body of a controls update as it arrives (the contract's); every field is checked, whatever its declared type. */
 export type { SpendingControlsUpdate };
-
-/** What a card gets when its controls are not set: no limits, the restricted groups blocked (fact 6). */
-export const PROGRAM_DEFAULT_SPENDING_CONTROLS: SpendingControls = Object.freeze({
-  limits: [],
-  blockedMccGroups: [...RESTRICTED_MCC_GROUPS],
-  blockedMccs: [],
-  allowedMccs: [],
-});
 
 // Bounds the card snapshot every card event carries; no scheme assigns anywhere near this many codes to one
 // kind of merchant.

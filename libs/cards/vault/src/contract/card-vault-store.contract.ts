@@ -59,6 +59,13 @@ export function cardVaultStoreContract(target: {
     expect(outcomes.filter((o) => o === 'stored')).toHaveLength(1);
   });
 
+  it('finds a stored card by its PAN hash, and nothing for a hash it does not hold', async () => {
+    const stored = card();
+    await store.put(stored);
+    expect(await store.findByPanHash(stored.panHash)).toEqual(stored);
+    expect(await store.findByPanHash('hash-never-stored')).toBeNull();
+  });
+
   it("replaces a card's PVV, and says so when there is no such card", async () => {
     const stored = card();
     await store.put(stored);

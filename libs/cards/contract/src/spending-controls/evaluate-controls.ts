@@ -4,7 +4,7 @@ import {
   SPENDING_LIMIT_INTERVALS,
   type SpendingControls,
   type SpendingLimitInterval,
-} from './spending-controls';
+} from './spending-controls.types';
 import { windowOf } from './spending-windows';
 
 // ---------------------------------------------------------------------------------------------------

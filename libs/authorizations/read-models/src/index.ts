@@ -1,0 +1,2 @@
+export * from './authorizations.projection';
+export * from './authorization.public-events';

@@ -1,0 +1,15 @@
+import { AUTHORIZATIONS_CONTROLLERS } from '@cip/authorizations/http';
+import { authorizationPublicEvents, authorizationsProjection } from '@cip/authorizations/read-models';
+import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
+import { AUTHORIZATIONS_CONTRACTS, AuthorizationsModule } from './authorizations.module';
+
+/** The authorizations context, as the platform registry lists it. */
+export const authorizationsContext: ContextDefinition = {
+  name: 'authorizations',
+  contracts: AUTHORIZATIONS_CONTRACTS,
+  module: AuthorizationsModule,
+  readModels: [projectionReadModel(authorizationsProjection)],
+  publicEvents: [authorizationPublicEvents],
+  sagas: [],
+  controllers: AUTHORIZATIONS_CONTROLLERS,
+};

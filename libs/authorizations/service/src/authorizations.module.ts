@@ -1,0 +1,141 @@
+import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { authorizationsContract } from '@cip/authorizations/contract';
+import type { AuthorizationProgram } from '@cip/authorizations/domain';
+import { authorizationsProjection } from '@cip/authorizations/read-models';
+import { CARD_NETWORK_API, type CardNetworkApi } from '@cip/cards/contract';
+import { PROGRAM_DIRECTORY, type ProgramDirectory } from '@cip/distributors/contract';
+import type { Environment } from '@cip/shared/contracts';
+import {
+  ConsumerHost,
+  contractProviders,
+  environmentStores,
+  Infrastructure,
+  INFRASTRUCTURE,
+  LOGGER,
+} from '@cip/shared/infrastructure';
+import { CLOCK, Clock, Logger } from '@cip/shared/runtime';
+import { USER_LIFECYCLE_API, type UserLifecycleApi } from '@cip/users/contract';
+import { WALLET_LEDGER, WALLETS_API, type WalletLedger, type WalletsApi } from '@cip/wallets/contract';
+import { DEFAULT_AUTHORIZATION_PROGRAM } from './authorization-program.defaults';
+import { AuthorizationExpiryScheduler } from './authorization-expiry.scheduler';
+import { AuthorizationsService } from './authorizations.service';
+import { IssuerLink, type CardNetworkLinkConfig } from './network/issuer-link';
+
+/** What the app decides for the authorizations context (provided under AUTHORIZATIONS_OPTIONS). */
+export interface AuthorizationsModuleOptions {
+  /** The card network link (`CARD_NETWORK_ISO_ADDRESS`); none: the platform decides no card payment. */
+  network?: CardNetworkLinkConfig;
+  /** A distributor's authorization settings; the defaults (`DEFAULT_AUTHORIZATION_PROGRAM`) when absent. */
+  program?(environment: Environment, distributorId: string): AuthorizationProgram;
+}
+
+export const AUTHORIZATIONS_OPTIONS = Symbol('AUTHORIZATIONS_OPTIONS');
+
+/** The authorizations context's APIs, by audience. */
+export const AUTHORIZATIONS_CONTRACTS = [authorizationsContract];
+
+const PROJECTION_GROUPS = [`projection.${authorizationsProjection.name}`];
+
+/** The issuer's network link, when one is configured (null otherwise). */
+export const ISSUER_LINK = Symbol('ISSUER_LINK');
+
+/**
+ * The authorizations context: the issuer side of the card network. It reaches cards through their network
+ * contract (CARD_NETWORK_API), users (USER_LIFECYCLE_API), wallets (WALLETS_API for a balance, WALLET_LEDGER
+ * for the holds) and the distributors' programs.
+ */
+@Module({
+  providers: [
+    {
+      provide: AuthorizationsService,
+      inject: [
+        INFRASTRUCTURE,
+        ConsumerHost,
+        CLOCK,
+        AUTHORIZATIONS_OPTIONS,
+        CARD_NETWORK_API,
+        USER_LIFECYCLE_API,
+        WALLETS_API,
+        WALLET_LEDGER,
+        PROGRAM_DIRECTORY,
+      ],
+      useFactory: (
+        infrastructure: Infrastructure,
+        consumers: ConsumerHost,
+        clock: Clock,
+        options: AuthorizationsModuleOptions,
+        cards: CardNetworkApi,
+        users: UserLifecycleApi,
+        wallets: WalletsApi,
+        ledger: WalletLedger,
+        programs: ProgramDirectory,
+      ) =>
+        new AuthorizationsService(
+          {
+            ...environmentStores(infrastructure),
+            settle: consumers.settler(PROJECTION_GROUPS),
+            cards,
+            users,
+            wallets,
+            ledger,
+            programs,
+            authorizationProgram: (environment, distributorId) =>
+              options.program?.(environment, distributorId) ?? DEFAULT_AUTHORIZATION_PROGRAM,
+          },
+          clock,
+        ),
+    },
+    ...contractProviders(AuthorizationsService, AUTHORIZATIONS_CONTRACTS),
+    {
+      provide: AuthorizationExpiryScheduler,
+      inject: [AuthorizationsService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
+      useFactory: (
+        authorizations: AuthorizationsService,
+        infrastructure: Infrastructure,
+        consumers: ConsumerHost,
+        clock: Clock,
+        logger: Logger,
+      ) =>
+        new AuthorizationExpiryScheduler(
+          authorizations,
+          {
+            readStore: environmentStores(infrastructure).readStore,
+            settle: consumers.settler(PROJECTION_GROUPS),
+          },
+          clock,
+          logger,
+        ),
+    },
+    {
+      provide: ISSUER_LINK,
+      inject: [AUTHORIZATIONS_OPTIONS, AuthorizationsService, LOGGER],
+      useFactory: (
+        options: AuthorizationsModuleOptions,
+        authorizations: AuthorizationsService,
+        logger: Logger,
+      ) => (options.network ? new IssuerLink(options.network, authorizations, logger) : null),
+    },
+  ],
+  exports: [
+    AuthorizationsService,
+    ...AUTHORIZATIONS_CONTRACTS.map((contract) => contract.token),
+    AuthorizationExpiryScheduler,
+    ISSUER_LINK,
+  ],
+})
+export class AuthorizationsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    @Inject(AuthorizationExpiryScheduler) private readonly expiry: AuthorizationExpiryScheduler,
+    @Inject(ISSUER_LINK) private readonly link: IssuerLink | null,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.expiry.start();
+    this.link?.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.link?.close();
+    await this.expiry.stop();
+  }
+}

@@ -1,0 +1,614 @@
+import {
+  AUTHORIZATION_ID_PREFIX,
+  AUTHORIZATION_STATUSES,
+  renderAuthorization,
+  type AuthorizationListFilter,
+  type AuthorizationsApi,
+  type AuthorizationView,
+} from '@cip/authorizations/contract';
+import {
+  authorizationDecider,
+  authorizationEvents,
+  decideAuthorization,
+  isAuthorization,
+  priceAuthorization,
+  type AuthorizationCommand,
+  type AuthorizationEvent,
+  type AuthorizationFacts,
+  type AuthorizationProgram,
+  type AuthorizationRecord,
+  type ControlsOutcome,
+} from '@cip/authorizations/domain';
+import { authorizationsProjection } from '@cip/authorizations/read-models';
+import {
+  evaluateControls,
+  type CardForAuthorization,
+  type CardNetworkApi,
+  type SpendRecord,
+} from '@cip/cards/contract';
+import type { ProgramDirectory } from '@cip/distributors/contract';
+import {
+  Caller,
+  DomainError,
+  Environment,
+  FindPage,
+  FindResult,
+  notFound,
+  ownedBy,
+  type ProgramRules,
+} from '@cip/shared/contracts';
+import { handleCommand, loadState, type CommandContext, type EventStore } from '@cip/shared/eventing';
+import { forTenant, type ReadStore } from '@cip/shared/read-store';
+import type { Clock } from '@cip/shared/runtime';
+import type { UserLifecycleApi } from '@cip/users/contract';
+import type { LedgerContext, WalletLedger, WalletsApi } from '@cip/wallets/contract';
+import { createHash } from 'node:crypto';
+import type {
+  NetworkAuthorizationRequest,
+  NetworkReference,
+  NetworkReversalRequest,
+} from './network/iso-issuer-messages';
+import { approvalCodeOf, RESPONSE, responseCodeOf } from './network/response-codes';
+import { executeLedger, holdForDecision, releaseUnrecordedHold } from './wallet-ledger-execution';
+
+export interface AuthorizationsPorts {
+  eventStore(environment: Environment): EventStore;
+  readStore(environment: Environment): ReadStore;
+  /** Waits until the authorizations projection has caught up with the log (read-your-writes for lists). */
+  settle(environment: Environment): Promise<void>;
+  cards: CardNetworkApi;
+  users: Pick<UserLifecycleApi, 'findUser'>;
+  wallets: Pick<WalletsApi, 'getWallet'>;
+  ledger: WalletLedger;
+  programs: ProgramDirectory;
+  /** The authorization settings of a distributor's program (pricing, tolerance, hold expiry). */
+  authorizationProgram(environment: Environment, distributorId: string): AuthorizationProgram;
+}
+
+/** What the issuer answers the network: DE-039, and DE-038 when approved. */
+export interface NetworkAnswer {
+  responseCode: string;
+  approvalCode?: string;
+  /** The authorization the message was recorded on (absent when nothing was recorded). */
+  authorizationId?: string;
+}
+
+const SPEND_PAGE = 100;
+
+/** What an event does to the wallet (a force post's comes with the Cleared event after it). */
+const ledgerOf = (event: AuthorizationEvent) => ('ledger' in event.data ? event.data.ledger : []);
+/** Concurrent messages on one authorization (a retry racing its original) retry on the fresh stream. */
+const STREAM_ATTEMPTS = 10;
+
+/**
+ * The authorization id of a network transaction: derived from the acquirer and the RRN, which the acquirer
+ * keeps over the transaction's life (authorization, advice, reversal), so every message of it reaches the
+ * same stream without a lookup, a retry is recognised by the stream itself, and the sandbox finds the
+ * authorization of an RRN by computing its id. The acquirer's RRNs are assumed unique per acquirer within
+ * the platform's retention (12 characters, usually date-based).
+ */
+export function authorizationIdOf(
+  environment: Environment,
+  reference: Pick<NetworkReference, 'acquirerId' | 'rrn'>,
+): string {
+  const hex = createHash('sha256')
+    .update(`${environment}|${reference.acquirerId}|${reference.rrn}`)
+    .digest('hex');
+  // A uuid shape (version 8, custom: RFC 9562), so the id passes the API's `aut-<uuid>` checks.
+  const variant = ((Number.parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${AUTHORIZATION_ID_PREFIX}-${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The program a distributor's calls run under when the directory does not know it (an erased tenant). */
+const NO_PROGRAM: ProgramRules = {
+  allowedCountries: [],
+  b2b: false,
+  prepaid: false,
+  kycImportEnabled: false,
+};
+
+/**
+ * The authorizations context: decides the network's 0100s, records its 0120 advices and 0400/0420
+ * reversals, expires lapsed holds, and serves the authorizations to distributors. Each message is one
+ * command on the authorization's stream (`authorizationIdOf`); its events' ledger instructions are carried
+ * out on the wallet by `executeLedger` after the append, and again on a retried message (idempotent).
+ *
+ * The double-spend guard is the wallet ledger: a payment's hold is placed (with the ledger's optimistic
+ * concurrency on the wallet stream) before the decision is recorded and answered; a hold the ledger refuses
+ * for funds is decided again as `insufficientFund` on the wallet's balance.
+ */
+export class AuthorizationsService implements AuthorizationsApi {
+  constructor(
+    private readonly ports: AuthorizationsPorts,
+    private readonly clock: Clock,
+  ) {}
+
+  // -------------------------------------------------------------------------------------------------
+  // Distributors
+  // -------------------------------------------------------------------------------------------------
+
+  async getAuthorization(caller: Caller, authorizationId: string): Promise<AuthorizationView> {
+    const view = await this.view(caller.environment, authorizationId);
+    return renderAuthorization(ownedBy(caller, view, 'Authorization', authorizationId)) as AuthorizationView;
+  }
+
+  async listAuthorizations(
+    caller: Caller,
+    filter: AuthorizationListFilter,
+    page: FindPage,
+  ): Promise<FindResult<AuthorizationView>> {
+    if (filter?.status !== undefined && !AUTHORIZATION_STATUSES.includes(filter.status)) {
+      throw new DomainError(
+        'validation_error',
+        `status must be one of ${AUTHORIZATION_STATUSES.join(', ')}`,
+        [{ field: 'status', message: `must be one of ${AUTHORIZATION_STATUSES.join(', ')}` }],
+      );
+    }
+    await this.ports.settle(caller.environment);
+    const result = await forTenant(this.ports.readStore, caller).find<AuthorizationView>(
+      authorizationsProjection.collection,
+      { cardId: filter?.cardId, userId: filter?.userId, status: filter?.status },
+      page,
+    );
+    return { ...result, items: result.items.map((item) => renderAuthorization(item) as AuthorizationView) };
+  }
+
+  async findByNetworkReference(
+    caller: Caller,
+    ref: { acquirerId: string; rrn: string },
+  ): Promise<AuthorizationView | null> {
+    if (typeof ref?.acquirerId !== 'string' || typeof ref?.rrn !== 'string') {
+      throw new DomainError('validation_error', 'acquirerId and rrn are required');
+    }
+    const authorizationId = authorizationIdOf(caller.environment, ref);
+    await this.ports.settle(caller.environment);
+    const view = await this.ports
+      .readStore(caller.environment)
+      .get<AuthorizationView>(authorizationsProjection.collection, authorizationId);
+    if (!view || view.distributorId !== caller.distributorId) return null;
+    return renderAuthorization(view) as AuthorizationView;
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // The network (ISO 8583 0100, 0120, 0400, 0420)
+  // -------------------------------------------------------------------------------------------------
+
+  /** An 0100 (or an 0120 advice): decided, recorded, its hold placed; the answer for the 0110 / 0130. */
+  async authorize(environment: Environment, request: NetworkAuthorizationRequest): Promise<NetworkAnswer> {
+    const authorizationId = authorizationIdOf(environment, request.reference);
+    const recorded = await this.recordedAnswer(environment, authorizationId, request.networkKey);
+    if (recorded) return recorded;
+    if (request.advice && request.networkDecision !== RESPONSE.approved) {
+      // The network declined on the issuer's behalf: nothing was spent, nothing to hold. Acknowledged.
+      return { responseCode: RESPONSE.approved };
+    }
+
+    const card = await this.ports.cards.cardForAuthorization(environment, {
+      pan: request.pan,
+      expiry: request.expiry,
+    });
+    if (!card) return { responseCode: RESPONSE.invalidCard };
+    const now = this.clock.now().toISOString();
+    const program = this.ports.authorizationProgram(environment, card.distributorId);
+    const parties = {
+      authorizationId,
+      distributorId: card.distributorId,
+      cardId: card.cardId,
+      userId: card.userId,
+      walletId: card.walletId,
+    };
+    const context = this.context(environment, card.distributorId, request.networkKey);
+
+    if (request.kind === 'refund') {
+      return this.run(environment, authorizationId, context, {
+        type: 'RefundAuthorization',
+        data: { ...parties, networkKey: request.networkKey, charge: request.charge, pricing: program, now },
+      });
+    }
+
+    const facts: AuthorizationFacts = {
+      request: { ...request.charge, at: now, ...(request.advice ? { advice: request.advice } : {}) },
+      card: { status: card.status, blocks: card.blocks, expMonth: card.expMonth, expYear: card.expYear },
+      userStatus: await this.userStatus(environment, card),
+      verification: request.advice
+        ? null
+        : await this.verification(environment, card, authorizationId, request),
+      controls: await this.controls(environment, card, request, program, now),
+      // The ledger decides the funds (below); every other check runs first.
+      availableBalance: Number.MAX_SAFE_INTEGER,
+      program,
+    };
+    const outcome = decideAuthorization(facts);
+    if (outcome.decision === 'confirmed' && outcome.hold && !outcome.hold.force) {
+      const held = await holdForDecision(
+        this.ports.ledger,
+        this.ledgerContext(environment, context),
+        card.walletId,
+        {
+          holdId: authorizationId,
+          amount: outcome.hold.amount,
+        },
+      );
+      if (held === 'insufficient_funds') {
+        facts.availableBalance = await this.availableBalance(environment, card, outcome.hold.amount);
+      }
+    }
+    return this.run(environment, authorizationId, context, {
+      type: 'DecideAuthorization',
+      data: { ...parties, networkKey: request.networkKey, facts },
+    });
+  }
+
+  /** An 0400 or 0420: the hold released (all, or down to DE-095's new total); the answer for 0410 / 0430. */
+  async reverse(environment: Environment, request: NetworkReversalRequest): Promise<NetworkAnswer> {
+    const authorizationId = authorizationIdOf(environment, request.reference);
+    const { state } = await loadState(
+      this.ports.eventStore(environment),
+      authorizationDecider,
+      authorizationId,
+    );
+    if (!isAuthorization(state)) {
+      // Nothing recorded for it (the issuer died between placing the hold and recording the decision, or
+      // never saw the 0100): release a hold placed under its id, if any, and acknowledge.
+      await this.releaseOrphanHold(environment, authorizationId, request);
+      return { responseCode: RESPONSE.approved };
+    }
+    const distributorId = await this.distributorOf(environment, authorizationId);
+    const context = this.context(environment, distributorId, request.networkKey);
+    if (state.status === 'rejected' || state.remaining === 0) {
+      // Nothing held any more (declined, reversed, cleared or expired): acknowledged, nothing changes.
+      await this.rerunLedger(environment, authorizationId, distributorId, context);
+      return { responseCode: RESPONSE.approved, authorizationId };
+    }
+    const amount = this.reversalAmount(environment, state, request, distributorId);
+    if (amount === 0) return { responseCode: RESPONSE.approved, authorizationId };
+    const now = this.clock.now().toISOString();
+    return this.run(environment, authorizationId, context, {
+      type: 'ReverseAuthorization',
+      data: { networkKey: request.networkKey, ...(amount === undefined ? {} : { amount }), now },
+    });
+  }
+
+  /** The expiry sweep's: releases what an authorization still holds once its window has passed. */
+  async expireIfDue(environment: Environment, authorizationId: string): Promise<boolean> {
+    const { state } = await loadState(
+      this.ports.eventStore(environment),
+      authorizationDecider,
+      authorizationId,
+    );
+    const now = this.clock.now().toISOString();
+    if (!isAuthorization(state) || state.remaining === 0 || !state.expiresAt || state.expiresAt > now) {
+      return false;
+    }
+    const distributorId = await this.distributorOf(environment, authorizationId);
+    const context: CommandContext = {
+      occurredAt: now,
+      distributorId,
+      environment,
+      correlationId: `expiry:${authorizationId}`,
+      causationId: `expiry:${authorizationId}`,
+    };
+    const answer = await this.run(environment, authorizationId, context, {
+      type: 'ExpireAuthorization',
+      data: { now },
+    });
+    return answer.responseCode === RESPONSE.approved;
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Helpers
+  // -------------------------------------------------------------------------------------------------
+
+  /**
+   * Appends the command's events, then carries out their ledger instructions. A message seen before
+   * appends nothing: its events' instructions run again (idempotent: a crash between the append and the
+   * ledger is finished by the network's retry), and it gets the recorded answer.
+   */
+  private async run(
+    environment: Environment,
+    authorizationId: string,
+    context: CommandContext,
+    command: AuthorizationCommand,
+  ): Promise<NetworkAnswer> {
+    const networkKey = 'networkKey' in command.data ? command.data.networkKey : null;
+    let events: AuthorizationEvent[];
+    try {
+      ({ events } = await handleCommand(
+        this.ports.eventStore(environment),
+        authorizationDecider,
+        authorizationId,
+        command,
+        context,
+        { maxAttempts: STREAM_ATTEMPTS },
+      ));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'invalid_state_transition' && networkKey) {
+        return { responseCode: RESPONSE.duplicateTransmission, authorizationId };
+      }
+      throw error;
+    }
+    if (events.length === 0) {
+      await this.rerunLedger(environment, authorizationId, context.distributorId as string, context);
+      return (
+        (networkKey && (await this.recordedAnswer(environment, authorizationId, networkKey))) || {
+          responseCode: RESPONSE.approved,
+          authorizationId,
+        }
+      );
+    }
+    const walletId = await this.walletOf(environment, authorizationId, events);
+    const ledgerContext = this.ledgerContext(environment, context);
+    for (const event of events) {
+      await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
+    }
+    const decided = events.find((event) => event.type === 'AuthorizationDecided');
+    if (decided?.type === 'AuthorizationDecided') {
+      const responseCode = responseCodeOf(decided.data);
+      return {
+        responseCode,
+        authorizationId,
+        ...(responseCode === RESPONSE.approved ? { approvalCode: approvalCodeOf(authorizationId) } : {}),
+      };
+    }
+    return { responseCode: RESPONSE.approved, authorizationId };
+  }
+
+  /** The answer already given to `networkKey` on this authorization, or null when it is new. */
+  private async recordedAnswer(
+    environment: Environment,
+    authorizationId: string,
+    networkKey: string,
+  ): Promise<NetworkAnswer | null> {
+    const events = await this.events(environment, authorizationId);
+    if (events.length === 0) return null;
+    const decided = events.find((event) => event.type === 'AuthorizationDecided');
+    const seen = events.some((event) => 'networkKey' in event.data && event.data.networkKey === networkKey);
+    if (!seen) {
+      // Another 0100 of a decided transaction (another STAN) is not a retry: refused as a duplicate. An
+      // 0120 for it (the network stood in after our 0110 came late) is acknowledged: our decision stands,
+      // and the network would repeat an unanswered advice for ever.
+      if (networkKey.startsWith('0100'))
+        return { responseCode: RESPONSE.duplicateTransmission, authorizationId };
+      if (networkKey.startsWith('0120')) return { responseCode: RESPONSE.approved, authorizationId };
+      return null;
+    }
+    if (decided?.type === 'AuthorizationDecided' && decided.data.networkKey === networkKey) {
+      await this.rerunLedger(environment, authorizationId, decided.data.distributorId, null);
+      const responseCode = responseCodeOf(decided.data);
+      return {
+        responseCode,
+        authorizationId,
+        ...(responseCode === RESPONSE.approved ? { approvalCode: approvalCodeOf(authorizationId) } : {}),
+      };
+    }
+    return { responseCode: RESPONSE.approved, authorizationId };
+  }
+
+  private async events(environment: Environment, authorizationId: string): Promise<AuthorizationEvent[]> {
+    const recorded = await this.ports.eventStore(environment).readStream(authorizationId);
+    return recorded.map((event) => authorizationEvents.read(event));
+  }
+
+  /** Runs every ledger instruction of the authorization again (each is idempotent in the ledger). */
+  private async rerunLedger(
+    environment: Environment,
+    authorizationId: string,
+    distributorId: string,
+    context: CommandContext | null,
+  ): Promise<void> {
+    const events = await this.events(environment, authorizationId);
+    if (events.length === 0) return;
+    const walletId = await this.walletOf(environment, authorizationId, events);
+    const ledgerContext = context
+      ? this.ledgerContext(environment, context)
+      : { environment, distributorId, correlationId: authorizationId, causationId: authorizationId };
+    for (const event of events) {
+      await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
+    }
+  }
+
+  private async walletOf(
+    environment: Environment,
+    authorizationId: string,
+    events: AuthorizationEvent[],
+  ): Promise<string> {
+    const opening = events.find(
+      (event) => event.type === 'AuthorizationDecided' || event.type === 'AuthorizationForcePosted',
+    );
+    if (opening && 'walletId' in opening.data) return opening.data.walletId;
+    const { state } = await loadState(
+      this.ports.eventStore(environment),
+      authorizationDecider,
+      authorizationId,
+    );
+    if (!isAuthorization(state)) throw notFound('Authorization', authorizationId);
+    return state.walletId;
+  }
+
+  private async distributorOf(environment: Environment, authorizationId: string): Promise<string> {
+    const [first] = await this.ports.eventStore(environment).readStream(authorizationId, { maxCount: 1 });
+    const distributorId = first?.metadata.distributorId;
+    if (!distributorId) throw notFound('Authorization', authorizationId);
+    return distributorId;
+  }
+
+  private context(environment: Environment, distributorId: string, networkKey: string): CommandContext {
+    return {
+      occurredAt: this.clock.now().toISOString(),
+      distributorId,
+      environment,
+      correlationId: networkKey,
+      causationId: networkKey,
+    };
+  }
+
+  private ledgerContext(environment: Environment, context: CommandContext): LedgerContext {
+    return {
+      environment,
+      distributorId: context.distributorId as string,
+      correlationId: context.correlationId,
+      causationId: context.causationId,
+    };
+  }
+
+  /** A distributor's caller for the calls the network makes on its behalf (users, wallets). */
+  private callerFor(environment: Environment, distributorId: string): Caller {
+    return {
+      distributorId,
+      environment,
+      requestId: `network:${this.clock.now().toISOString()}`,
+      program: this.ports.programs.programOf(distributorId) ?? NO_PROGRAM,
+    };
+  }
+
+  private async userStatus(environment: Environment, card: CardForAuthorization) {
+    const user = await this.ports.users.findUser(
+      this.callerFor(environment, card.distributorId),
+      card.userId,
+    );
+    return user?.status ?? 'deleted';
+  }
+
+  /** The CVV2 or PIN check of the request, counted by the cards context (three failures block the card). */
+  private async verification(
+    environment: Environment,
+    card: CardForAuthorization,
+    authorizationId: string,
+    request: NetworkAuthorizationRequest,
+  ): Promise<AuthorizationFacts['verification']> {
+    // An inactive or blocked card is declined before its secrets matter, and records nothing.
+    if (card.status !== 'active' || card.blocks.length > 0) return null;
+    if (request.pin !== undefined) {
+      const { ok } = await this.ports.cards.verifyPin(environment, card.cardId, {
+        authorizationId,
+        value: request.pin,
+      });
+      return { method: 'pin', ok };
+    }
+    if (request.cvv2 !== undefined) {
+      const { ok } = await this.ports.cards.verifyCvv2(environment, card.cardId, {
+        authorizationId,
+        value: request.cvv2,
+      });
+      return { method: 'cvv2', ok };
+    }
+    return null;
+  }
+
+  /** The card's controls on the priced amount, with its approved payments from the read model. */
+  private async controls(
+    environment: Environment,
+    card: CardForAuthorization,
+    request: NetworkAuthorizationRequest,
+    program: AuthorizationProgram,
+    now: string,
+  ): Promise<ControlsOutcome> {
+    const priced = priceAuthorization(request.charge, program, { authFee: true });
+    if (!priced.ok) return { ok: true }; // declined as unpriceable by the policy, before the controls
+    // Only window limits read the history; the read model is settled first so that a payment answered a
+    // moment ago counts (concurrent ones may still pass together: limits are not the funds guard).
+    const windowed = card.spendingControls.limits.some((limit) => limit.interval !== 'per_authorization');
+    if (windowed) await this.ports.settle(environment);
+    const decision = evaluateControls(
+      card.spendingControls,
+      windowed ? await this.spendHistory(environment, card.cardId) : [],
+      {
+        amount: priced.amount,
+        merchantMcc: request.charge.merchant.mcc,
+        at: now,
+      },
+    );
+    return decision.ok ? { ok: true } : { ok: false, control: decision.control, detail: decision.detail };
+  }
+
+  /**
+   * The card's approved payments, net of reversals (the read model; a payment decided a moment ago may not
+   * be in it yet, which the ledger's hold makes harmless for funds but not for limits).
+   */
+  private async spendHistory(environment: Environment, cardId: string): Promise<SpendRecord[]> {
+    const history: SpendRecord[] = [];
+    for (let page = 0; ; page++) {
+      const { items, hasMore } = await this.ports
+        .readStore(environment)
+        .find<AuthorizationView>(authorizationsProjection.collection, {
+          filter: { cardId, type: 'payment' },
+          sort: { field: 'createdAt', direction: 'asc' },
+          page,
+          limit: SPEND_PAGE,
+        });
+      for (const item of items) {
+        if (item.decision !== 'confirmed' || !item.decidedAt) continue;
+        const net = Math.round((item.amount - item.reversedAmount) * 1_000_000);
+        if (net > 0) history.push({ amount: net, at: item.decidedAt });
+      }
+      if (!hasMore) return history;
+    }
+  }
+
+  /** The wallet's available balance when the ledger refused a hold for funds (below the hold, by the ledger's word). */
+  private async availableBalance(
+    environment: Environment,
+    card: CardForAuthorization,
+    hold: number,
+  ): Promise<number> {
+    const wallet = await this.ports.wallets.getWallet(
+      this.callerFor(environment, card.distributorId),
+      card.walletId,
+    );
+    return Math.min(Math.round(wallet.availableBalance * 1_000_000), hold - 1);
+  }
+
+  /** The minor units a reversal releases: all that is held (undefined), or down to DE-095's new total. */
+  private reversalAmount(
+    environment: Environment,
+    state: AuthorizationRecord,
+    request: NetworkReversalRequest,
+    distributorId: string,
+  ): number | undefined {
+    if (request.replacementAmount === undefined || request.currency === null) return undefined;
+    const program = this.ports.authorizationProgram(environment, distributorId);
+    const priced = priceAuthorization(
+      {
+        merchant: request.merchant,
+        merchantAmount: request.replacementAmount,
+        merchantCurrency: request.currency,
+      },
+      program,
+      { authFee: false, noFees: true },
+    );
+    if (!priced.ok) return undefined;
+    // DE-095 is the new total: what stays held after the reversal.
+    return Math.max(0, state.remaining - priced.amount);
+  }
+
+  private async releaseOrphanHold(
+    environment: Environment,
+    authorizationId: string,
+    request: NetworkReversalRequest,
+  ): Promise<void> {
+    if (!request.pan || !request.expiry) return;
+    const card = await this.ports.cards.cardForAuthorization(environment, {
+      pan: request.pan,
+      expiry: request.expiry,
+    });
+    if (!card) return;
+    await releaseUnrecordedHold(
+      this.ports.ledger,
+      {
+        environment,
+        distributorId: card.distributorId,
+        correlationId: request.networkKey,
+        causationId: request.networkKey,
+      },
+      card.walletId,
+      authorizationId,
+    );
+  }
+
+  private async view(environment: Environment, authorizationId: string): Promise<AuthorizationView | null> {
+    await this.ports.settle(environment);
+    return this.ports
+      .readStore(environment)
+      .get<AuthorizationView>(authorizationsProjection.collection, authorizationId);
+  }
+}

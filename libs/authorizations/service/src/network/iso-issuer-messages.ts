@@ -1,0 +1,200 @@
+import type { Advice, MerchantCharge } from '@cip/authorizations/domain';
+import { F, IsoMessage, responseMtiOf } from '@cip/shared/iso8583';
+
+// ---------------------------------------------------------------------------------------------------
+// The issuer's reading of the network's ISO 8583 messages (docs/iso8583.md) and its answers. Reads only the
+// fields the decision needs; the PAN, expiry, CVV2 and PIN block leave this file only towards the cards
+// context's network API, and are never logged (IsoMessage masks them anyway).
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * ISO 4217 numeric -> alphabetic, for DE-049 (hand-written: no maintained npm package carries only the
+ * table, and a currency the program has no rate for is declined anyway). The currencies a program may
+ * price; extend with the program's `fxRates`.
+ */
+const CURRENCY_ALPHA: Readonly<Record<string, string>> = {
+  '036': 'AUD',
+  '124': 'CAD',
+  '156': 'CNY',
+  '208': 'DKK',
+  '344': 'HKD',
+  '348': 'HUF',
+  '356': 'INR',
+  '392': 'JPY',
+  '410': 'KRW',
+  '484': 'MXN',
+  '554': 'NZD',
+  '578': 'NOK',
+  '643': 'RUB',
+  '702': 'SGD',
+  '710': 'ZAR',
+  '752': 'SEK',
+  '756': 'CHF',
+  '826': 'GBP',
+  '840': 'USD',
+  '949': 'TRY',
+  '978': 'EUR',
+  '985': 'PLN',
+  '986': 'BRL',
+};
+
+/** Where a message comes from and which transaction it belongs to (RRN is constant over its life). */
+export interface NetworkReference {
+  acquirerId: string;
+  rrn: string;
+  stan: string;
+}
+
+/** An 0100 or 0120, read. */
+export interface NetworkAuthorizationRequest {
+  mti: '0100' | '0120';
+  reference: NetworkReference;
+  /** `<mti>:<acquirer>:<stan>:<rrn>`: a message seen again (a retry) carries the same. */
+  networkKey: string;
+  pan: string;
+  /** `YYMM`. */
+  expiry: string;
+  cvv2?: string;
+  /** The 4-digit PIN from the DE-052 PIN block (ISO 9564 format 0). */
+  pin?: string;
+  /** `payment` (DE-003 `00`, `01`) or `refund` (`20`). */
+  kind: 'payment' | 'refund';
+  charge: MerchantCharge;
+  /** 0120 only: why the network decided alone, and what it decided (DE-039). */
+  advice?: Advice;
+  networkDecision?: string;
+}
+
+/** An 0400 or 0420, read. */
+export interface NetworkReversalRequest {
+  mti: '0400' | '0420';
+  reference: NetworkReference;
+  networkKey: string;
+  pan?: string;
+  expiry?: string;
+  /** DE-095's new total (minor units of the transaction currency) for a partial reversal; absent: all. */
+  replacementAmount?: number;
+  currency: string | null;
+  merchant: MerchantCharge['merchant'];
+}
+
+/** Thrown for a message that lacks what the issuer needs: answered `30`-like with `96`, never recorded. */
+export class UnreadableMessage extends Error {}
+
+const required = (message: IsoMessage, field: number, name: string): string => {
+  const value = message.get(field);
+  if (value === undefined || value.trim() === '')
+    throw new UnreadableMessage(`${name} (DE-${field}) is missing`);
+  return value;
+};
+
+export function referenceOf(message: IsoMessage): NetworkReference {
+  return {
+    acquirerId: required(message, F.ACQUIRING_INSTITUTION_ID, 'acquirer id'),
+    rrn: required(message, F.RRN, 'RRN').trim(),
+    stan: required(message, F.STAN, 'STAN'),
+  };
+}
+
+const networkKeyOf = (mti: string, { acquirerId, rrn, stan }: NetworkReference): string =>
+  `${mti}:${acquirerId}:${stan}:${rrn}`;
+
+function merchantOf(message: IsoMessage): MerchantCharge['merchant'] {
+  const location = message.get(F.CARD_ACCEPTOR_NAME_LOCATION) ?? '';
+  const mid = message.get(F.MERCHANT_ID)?.trim();
+  return {
+    name: location.slice(0, 25).trim(),
+    city: location.slice(25, 38).trim(),
+    country: location.slice(38, 40).trim(),
+    mcc: message.get(F.MCC) ?? '',
+    ...(mid ? { mid } : {}),
+  };
+}
+
+/**
+ * The PIN of an ISO 9564 format 0 PIN block (PIN field XOR the PAN field). The block travels as DE-052's
+ * 8 bytes; encryption under a zone PIN key is the link's (the simulator and the platform share no ZPK
+ * yet, so the block arrives as format 0 in clear over the loopback or TLS link). Null when malformed.
+ */
+export function pinOfBlock(block: Buffer, pan: string): string | null {
+  if (block.length !== 8) return null;
+  const panField = Buffer.from(`0000${pan.slice(-13, -1).padStart(12, '0')}`, 'hex');
+  const clear = Buffer.alloc(8);
+  for (let i = 0; i < 8; i++) clear[i] = block[i] ^ panField[i];
+  const hex = clear.toString('hex').toUpperCase();
+  const length = Number.parseInt(hex[1], 16);
+  if (hex[0] !== '0' || length < 4 || length > 12) return null;
+  const pin = hex.slice(2, 2 + length);
+  return /^\d+$/.test(pin) && /^F+$/.test(hex.slice(2 + length)) ? pin : null;
+}
+
+/** The format 0 PIN block of `pin` for `pan` (the network's side; tests build their 0100s with it). */
+export function pinBlockOf(pin: string, pan: string): Buffer {
+  const pinField = Buffer.from(`0${pin.length.toString(16)}${pin}`.padEnd(16, 'F'), 'hex');
+  const panField = Buffer.from(`0000${pan.slice(-13, -1).padStart(12, '0')}`, 'hex');
+  return Buffer.from(pinField.map((byte, i) => byte ^ panField[i]));
+}
+
+export function readAuthorizationRequest(message: IsoMessage): NetworkAuthorizationRequest {
+  const mti = message.mti as '0100' | '0120';
+  const reference = referenceOf(message);
+  const pan = required(message, F.PAN, 'PAN');
+  const processing = message.get(F.PROCESSING_CODE) ?? '000000';
+  const currencyCode = required(message, F.CURRENCY_TRANSACTION, 'currency');
+  const pinBlock = message.getBinary(F.PIN_DATA);
+  const pin = pinBlock ? (pinOfBlock(pinBlock, pan) ?? '') : undefined;
+  const reason = message.get(F.ADVICE_REASON) ?? '';
+  return {
+    mti,
+    reference,
+    networkKey: networkKeyOf(mti, reference),
+    pan,
+    expiry: required(message, F.EXPIRY, 'expiry'),
+    ...(message.get(F.CVV2) !== undefined ? { cvv2: message.get(F.CVV2) } : {}),
+    ...(pin !== undefined ? { pin } : {}),
+    kind: processing.startsWith('20') ? 'refund' : 'payment',
+    charge: {
+      merchant: merchantOf(message),
+      merchantAmount: Number(required(message, F.AMOUNT_TRANSACTION, 'amount')),
+      merchantCurrency: CURRENCY_ALPHA[currencyCode] ?? currencyCode,
+    },
+    ...(mti === '0120'
+      ? {
+          advice: reason.startsWith('STIP:') ? ('stand_in' as const) : ('offline' as const),
+          networkDecision: message.get(F.RESPONSE_CODE) ?? '00',
+        }
+      : {}),
+  };
+}
+
+export function readReversalRequest(message: IsoMessage): NetworkReversalRequest {
+  const mti = message.mti as '0400' | '0420';
+  const reference = referenceOf(message);
+  const replacement = message.get(F.REPLACEMENT_AMOUNTS);
+  const currencyCode = message.get(F.CURRENCY_TRANSACTION);
+  return {
+    mti,
+    reference,
+    networkKey: networkKeyOf(mti, reference),
+    ...(message.get(F.PAN) ? { pan: message.get(F.PAN) } : {}),
+    ...(message.get(F.EXPIRY) ? { expiry: message.get(F.EXPIRY) } : {}),
+    ...(replacement ? { replacementAmount: Number(replacement.slice(0, 12)) } : {}),
+    currency: currencyCode ? (CURRENCY_ALPHA[currencyCode] ?? currencyCode) : null,
+    merchant: merchantOf(message),
+  };
+}
+
+/** The response to `request` with `responseCode` (DE-039) and, approved, the approval code (DE-038). */
+export function answer(request: IsoMessage, responseCode: string, approvalCode?: string): IsoMessage {
+  return new IsoMessage(responseMtiOf(request.mti), {
+    [F.PROCESSING_CODE]: request.get(F.PROCESSING_CODE),
+    [F.AMOUNT_TRANSACTION]: request.get(F.AMOUNT_TRANSACTION),
+    [F.TRANSMISSION_DATE_TIME]: request.get(F.TRANSMISSION_DATE_TIME),
+    [F.STAN]: request.get(F.STAN),
+    [F.ACQUIRING_INSTITUTION_ID]: request.get(F.ACQUIRING_INSTITUTION_ID),
+    [F.RRN]: request.get(F.RRN),
+    [F.APPROVAL_CODE]: approvalCode,
+    [F.RESPONSE_CODE]: responseCode,
+    [F.CURRENCY_TRANSACTION]: request.get(F.CURRENCY_TRANSACTION),
+  });
+}

@@ -1,0 +1,50 @@
+import type { AuthorizationDecided } from '@cip/authorizations/domain';
+
+// ---------------------------------------------------------------------------------------------------
+// DE-039 of the issuer's answers (docs/iso8583.md). The public `declineReasonCode` is coarser (spec part
+// 6); the network gets the precise code, derived from the recorded decision so a retried 0100 gets the
+// same answer as the first.
+// ---------------------------------------------------------------------------------------------------
+
+export const RESPONSE = {
+  approved: '00',
+  doNotHonour: '05',
+  invalidCard: '14',
+  insufficientFunds: '51',
+  expiredCard: '54',
+  incorrectPin: '55',
+  notPermitted: '57',
+  overLimit: '61',
+  restrictedCard: '62',
+  /** A second request with the RRN of a decided transaction but another STAN (not a retry). */
+  duplicateTransmission: '94',
+  systemMalfunction: '96',
+  cvv2Mismatch: 'N7',
+} as const;
+
+/** The code of a recorded decision. */
+export function responseCodeOf(
+  decided: Pick<AuthorizationDecided['data'], 'decision' | 'declineReasonCode' | 'detail'>,
+): string {
+  if (decided.decision === 'confirmed') return RESPONSE.approved;
+  const detail = decided.detail ?? '';
+  switch (decided.declineReasonCode) {
+    case 'insufficientFund':
+      return RESPONSE.insufficientFunds;
+    case 'notActive':
+      return detail.startsWith('card expired') ? RESPONSE.expiredCard : RESPONSE.restrictedCard;
+    case 'failedControl':
+      return /limit/.test(detail) ? RESPONSE.overLimit : RESPONSE.notPermitted;
+    default:
+      if (detail === 'wrong PIN') return RESPONSE.incorrectPin;
+      if (detail === 'wrong CVV2') return RESPONSE.cvv2Mismatch;
+      return RESPONSE.doNotHonour;
+  }
+}
+
+/** A six-character approval code (DE-038) of an authorization: stable, so a retry gets the same. */
+export const approvalCodeOf = (authorizationId: string): string =>
+  authorizationId
+    .replace(/[^0-9a-f]/g, '')
+    .slice(-6)
+    .toUpperCase();

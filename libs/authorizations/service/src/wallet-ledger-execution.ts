@@ -1,0 +1,88 @@
+import type { LedgerInstruction } from '@cip/authorizations/domain';
+import { DomainError } from '@cip/shared/contracts';
+import type { LedgerContext, WalletLedger } from '@cip/wallets/contract';
+
+// ---------------------------------------------------------------------------------------------------
+// The one place the authorizations context moves money: each event's `ledger` instructions carried out on
+// the authorization's wallet, in order, through the wallets context's `WalletLedger`; and the two calls
+// the network path makes outside an event (the hold placed before a decision is recorded, and the release
+// of such a hold whose decision never was). Each call is
+// idempotent on its id in the ledger, so running an event's list again (a restart, a retried message)
+// changes nothing. When the ledger gains partial settle / partial release / expireHold / forcePost, the
+// domain's two-call forms (a forced hold of the rest, then settle or release) map onto them here.
+// ---------------------------------------------------------------------------------------------------
+
+export async function executeLedger(
+  ledger: WalletLedger,
+  context: LedgerContext,
+  walletId: string,
+  instructions: readonly LedgerInstruction[],
+  reference: string,
+): Promise<void> {
+  for (const step of instructions) {
+    switch (step.op) {
+      case 'placeHold':
+        await ledger.placeHold(context, walletId, {
+          holdId: step.holdId,
+          amount: step.amount,
+          reference,
+          ...(step.force ? { force: true } : {}),
+        });
+        break;
+      case 'releaseHold':
+        await ledger.releaseHold(context, walletId, step.holdId);
+        break;
+      case 'settleHold':
+        await ledger.settleHold(context, walletId, step.holdId, step.amount);
+        break;
+      case 'refund':
+        await ledger.refund(context, walletId, { refundId: step.refundId, amount: step.amount, reference });
+        break;
+      case 'chargeFee':
+        await ledger.chargeFee(context, walletId, { feeId: step.feeId, amount: step.amount, reference });
+        break;
+      default: {
+        const unknown: never = step;
+        throw new Error(`Unknown ledger instruction ${(unknown as { op: string }).op}`);
+      }
+    }
+  }
+}
+
+/**
+ * The hold of a payment about to be approved, placed before the decision is recorded and answered (its id
+ * is the authorization's, as the decision event's `placeHold` then finds it placed). `insufficient_funds`
+ * when the ledger refuses it for funds (a concurrent spend took them): the payment is declined.
+ */
+export async function holdForDecision(
+  ledger: WalletLedger,
+  context: LedgerContext,
+  walletId: string,
+  hold: { holdId: string; amount: number },
+): Promise<'held' | 'insufficient_funds'> {
+  try {
+    await ledger.placeHold(context, walletId, { ...hold, reference: hold.holdId });
+    return 'held';
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'insufficient_funds') return 'insufficient_funds';
+    throw error;
+  }
+}
+
+/**
+ * Releases a hold placed for a decision that was never recorded (the issuer died in between, and the
+ * network reversed the transaction); nothing when no such hold exists.
+ */
+export async function releaseUnrecordedHold(
+  ledger: WalletLedger,
+  context: LedgerContext,
+  walletId: string,
+  holdId: string,
+): Promise<void> {
+  try {
+    await ledger.releaseHold(context, walletId, holdId);
+  } catch (error) {
+    // No hold under its id: the issuer never got as far as placing one. Nothing to release.
+    if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
+  }
+}
