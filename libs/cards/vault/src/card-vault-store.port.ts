@@ -23,8 +23,10 @@ export interface SealedCard {
  * What `put` did: `stale_kek` when the card's data key is wrapped by a KEK that is no longer the active one
  * (a rotation switched it since the caller looked): nothing is stored, and the caller wraps again under the
  * active KEK. This is what keeps a rotation in another process from leaving a card under a KEK it retires.
+ * `existing_ref` when a card is stored under the vault reference already (an issue retried for the same
+ * card, whose reference derives from the card id): nothing is stored, the stored card stands.
  */
-export type PutOutcome = 'stored' | 'duplicate_pan' | 'stale_kek';
+export type PutOutcome = 'stored' | 'duplicate_pan' | 'stale_kek' | 'existing_ref';
 
 /** A KEK the store knows: `active` wraps new data keys; `retiring` ones still wrap some until re-wrapped. */
 export interface RegisteredKek {

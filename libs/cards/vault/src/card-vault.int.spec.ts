@@ -134,6 +134,26 @@ describe('card vault (embedded)', () => {
     });
   });
 
+  it('issues a card once under a reference, however often and concurrently the issue is retried', async () => {
+    const vault = open();
+    const vaultRef = 'vlt-5d0c8e1a-2b7f-4c3d-8e9a-1f2b3c4d5e6f';
+    const issue = () =>
+      vault.issueCard({ bin: SANDBOX_TEST_BIN, lifetimeMonths: 36, now: new Date(), vaultRef });
+    const first = await issue();
+    // Retried alone, then by ten callers at once, with other cards in the same group commits.
+    const again = await Promise.all([
+      issue(),
+      ...Array.from({ length: 10 }, issue),
+      ...Array.from({ length: 10 }, () =>
+        vault.issueCard({ bin: SANDBOX_TEST_BIN, lifetimeMonths: 36, now: new Date() }),
+      ),
+    ]);
+    for (const retried of again.slice(0, 11)) expect(retried).toEqual(first);
+    for (const other of again.slice(11)) expect(other.vaultRef).not.toBe(vaultRef);
+    const { pan } = await vault.revealForHostedPage(vaultRef);
+    expect(pan.slice(-4)).toBe(first.last4);
+  });
+
   it('verifies a PIN set on the card, and refuses a malformed one with a validation error', async () => {
     const vault = open();
     const card = await issue(vault);

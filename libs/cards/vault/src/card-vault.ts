@@ -117,6 +117,17 @@ export class CardVault {
         createdAt: input.now.toISOString(),
       });
       if (outcome === 'stored') return { vaultRef, bin: input.bin, last4: pan.slice(-4), ...expiry };
+      if (outcome === 'existing_ref') {
+        // Issued already for this card (a retried issue): the card it was issued keeps its number.
+        const existing = await this.open(vaultRef);
+        return {
+          vaultRef,
+          bin: existing.pan.slice(0, input.bin.length),
+          last4: existing.pan.slice(-4),
+          expMonth: existing.card.expMonth,
+          expYear: existing.card.expYear,
+        };
+      }
       if (outcome === 'duplicate_pan') {
         attempt++;
         continue;

@@ -96,7 +96,7 @@ const toLink = (doc: LinkDocument): RevealLink => ({
 /** Byte order, as SQLite's `ORDER BY` on text: the same listing from both adapters. */
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Whether `error` is a duplicate key on the PAN hash index (not on `_id`: a repeated vault ref is a bug). */
+/** Whether `error` is a duplicate key on the PAN hash index (a stored `_id` is found before the write). */
 function isDuplicatePan(error: unknown): boolean {
   const candidates = [error, ...((error as { writeErrors?: unknown[] }).writeErrors ?? [])];
   return candidates.some((candidate) => {
@@ -127,7 +127,9 @@ function isDuplicatePan(error: unknown): boolean {
  * - PAN uniqueness is the unique index on `panHash`: each card is an upsert on its hash that only inserts
  *   (`$setOnInsert`), so a PAN already stored is matched and reported `duplicate_pan`; a PAN another
  *   process commits after the batch's snapshot makes the batch fail, and it is written again (it then sees
- *   that card). A repeated vault ref (`_id`) is a bug and fails the batch loudly, as in SQLite;
+ *   that card). A vault ref (`_id`) stored already is looked up in the transaction first and reported
+ *   `existing_ref` (a retried issue for the same card), as in SQLite; the registry's lock orders that
+ *   lookup with other processes' commits;
  * - every write is acknowledged with `{w: 'majority', journal: true}`, transactions included (their commit
  *   carries it), so an acknowledged card survives the loss of the primary. A replica set also gives
  *   retryable writes: a reveal link's use whose answer a network error lost is retried by the driver and
@@ -239,6 +241,18 @@ export class MongoCardVaultStore implements CardVaultStore {
         return await this.transaction(async (session) => {
           const { active } = await this.lockRegistry(session);
           const outcomes = batch.map((card): PutOutcome => (card.kekId === active ? 'stored' : 'stale_kek'));
+          // A vault reference stored already (or twice in this batch): the stored card stands.
+          const refs = batch.map((card) => card.vaultRef);
+          const stored = new Set(
+            (
+              await this.cards.find({ _id: { $in: refs } }, { session, projection: { _id: 1 } }).toArray()
+            ).map((doc) => doc._id),
+          );
+          batch.forEach((card, i) => {
+            if (outcomes[i] !== 'stored') return;
+            if (stored.has(card.vaultRef)) outcomes[i] = 'existing_ref';
+            stored.add(card.vaultRef);
+          });
           const writes = batch.flatMap((card, i) => (outcomes[i] === 'stored' ? [{ card, i }] : []));
           if (writes.length === 0) return outcomes;
           const result = await this.cards.bulkWrite(

@@ -117,8 +117,8 @@ export class SqliteCardVaultStore implements CardVaultStore {
         used_at        TEXT
       ) WITHOUT ROWID;
     `);
-    // Only a repeated PAN is an expected conflict (the caller draws another); a repeated vault_ref is a bug
-    // and fails loudly, since the primary key's conflict is not the one handled here.
+    // A repeated PAN is an expected conflict (the caller draws another); a repeated vault_ref is looked for
+    // first (`existing_ref`), so the primary key's conflict never reaches this insert.
     this.insert = db.prepare(
       `INSERT INTO cards (vault_ref, pan_hash, kek_id, wrapped_key, sealed_pan, sealed_pvv, exp_month,
          exp_year, created_at)
@@ -182,6 +182,7 @@ export class SqliteCardVaultStore implements CardVaultStore {
         const active = this.selectActiveKek.get() as string | undefined;
         return cards.map((card): PutOutcome => {
           if (card.kekId !== active) return 'stale_kek';
+          if (this.select.get(card.vaultRef)) return 'existing_ref';
           return this.insert.run(card).changes === 1 ? 'stored' : 'duplicate_pan';
         });
       })

@@ -53,6 +53,19 @@ export function cardVaultStoreContract(target: {
     expect(await store.get(first.vaultRef)).toEqual(first);
   });
 
+  it('keeps the card stored under a vault reference when another is put under it, alone or concurrently', async () => {
+    const first = card();
+    expect(await store.put(first)).toBe('stored');
+    expect(await store.put(card({ vaultRef: first.vaultRef }))).toBe('existing_ref');
+    const racing = Array.from({ length: 10 }, () => card({ vaultRef: 'vlt-contract-raced' }));
+    const outcomes = await Promise.all(racing.map((c) => store.put(c)));
+    expect(outcomes.filter((o) => o === 'stored')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'existing_ref')).toHaveLength(9);
+    const kept = racing[outcomes.indexOf('stored')];
+    expect(await store.get(first.vaultRef)).toEqual(first);
+    expect(await store.get('vlt-contract-raced')).toEqual(kept);
+  });
+
   it('stores exactly one of many concurrent cards with one PAN hash', async () => {
     const cards = Array.from({ length: 20 }, () => card({ panHash: 'hash-contended' }));
     const outcomes = await Promise.all(cards.map((c) => store.put(c)));
