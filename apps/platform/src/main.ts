@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     `  data directory   ${config.dataDir}`,
     `  API docs         ${platform.url}/v1/docs`,
     `  default distributor ${platform.distributorId}`,
+    `  card network     ${platform.cardNetworkAddress} (ISO 8583 link of the sandbox simulator)`,
   ];
   if (platform.firstSandboxKey) {
     lines.push(

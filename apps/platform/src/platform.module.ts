@@ -12,6 +12,7 @@ import {
   openEmbeddedInfrastructure,
 } from '@cip/shared/infrastructure';
 import { Clock, Logger, METRICS, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
+import { SIMULATOR_OPTIONS, SimulatorModuleOptions } from '@cip/simulator/service';
 import { WALLETS_OPTIONS, WalletsModuleOptions } from '@cip/wallets/service';
 import { WEBHOOKS_OPTIONS, WebhooksModuleOptions } from '@cip/webhooks/service';
 import { cardVaultFiles, embeddedCardsOptions } from './card-vaults';
@@ -32,6 +33,13 @@ export interface PlatformModuleOptions {
   webhooks: Omit<WebhooksModuleOptions, 'dataDir'>;
   /** BINs, card lifetimes and card vault keys per environment (CARD_*_<ENV>). */
   cards: PlatformConfig['cards'];
+  /** The sandbox card network, started before the app (`startSandboxNetwork`). */
+  simulator: SimulatorModuleOptions;
+  /**
+   * Where the issuer side connects to the card network (CARD_NETWORK_ISO_ADDRESS): in the embedded runtime,
+   * the simulator's loopback address.
+   */
+  cardNetworkIsoAddress: string;
 }
 
 /**
@@ -78,6 +86,7 @@ export class PlatformModule {
               useFactory: (metrics: PlatformMetrics) =>
                 embeddedCardsOptions(options.dataDir, options.cards, metrics),
             },
+            { provide: SIMULATOR_OPTIONS, useValue: options.simulator },
             {
               provide: TOKENIZATION_OPTIONS,
               useValue: { googlePayKeys: embeddedGooglePayKeys(options.dataDir) },

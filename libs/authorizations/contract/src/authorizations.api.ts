@@ -23,6 +23,11 @@ export interface AuthorizationsApi {
     filter: AuthorizationListFilter,
     page: FindPage,
   ): Promise<FindResult<AuthorizationView>>;
+  /** The authorization the network knows by acquirer (DE-032) and RRN (DE-037); null when none is the caller's. */
+  findByNetworkReference(
+    caller: Caller,
+    ref: { acquirerId: string; rrn: string },
+  ): Promise<AuthorizationView | null>;
 }
 
 export const AUTHORIZATIONS_API = Symbol('AUTHORIZATIONS_API');
@@ -33,5 +38,6 @@ export const authorizationsContract = defineContext<AuthorizationsApi>({
   methods: {
     getAuthorization: ['caller', 'authorizationId'],
     listAuthorizations: ['caller', 'filter', 'page'],
+    findByNetworkReference: ['caller', 'ref'],
   },
 });

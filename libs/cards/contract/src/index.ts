@@ -5,3 +5,4 @@ export * from './cards.api';
 export * from './cards.integration-events';
 export * from './card-operations.api';
 export * from './card-reveal.api';
+export * from './card-sandbox.api';

@@ -9,6 +9,7 @@ import { userErasedCardsSaga } from './sagas/user-erased-cards.saga';
 import {
   CARD_OPERATIONS_CONTRACTS,
   CARD_REVEAL_CONTRACTS,
+  CARD_SANDBOX_CONTRACTS,
   CARDS_CONTRACTS,
   CardsModule,
 } from './cards.module';
@@ -17,7 +18,12 @@ import { userStoppedCardsSaga } from './sagas/user-stopped-cards.saga';
 /** The cards context, as the platform registry lists it. */
 export const cardsContext: ContextDefinition = {
   name: 'cards',
-  contracts: [...CARDS_CONTRACTS, ...CARD_OPERATIONS_CONTRACTS, ...CARD_REVEAL_CONTRACTS],
+  contracts: [
+    ...CARDS_CONTRACTS,
+    ...CARD_OPERATIONS_CONTRACTS,
+    ...CARD_REVEAL_CONTRACTS,
+    ...CARD_SANDBOX_CONTRACTS,
+  ],
   module: CardsModule,
   readModels: [projectionReadModel(cardsProjection)],
   publicEvents: [cardPublicEvents],

@@ -6,6 +6,7 @@ import {
   cardSimulationContract,
   cardRevealContract,
   cardVerificationContract,
+  cardSandboxContract,
 } from '@cip/cards/contract';
 import { cardsProjection } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
@@ -25,6 +26,7 @@ import { CardIssuing, CardsService } from './cards.service';
 import type { FulfilmentProvider } from './fulfilment/fulfilment-provider.port';
 import { CARD_FULFILMENT_GROUP } from './sagas/card-fulfilment.saga';
 import { CardOperationsService } from './card-operations.service';
+import { CardSandboxService } from './card-sandbox.service';
 
 /** What the app decides for the cards context (provided under CARDS_OPTIONS). */
 export interface CardsModuleOptions {
@@ -48,6 +50,9 @@ export const CARD_OPERATIONS_CONTRACTS = [cardOperationsContract, cardVerificati
 
 /** The single-use reveal of a card's details (its own service, `CardRevealService`). */
 export const CARD_REVEAL_CONTRACTS = [cardRevealContract];
+
+/** The sandbox card network playing the cardholder (its own service, `CardSandboxService`). */
+export const CARD_SANDBOX_CONTRACTS = [cardSandboxContract];
 
 /** Closes the vaults with the application. */
 export class CardVaultsLifecycle implements OnApplicationShutdown {
@@ -115,6 +120,16 @@ const CARDS_CATCH_UP_MS = 10_000;
         ),
     },
     ...contractProviders(CardRevealService, CARD_REVEAL_CONTRACTS),
+    {
+      provide: CardSandboxService,
+      inject: [INFRASTRUCTURE, CARDS_OPTIONS],
+      useFactory: (infrastructure: Infrastructure, options: CardsModuleOptions) =>
+        new CardSandboxService({
+          eventStore: environmentStores(infrastructure).eventStore,
+          vault: (environment) => options.vault(environment),
+        }),
+    },
+    ...contractProviders(CardSandboxService, CARD_SANDBOX_CONTRACTS),
     CardVaultsLifecycle,
   ],
   exports: [
@@ -124,6 +139,8 @@ const CARDS_CATCH_UP_MS = 10_000;
     ...CARD_OPERATIONS_CONTRACTS.map((contract) => contract.token),
     CardRevealService,
     ...CARD_REVEAL_CONTRACTS.map((contract) => contract.token),
+    CardSandboxService,
+    ...CARD_SANDBOX_CONTRACTS.map((contract) => contract.token),
   ],
 })
 export class CardsModule {}

@@ -4,3 +4,4 @@ export * from './cards.context';
 export * from './fulfilment';
 export * from './card-operations.service';
 export * from './card-reveal.service';
+export * from './card-sandbox.service';

@@ -1,6 +1,7 @@
 import { cardsContext } from '@cip/cards/service';
 import { eventsContext } from '@cip/events/service';
 import { kycContext } from '@cip/kyc/service';
+import { simulatorContext } from '@cip/simulator/service';
 import { tokenizationContext } from '@cip/tokenization/service';
 import type { PersonalDataPolicy } from '@cip/shared/contracts';
 import {
@@ -27,6 +28,7 @@ export const PLATFORM_CONTEXTS: readonly ContextDefinition[] = [
   webhooksContext,
   cardsContext,
   tokenizationContext,
+  simulatorContext,
   // Last: its read model records the public Events of every context above.
   eventsContext,
 ];
