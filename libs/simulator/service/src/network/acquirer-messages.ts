@@ -65,13 +65,20 @@ export const expiryYymm = (card: Pick<PresentedCard, 'expMonth' | 'expYear'>) =>
 
 /** DE-043: name (25) + city (13) + country (2), printable ASCII, cut or padded. */
 export function cardAcceptorNameLocation(acceptor: Pick<CardAcceptor, 'name' | 'city' | 'country'>): string {
-  const ascii = (text: string, width: number) =>
-    text
-      .normalize('NFKD')
-      .replace(/[^\x20-\x7e]/g, '')
-      .slice(0, width)
-      .padEnd(width, ' ');
-  return ascii(acceptor.name, 25) + ascii(acceptor.city, 13) + ascii(acceptor.country.toUpperCase(), 2);
+  return (
+    asciiField(acceptor.name, 25) +
+    asciiField(acceptor.city, 13) +
+    asciiField(acceptor.country.toUpperCase(), 2)
+  );
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** Printable ASCII cut or padded to `width`; accents are dropped (é -> e), other characters removed. */
+function asciiField(text: string, width: number): string {
+  // The usual case (already ASCII) skips the Unicode normalization, which dominates on the hot path.
+  const ascii = PRINTABLE_ASCII.test(text) ? text : text.normalize('NFKD').replace(/[^\x20-\x7e]/g, '');
+  return ascii.length === width ? ascii : ascii.slice(0, width).padEnd(width, ' ');
 }
 
 /** The 0100 of a card payment (processing code 00) or of an online refund (20). */
