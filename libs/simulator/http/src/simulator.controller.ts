@@ -70,7 +70,8 @@ export class AuthorizationSimulationController {
       'holds the new total). If the issuer does not answer in time, the acquirer\u2019s 0420 reversal advice ' +
       'follows and is repeated until acknowledged (network.advice = reversal_advice). 404 for an authorization ' +
       'that is not the caller\u2019s or that the simulator did not carry; 409 invalid_state_transition once fully ' +
-      'reversed; 400 for more than what is left.',
+      'reversed or when the issuer declined it; 400 for more than what is left. Concurrent reversals of one ' +
+      'authorization are sent one after the other.',
   })
   @ApiResponse({ status: 200, type: SimulatedAuthorizationResponse })
   @ApiErrors('not_found', 'invalid_state_transition')
@@ -86,7 +87,8 @@ export class AuthorizationSimulationController {
     description:
       'Clearing is a batch file, not an online message (docs/iso8583.md). With an authorizationId: a ' +
       'presentment against it (its amount by default; less is partial, several calls are multiple partial ' +
-      'presentments, more is an over-presentment). Without: a force post, which needs cardId, amount and merchant. ' +
+      'presentments, more is an over-presentment; cardId, currency and merchant come from it and are refused). ' +
+      'Without: a force post, which needs cardId, amount and merchant. ' +
       'The sandbox cuts a clearing file per call, stores it and delivers it to the issuer\u2019s clearing ' +
       'importer; delivered is false while the platform has none (the file is then stored and nothing is cleared). ' +
       'The file names the card by id and last four digits, never by PAN.',

@@ -64,11 +64,13 @@ async function setUp() {
       if (request.mti === '0100') {
         records.set(rrn, { id: `aut-${records.size + 1}`, distributorId: 'dst-1' } as AuthorizationView);
       }
+      // 99.99 is declined (do not honour); everything else approved.
+      const declined = request.mti === '0100' && request.get(F.AMOUNT_TRANSACTION) === '000000009999';
       return new IsoMessage(responseMtiOf(request.mti), {
         [F.STAN]: request.get(F.STAN),
         [F.RRN]: rrn,
-        [F.RESPONSE_CODE]: '00',
-        [F.APPROVAL_CODE]: request.mti === '0100' ? 'ABC123' : undefined,
+        [F.RESPONSE_CODE]: declined ? '05' : '00',
+        [F.APPROVAL_CODE]: request.mti === '0100' && !declined ? 'ABC123' : undefined,
       });
     },
     onEvent: (event) => event.type === 'connected' && connected(),
@@ -135,6 +137,44 @@ describe('the simulator service (acquirer flows over the link)', () => {
     await expect(simulator.simulateReversal(caller, { authorizationId })).rejects.toMatchObject({
       code: 'invalid_state_transition',
     });
+  });
+
+  it('queues concurrent reversals of one authorization: what is left is never reversed twice', async () => {
+    const { simulator, received } = await setUp();
+    const { authorization } = await simulator.simulateAuthorization(caller, {
+      cardId: CARD_ID,
+      amount: 80,
+      merchant,
+    });
+    const authorizationId = authorization?.id as string;
+    const outcomes = await Promise.allSettled(
+      [30, 30, 30].map((amount) => simulator.simulateReversal(caller, { authorizationId, amount })),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'validation_error' });
+    const totals = received
+      .filter((message) => message.mti === '0400')
+      .map((message) => message.get(F.REPLACEMENT_AMOUNTS)?.slice(0, 12));
+    expect(totals).toEqual(['000000005000', '000000002000']);
+  });
+
+  it('refuses to reverse a declined authorization (409), and presentment fields that belong to force posts (400)', async () => {
+    const { simulator } = await setUp();
+    const declined = await simulator.simulateAuthorization(caller, {
+      cardId: CARD_ID,
+      amount: 99.99,
+      merchant,
+    });
+    expect(declined.network.responseCode).toBe('05');
+    await expect(
+      simulator.simulateReversal(caller, { authorizationId: declined.authorization?.id as string }),
+    ).rejects.toMatchObject({ code: 'invalid_state_transition' });
+    await expect(
+      simulator.simulateClearing(caller, {
+        authorizationId: declined.authorization?.id as string,
+        currency: 'EUR',
+      }),
+    ).rejects.toMatchObject({ code: 'validation_error', details: [{ field: 'currency' }] });
   });
 
   it('presents an authorization in clearing files: full, partial, several partials and over the amount', async () => {

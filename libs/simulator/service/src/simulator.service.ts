@@ -70,6 +70,9 @@ const DEFAULT_TERMINAL_ID = 'SBXTERM1';
  * message, and are never stored or logged (the network's journal keeps the card id and last four).
  */
 export class SimulatorService implements SimulatorApi {
+  /** The reversal in progress per transaction (RRN), so that concurrent ones queue. */
+  private readonly reversing = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly ports: SimulatorPorts,
     private readonly clock: Clock,
@@ -91,8 +94,31 @@ export class SimulatorService implements SimulatorApi {
     input: SimulateReversalInput,
   ): Promise<SimulatedAuthorizationResult> {
     const network = this.network(caller);
+    const known = this.carried(caller, input.authorizationId);
+    // One reversal of a transaction at a time: each reads what is left after the previous one.
+    const previous = this.reversing.get(known.tx.rrn) ?? Promise.resolve();
+    const turn = previous.then(() => this.reverse(caller, network, input));
+    const settled = turn.catch(() => undefined);
+    this.reversing.set(known.tx.rrn, settled);
+    void settled.then(() => {
+      if (this.reversing.get(known.tx.rrn) === settled) this.reversing.delete(known.tx.rrn);
+    });
+    return turn;
+  }
+
+  private async reverse(
+    caller: Caller,
+    network: CardNetwork,
+    input: SimulateReversalInput,
+  ): Promise<SimulatedAuthorizationResult> {
     const store = this.ports.store(caller.environment);
     const known = this.carried(caller, input.authorizationId);
+    if (known.responseCode !== '00') {
+      throw new DomainError(
+        'invalid_state_transition',
+        `Authorization ${input.authorizationId} was declined (${known.responseCode}): there is nothing to reverse`,
+      );
+    }
     const remaining = known.tx.amountMinor - known.reversedMinor;
     const currency = currencyAlpha(known.tx.currencyNumeric) ?? 'USD';
     const amount = input.amount === undefined ? remaining : this.minorUnits(input.amount, currency, 'amount');
@@ -140,6 +166,19 @@ export class SimulatorService implements SimulatorApi {
     const now = this.clock.now();
     let presentment: Omit<ClearingPresentment, 'sequence'>;
     if (input.authorizationId) {
+      const forcePostOnly = (['cardId', 'currency', 'merchant'] as const).filter(
+        (field) => input[field] !== undefined,
+      );
+      if (forcePostOnly.length) {
+        throw new DomainError(
+          'validation_error',
+          'A presentment against an authorization takes its card, currency and merchant from it',
+          forcePostOnly.map((field) => ({
+            field,
+            message: 'only for a force post (without authorizationId)',
+          })),
+        );
+      }
       const known = this.carried(caller, input.authorizationId);
       const currency = currencyAlpha(known.tx.currencyNumeric) ?? 'USD';
       presentment = {
