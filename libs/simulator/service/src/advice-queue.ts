@@ -33,8 +33,9 @@ interface PendingAdvice {
  * until the issuer acknowledges it; a repeat keeps its STAN and RRN, so the issuer takes it as the same
  * advice. `flush()` retries everything at once (the network calls it when an issuer connects).
  *
- * Held in memory, not on disk: an advice carries the PAN, which the network does not write anywhere. A
- * simulator restart therefore loses the advices not yet acknowledged (see the README, "Store and forward").
+ * In memory: an advice carries the PAN, which the network writes nowhere. Durability is the journal's
+ * (`SimulatorStore.oweAdvice`): after a restart `SimulatorService.forwardOwedAdvices` rebuilds the owed advices
+ * from it and the card vault and queues them here again.
  */
 export class AdviceQueue {
   private readonly pending = new Map<string, PendingAdvice>();

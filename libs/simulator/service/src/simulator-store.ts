@@ -18,10 +18,27 @@ export interface NetworkTransaction {
   authorizationId: string | null;
 }
 
+/**
+ * An advice the network owes the issuer, as journaled: enough to rebuild the message (with the PAN read again
+ * from the card vault) after a restart, without any card data on disk.
+ */
+export type OwedAdvice =
+  | {
+      kind: 'stand_in';
+      /** The 0120 keeps the 0100's STAN. */
+      stan: string;
+      responseCode: string;
+      approvalCode: string | null;
+      reason: 'STIP:timeout' | 'STIP:unavailable';
+    }
+  | { kind: 'reversal'; stan: string; reversalStan: string; at: string; remainingMinor: number };
+
 type JournalLine =
   | { type: 'transaction'; rrn: string; transaction: Omit<NetworkTransaction, 'tx'> & { tx: SerializedTx } }
   | { type: 'authorization'; rrn: string; authorizationId: string }
-  | { type: 'reversed'; rrn: string; reversedMinor: number };
+  | { type: 'reversed'; rrn: string; reversedMinor: number }
+  | { type: 'advice'; rrn: string; advice: OwedAdvice }
+  | { type: 'advice_acknowledged'; rrn: string; stan: string };
 
 type SerializedTx = Omit<AcquirerTransaction, 'at'> & { at: string };
 
@@ -34,6 +51,8 @@ type SerializedTx = Omit<AcquirerTransaction, 'at'> & { at: string };
 export class SimulatorStore {
   private readonly byRrn = new Map<string, NetworkTransaction>();
   private readonly byAuthorization = new Map<string, string>();
+  /** Advices not yet acknowledged, by `rrn:stan`. */
+  private readonly owed = new Map<string, { rrn: string; advice: OwedAdvice }>();
   private readonly journalPath: string;
   private readonly clearingDir: string;
   private fileSequence: number;
@@ -73,6 +92,25 @@ export class SimulatorStore {
     this.append({ type: 'reversed', rrn, reversedMinor });
   }
 
+  /** Journals an advice before the acquirer is answered: it survives a restart until acknowledged. */
+  oweAdvice(rrn: string, advice: OwedAdvice): void {
+    this.append({ type: 'advice', rrn, advice });
+  }
+
+  adviceAcknowledged(rrn: string, stan: string): void {
+    if (this.owed.has(`${rrn}:${stan}`)) this.append({ type: 'advice_acknowledged', rrn, stan });
+  }
+
+  /** The advices journaled and not acknowledged, with their transactions. */
+  owedAdvices(): { transaction: NetworkTransaction; advice: OwedAdvice }[] {
+    const owed: { transaction: NetworkTransaction; advice: OwedAdvice }[] = [];
+    for (const { rrn, advice } of this.owed.values()) {
+      const transaction = this.byRrn.get(rrn);
+      if (transaction) owed.push({ transaction, advice });
+    }
+    return owed;
+  }
+
   byAuthorizationId(authorizationId: string): NetworkTransaction | null {
     const rrn = this.byAuthorization.get(authorizationId);
     return rrn ? (this.byRrn.get(rrn) ?? null) : null;
@@ -102,6 +140,14 @@ export class SimulatorStore {
       const { tx, ...rest } = line.transaction;
       this.byRrn.set(line.rrn, { ...rest, tx: { ...tx, at: new Date(tx.at) } });
       if (rest.authorizationId) this.byAuthorization.set(rest.authorizationId, line.rrn);
+      return;
+    }
+    if (line.type === 'advice') {
+      this.owed.set(`${line.rrn}:${line.advice.stan}`, { rrn: line.rrn, advice: line.advice });
+      return;
+    }
+    if (line.type === 'advice_acknowledged') {
+      this.owed.delete(`${line.rrn}:${line.stan}`);
       return;
     }
     const transaction = this.byRrn.get(line.rrn);

@@ -1,4 +1,4 @@
-import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AUTHORIZATIONS_API, type AuthorizationsApi } from '@cip/authorizations/contract';
 import { CARD_SANDBOX_API, type CardSandboxApi } from '@cip/cards/contract';
 import type { Environment } from '@cip/shared/contracts';
@@ -24,9 +24,16 @@ export const SIMULATOR_OPTIONS = Symbol('SIMULATOR_OPTIONS');
 
 export const SIMULATOR_CONTRACTS = [simulatorContract];
 
-/** Closes the network with the application. */
-export class SimulatorLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(SIMULATOR_OPTIONS) private readonly options: SimulatorModuleOptions) {}
+/** Forwards the advices owed from before a restart once the app is up; closes the network with it. */
+export class SimulatorLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(SIMULATOR_OPTIONS) private readonly options: SimulatorModuleOptions,
+    @Inject(SimulatorService) private readonly simulator: SimulatorService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.simulator.forwardOwedAdvices('sandbox');
+  }
 
   onApplicationShutdown(): Promise<void> {
     return this.options.close();

@@ -3,9 +3,10 @@ import type { CardSandboxApi } from '@cip/cards/contract';
 import { Caller, DomainError } from '@cip/shared/contracts';
 import { F, IsoClient, IsoMessage, responseMtiOf } from '@cip/shared/iso8583';
 import { ManualClock } from '@cip/shared/runtime';
+import { waitFor } from '@cip/shared/testing';
 import type { ClearingFile, ClearingFileSink } from '@cip/simulator/contract';
 import { readClearingFile } from '@cip/simulator/domain';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CardNetwork } from './card-network';
@@ -241,5 +242,86 @@ describe('the simulator service (acquirer flows over the link)', () => {
         { cardId: CARD_ID, amount: 1, merchant },
       ),
     ).rejects.toMatchObject({ code: 'sandbox_only' });
+  });
+});
+
+describe('store and forward across a restart', () => {
+  const acquirer = { acquirerId: '400001', country: '840', zpkHex: '0123456789ABCDEFFEDCBA9876543210' };
+
+  /** A network with no issuer yet, its journal under `dir`, and the service over both. */
+  async function start(dir: string) {
+    const network = new CardNetwork({
+      clock,
+      standInTimeoutMs: 200,
+      standIn: { limitMinor: 10_000 },
+      advices: { retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 } },
+      link: { echoIdleMs: 0 },
+    });
+    const [host, port] = (await network.listen()).split(':');
+    const store = new SimulatorStore(dir);
+    const service = new SimulatorService(
+      {
+        network: () => network,
+        store: () => store,
+        cards,
+        authorizations: null,
+        clearingSink: null,
+        acquirer,
+      },
+      clock,
+    );
+    return { network, host, port: Number(port), store, service };
+  }
+
+  it('forwards, after a restart, the stand-in advice journaled before it, rebuilt from the vault, until acknowledged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cip-simulator-'));
+    closers.push(() => rmSync(dir, { recursive: true, force: true }));
+
+    const before = await start(dir);
+    const { network: sent } = await before.service.simulateAuthorization(caller, {
+      cardId: CARD_ID,
+      amount: 42,
+      merchant,
+    });
+    expect(sent.advice).toBe('stand_in');
+    // The process dies before any issuer connected: the in-memory queue is gone.
+    await before.network.close();
+    expect(readFileSync(join(dir, 'transactions.jsonl'), 'utf8')).not.toContain('4000009912345678');
+
+    const after = await start(dir);
+    closers.push(() => after.network.close());
+    expect(after.store.owedAdvices()).toHaveLength(1);
+    await expect(after.service.forwardOwedAdvices('sandbox')).resolves.toEqual({ queued: 1, failed: 0 });
+
+    const advices: IsoMessage[] = [];
+    const issuer = new IsoClient({
+      host: after.host,
+      port: after.port,
+      echoIdleMs: 0,
+      handler: (request) => {
+        advices.push(request);
+        return new IsoMessage(responseMtiOf(request.mti), {
+          [F.STAN]: request.get(F.STAN),
+          [F.RRN]: request.get(F.RRN),
+          [F.RESPONSE_CODE]: '00',
+        });
+      },
+    });
+    issuer.start();
+    closers.push(() => issuer.close());
+    await waitFor(() => after.store.owedAdvices().length === 0, {
+      what: 'the advice acknowledged and journaled',
+      timeoutMs: 5_000,
+    });
+
+    expect(advices.map((advice) => [advice.mti, advice.get(F.STAN), advice.get(F.RRN)])).toEqual([
+      ['0120', sent.stan, sent.rrn],
+    ]);
+    expect(advices[0].get(F.PAN)).toBe('4000009912345678');
+    expect(advices[0].get(F.RESPONSE_CODE)).toBe(sent.responseCode);
+    expect(advices[0].get(F.APPROVAL_CODE)).toBe(sent.approvalCode);
+    expect(advices[0].get(F.ADVICE_REASON)).toBe('STIP:unavailable');
+    // Acknowledged is journaled too: a third start owes nothing.
+    expect(new SimulatorStore(dir).owedAdvices()).toEqual([]);
   });
 });

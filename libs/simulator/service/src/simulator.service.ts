@@ -27,6 +27,7 @@ import {
   authorizationRequest,
   PROCESSING_CODES,
   reversalMessage,
+  standInAdvice,
   type AcquirerTransaction,
   type CardAcceptor,
   type EntryMode,
@@ -143,6 +144,16 @@ export class SimulatorService implements SimulatorApi {
       reversalMessage(known.tx, card, { ...reversal, stan: adviceStan }, '0420'),
     );
     store.recordReversal(known.tx.rrn, known.reversedMinor + amount);
+    if (answer.advice) {
+      store.oweAdvice(known.tx.rrn, {
+        kind: 'reversal',
+        stan: adviceStan,
+        reversalStan: reversal.stan,
+        at: reversal.at.toISOString(),
+        remainingMinor: reversal.remainingMinor,
+      });
+      void answer.advice.then(() => store.adviceAcknowledged(known.tx.rrn, adviceStan));
+    }
     const acknowledged = answer.advice && network.issuerConnected ? await this.within(answer.advice) : null;
     return {
       authorization: await this.issuerRecord(caller, known.tx),
@@ -276,7 +287,8 @@ export class SimulatorService implements SimulatorApi {
         : undefined,
     });
     const answer = await network.authorize(request);
-    this.ports.store(caller.environment).record({
+    const store = this.ports.store(caller.environment);
+    store.record({
       distributorId: caller.distributorId,
       cardId: input.cardId,
       panLast4: card.pan.slice(-4),
@@ -286,6 +298,17 @@ export class SimulatorService implements SimulatorApi {
       reversedMinor: 0,
       authorizationId: null,
     });
+    if (answer.standIn) {
+      // Journaled before the acquirer hears the decision: the advice survives a restart (without card data).
+      store.oweAdvice(tx.rrn, {
+        kind: 'stand_in',
+        stan: tx.stan,
+        responseCode: answer.responseCode,
+        approvalCode: answer.approvalCode,
+        reason: answer.standIn.reason,
+      });
+      void answer.standIn.acknowledged.then(() => store.adviceAcknowledged(tx.rrn, tx.stan));
+    }
     // A stood-in authorization reaches the issuer with its advice: wait (a little) for it to be recorded.
     // With no issuer connected at all there is nothing to wait for: the advice waits for it in the queue.
     const acknowledged =
@@ -302,6 +325,51 @@ export class SimulatorService implements SimulatorApi {
       adviceAcknowledged: answer.standIn ? acknowledged !== null : null,
     };
     return { authorization: await this.issuerRecord(caller, tx), network: exchange };
+  }
+
+  /**
+   * After a restart: queues again every advice the journal says is owed, rebuilt with the PAN read again from
+   * the card vault (the journal holds no card data). Resolves with how many were queued and how many could not
+   * be rebuilt (the card's details unavailable: they stay owed and are tried at the next start).
+   */
+  async forwardOwedAdvices(environment: Environment): Promise<{ queued: number; failed: number }> {
+    const network = this.ports.network(environment);
+    if (!network) return { queued: 0, failed: 0 };
+    const store = this.ports.store(environment);
+    let queued = 0;
+    let failed = 0;
+    for (const { transaction, advice } of store.owedAdvices()) {
+      let card: CardholderDetails;
+      try {
+        card = await this.ports.cards.cardholderDetails(
+          recoveryCaller(transaction, environment),
+          transaction.cardId,
+        );
+      } catch {
+        failed++;
+        continue;
+      }
+      const { tx } = transaction;
+      const message =
+        advice.kind === 'stand_in'
+          ? standInAdvice(
+              authorizationRequest(tx, { pan: card.pan, expMonth: card.expMonth, expYear: card.expYear }),
+              {
+                responseCode: advice.responseCode,
+                approvalCode: advice.approvalCode ?? undefined,
+                reason: advice.reason,
+              },
+            )
+          : reversalMessage(
+              tx,
+              card,
+              { stan: advice.stan, at: new Date(advice.at), remainingMinor: advice.remainingMinor },
+              '0420',
+            );
+      void network.advices.enqueue(message).then(() => store.adviceAcknowledged(tx.rrn, advice.stan));
+      queued++;
+    }
+    return { queued, failed };
   }
 
   /** The issuer's record of a transaction, and the network remembers its id for later reversals and clearing. */
@@ -359,6 +427,19 @@ export class SimulatorService implements SimulatorApi {
     });
     return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }
+}
+
+/**
+ * Who the network acts for when it forwards an advice after a restart: the transaction's distributor, in its
+ * environment. `cardholderDetails` reads only these two; the program is not the network's to know.
+ */
+function recoveryCaller(transaction: NetworkTransaction, environment: Environment): Caller {
+  return {
+    distributorId: transaction.distributorId,
+    environment,
+    requestId: `simulator-advice-${transaction.tx.rrn}`,
+    program: { allowedCountries: [], b2b: false, prepaid: false, kycImportEnabled: false },
+  };
 }
 
 function acceptorOf(merchant: SimulatedMerchant): CardAcceptor {
