@@ -1,5 +1,6 @@
 import { F, IsoClient, IsoMessage, responseMtiOf } from '@cip/shared/iso8583';
 import { readClearingFile } from '@cip/simulator/domain';
+import { waitFor } from '@cip/shared/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
@@ -261,6 +262,37 @@ describe('authorization simulations (sandbox card network)', () => {
       const content = readFileSync(path, 'utf8');
       expect(content).not.toContain(pan);
       expect(content).not.toMatch(new RegExp(`"cvv2"\\s*:\\s*"${cvv2}"`));
+    }
+  });
+
+  it('forwards after a restart the stand-in advice owed from before it (journaled, rebuilt from the vault)', async () => {
+    const stoodIn = await post('/v1/simulate/authorization', { cardId, amount: 9, merchant });
+    expect(stoodIn.body.network).toMatchObject({ advice: 'stand_in', adviceAcknowledged: false });
+    const { dataDir } = h;
+    await h.close({ keepData: true });
+    h = await startHarness({ dataDir });
+
+    const advices: IsoMessage[] = [];
+    const issuer = await connectIssuer((request) => {
+      advices.push(request);
+      return new IsoMessage(responseMtiOf(request.mti), {
+        [F.STAN]: request.get(F.STAN),
+        [F.RRN]: request.get(F.RRN),
+        [F.RESPONSE_CODE]: '00',
+      });
+    });
+    try {
+      await waitFor(() => advices.some((advice) => advice.get(F.RRN) === stoodIn.body.network.rrn), {
+        what: 'the owed advice forwarded after the restart',
+        timeoutMs: 10_000,
+      });
+      const advice = advices.find((message) => message.get(F.RRN) === stoodIn.body.network.rrn) as IsoMessage;
+      expect(advice.mti).toBe('0120');
+      expect(advice.get(F.STAN)).toBe(stoodIn.body.network.stan);
+      expect(advice.get(F.PAN)).toBe((await vaultSecretsOf(h, cardId)).pan);
+      expect(advice.get(F.APPROVAL_CODE)).toBe(stoodIn.body.network.approvalCode);
+    } finally {
+      await issuer.close();
     }
   });
 });
