@@ -87,7 +87,7 @@ export class AuthorizationSimulationController {
     description:
       'Clearing is a batch file, not an online message (docs/iso8583.md). With an authorizationId: a ' +
       'presentment against it (its amount by default; less is partial, several calls are multiple partial ' +
-      'presentments, more is an over-presentment; cardId, currency and merchant come from it and are refused). ' +
+      'presentments, more is an over-presentment; cardId, currency and merchant come from it: given, they are ignored). ' +
       'Without: a force post, which needs cardId, amount and merchant. ' +
       'The sandbox cuts a clearing file per call, stores it and delivers it to the issuer\u2019s clearing ' +
       'importer; delivered is false while the platform has none (the file is then stored and nothing is cleared). ' +

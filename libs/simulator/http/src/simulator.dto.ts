@@ -149,7 +149,7 @@ export class SimulateClearingDto {
 
   @ApiPropertyOptional({
     example: 'crd-7c9e6679-7425-40de-944b-e07fc1f90ae7',
-    description: 'Force post only',
+    description: 'Force post only (ignored with authorizationId)',
   })
   @IsOptional()
   @Matches(CARD_ID, { message: 'cardId must be a card id (crd-<uuid>)' })
@@ -166,14 +166,17 @@ export class SimulateClearingDto {
 
   @ApiPropertyOptional({
     enum: SIMULATED_CURRENCIES,
-    description: 'Force post only. ' + CURRENCY_DESCRIPTION,
+    description: 'Force post only (ignored with authorizationId). ' + CURRENCY_DESCRIPTION,
   })
   @IsOptional()
   @IsIn(SIMULATED_CURRENCIES)
   @IsString()
   currency?: string;
 
-  @ApiPropertyOptional({ type: SimulatedMerchantDto, description: 'Force post only' })
+  @ApiPropertyOptional({
+    type: SimulatedMerchantDto,
+    description: 'Force post only (ignored with authorizationId)',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => SimulatedMerchantDto)

@@ -159,7 +159,7 @@ describe('the simulator service (acquirer flows over the link)', () => {
     expect(totals).toEqual(['000000005000', '000000002000']);
   });
 
-  it('refuses to reverse a declined authorization (409), and presentment fields that belong to force posts (400)', async () => {
+  it('refuses to reverse a declined authorization (409)', async () => {
     const { simulator } = await setUp();
     const declined = await simulator.simulateAuthorization(caller, {
       cardId: CARD_ID,
@@ -170,12 +170,6 @@ describe('the simulator service (acquirer flows over the link)', () => {
     await expect(
       simulator.simulateReversal(caller, { authorizationId: declined.authorization?.id as string }),
     ).rejects.toMatchObject({ code: 'invalid_state_transition' });
-    await expect(
-      simulator.simulateClearing(caller, {
-        authorizationId: declined.authorization?.id as string,
-        currency: 'EUR',
-      }),
-    ).rejects.toMatchObject({ code: 'validation_error', details: [{ field: 'currency' }] });
   });
 
   it('presents an authorization in clearing files: full, partial, several partials and over the amount', async () => {

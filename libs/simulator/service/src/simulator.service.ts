@@ -177,19 +177,7 @@ export class SimulatorService implements SimulatorApi {
     const now = this.clock.now();
     let presentment: Omit<ClearingPresentment, 'sequence'>;
     if (input.authorizationId) {
-      const forcePostOnly = (['cardId', 'currency', 'merchant'] as const).filter(
-        (field) => input[field] !== undefined,
-      );
-      if (forcePostOnly.length) {
-        throw new DomainError(
-          'validation_error',
-          'A presentment against an authorization takes its card, currency and merchant from it',
-          forcePostOnly.map((field) => ({
-            field,
-            message: 'only for a force post (without authorizationId)',
-          })),
-        );
-      }
+      // cardId, currency and merchant are a force post's; a presentment takes them from its authorization.
       const known = this.carried(caller, input.authorizationId);
       const currency = currencyAlpha(known.tx.currencyNumeric) ?? 'USD';
       presentment = {
