@@ -54,7 +54,3 @@ export function toMinorUnits(amount: number, currency: string): number | null {
     return null;
   return minor;
 }
-
-export function fromMinorUnits(minor: number, currency: string): number {
-  return minor / 10 ** (CURRENCIES[currency]?.exponent ?? 2);
-}

@@ -56,7 +56,6 @@ export class CardNetwork {
   private readonly stans = new StanSequence();
   private readonly rrns: RrnSequence;
   readonly advices: AdviceQueue;
-  private boundAddress: string | null = null;
 
   constructor(private readonly options: CardNetworkOptions) {
     // The sequence starts from the clock, so a restarted network does not reuse the day's references.
@@ -81,13 +80,7 @@ export class CardNetwork {
   /** Listens for the issuer; resolves with `host:port`. */
   async listen(port = 0, host = '127.0.0.1'): Promise<string> {
     const bound = await this.server.listen(port, host);
-    this.boundAddress = `${host}:${bound}`;
-    return this.boundAddress;
-  }
-
-  /** `host:port` once listening. */
-  get address(): string | null {
-    return this.boundAddress;
+    return `${host}:${bound}`;
   }
 
   /** Whether an issuer is connected. */
