@@ -17,6 +17,7 @@ const CONTEXT_SCOPES = [
   'cards',
   'tokenization',
   'authorizations',
+  'simulator',
 ];
 // What a context's service and HTTP surface build on (within their own scope, see below).
 const CONTEXT_LAYERS = [

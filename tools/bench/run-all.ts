@@ -5,6 +5,7 @@ import { ledgerPostingsBench } from './ledger-postings';
 import { ledgerHoldsBench } from './ledger-holds-bench';
 import { chainDepositLatencyBench } from './chain-deposit-latency';
 import { iso8583Bench } from './iso8583-bench';
+import { networkAuthorizationsBench } from './network-authorizations-bench';
 import { startupMemoryBench } from './startup-memory-bench';
 import { usersHttpBench } from './users-http-bench';
 import { webhooksDeliveryBench } from './webhooks-delivery-bench';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     ...(await cardsHttpBench()),
     ...(await cardVaultBench()),
     ...(await iso8583Bench()),
+    ...(await networkAuthorizationsBench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));

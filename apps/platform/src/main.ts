@@ -18,9 +18,7 @@ async function main(): Promise<void> {
     `  data directory   ${config.dataDir}`,
     `  API docs         ${platform.url}/v1/docs`,
     `  default distributor ${platform.distributorId}`,
-    config.cardNetwork
-      ? `  card network     ${config.cardNetwork.host}:${config.cardNetwork.port} (ISO 8583, sandbox issuer; reconnects until reached)`
-      : '  card network     none (CARD_NETWORK_ISO_ADDRESS unset): no card payment is authorized',
+    `  card network     ${platform.cardNetworkAddress} (ISO 8583; the issuer links to it${config.cardNetwork ? '' : ', the sandbox simulator in this process'})`,
   ];
   if (platform.firstSandboxKey) {
     lines.push(

@@ -13,6 +13,7 @@ import {
   openEmbeddedInfrastructure,
 } from '@cip/shared/infrastructure';
 import { Clock, Logger, METRICS, PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
+import { SIMULATOR_OPTIONS, SimulatorModuleOptions } from '@cip/simulator/service';
 import { WALLETS_OPTIONS, WalletsModuleOptions } from '@cip/wallets/service';
 import { WEBHOOKS_OPTIONS, WebhooksModuleOptions } from '@cip/webhooks/service';
 import { cardVaultFiles, embeddedCardsOptions } from './card-vaults';
@@ -35,6 +36,8 @@ export interface PlatformModuleOptions {
   cards: PlatformConfig['cards'];
   /** The card network's ISO 8583 endpoint for the sandbox (CARD_NETWORK_ISO_ADDRESS); none: no link. */
   cardNetwork?: PlatformConfig['cardNetwork'];
+  /** The sandbox card network, started before the app (`startSandboxNetwork`). */
+  simulator: SimulatorModuleOptions;
 }
 
 /**
@@ -81,6 +84,7 @@ export class PlatformModule {
               useFactory: (metrics: PlatformMetrics) =>
                 embeddedCardsOptions(options.dataDir, options.cards, metrics),
             },
+            { provide: SIMULATOR_OPTIONS, useValue: options.simulator },
             {
               provide: AUTHORIZATIONS_OPTIONS,
               useValue: {

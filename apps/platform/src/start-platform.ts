@@ -3,11 +3,14 @@ import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
 import { CardRevealService } from '@cip/cards/service';
 import { SandboxIdentityProvider } from '@cip/kyc/service';
+import { readSandboxNetworkConfig, startSandboxNetwork } from '@cip/simulator/service';
 import {
   Clock,
   createLogger,
+  systemClock,
   listenUrl,
   Logger,
+  parseHostPort,
   PlatformConfig,
   PlatformMetrics,
   publicBaseUrl,
@@ -21,6 +24,8 @@ export interface RunningPlatform {
   distributorId: string;
   /** The sandbox key created on the very first start (shown once), if any. */
   firstSandboxKey: IssuedApiKey | null;
+  /** Where the sandbox card network listens for the issuer (ISO 8583 over TCP, loopback). */
+  cardNetworkAddress: string;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -36,6 +41,16 @@ export async function startPlatform(
   } = {},
 ): Promise<RunningPlatform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  // The sandbox card network runs in this process, on loopback; the issuer side is given its address.
+  const sandboxNetwork = await startSandboxNetwork({
+    config: readSandboxNetworkConfig(),
+    dataDir: config.dataDir,
+    clock: overrides.clock ?? systemClock,
+    onEvent: (event) => {
+      if (event.type === 'connected' || event.type === 'disconnected')
+        logger.info(event, 'card network link');
+    },
+  });
   const app = await createHttpApp(
     PlatformModule.forRoot({
       dataDir: config.dataDir,
@@ -48,7 +63,9 @@ export async function startPlatform(
       wallets: embeddedWalletChain(config, logger),
       webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
       cards: config.cards,
-      cardNetwork: config.cardNetwork,
+      // The issuer links to CARD_NETWORK_ISO_ADDRESS when set, else to the simulator started above.
+      cardNetwork: config.cardNetwork ?? parseHostPort(sandboxNetwork.address),
+      simulator: sandboxNetwork.options,
     }),
     {
       logger,
@@ -58,7 +75,10 @@ export async function startPlatform(
       // PORT=0 binds any free port, known only once listening: the document then keeps the generic default.
       localBaseUrl: config.port ? listenUrl(config.host, config.port) : undefined,
     },
-  );
+  ).catch(async (error: unknown) => {
+    await sandboxNetwork.network.close();
+    throw error;
+  });
   const bootstrap = await app.get(DistributorsService).bootstrap({
     sandboxKey: config.bootstrapSandboxApiKey,
     productionKey: config.bootstrapProductionApiKey,
@@ -73,6 +93,9 @@ export async function startPlatform(
     url: listenUrl(config.host, port),
     distributorId: bootstrap.distributor.distributorId,
     firstSandboxKey: bootstrap.firstSandboxKey,
+    cardNetworkAddress: config.cardNetwork
+      ? `${config.cardNetwork.host}:${config.cardNetwork.port}`
+      : sandboxNetwork.address,
     logger,
     close: () => app.close(),
   };

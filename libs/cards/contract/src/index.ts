@@ -7,3 +7,4 @@ export * from './card-operations.api';
 export * from './card-reveal.api';
 export * from './spending-controls';
 export * from './card-network.api';
+export * from './card-sandbox.api';

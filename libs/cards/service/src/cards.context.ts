@@ -10,6 +10,7 @@ import {
   CARD_NETWORK_CONTRACTS,
   CARD_OPERATIONS_CONTRACTS,
   CARD_REVEAL_CONTRACTS,
+  CARD_SANDBOX_CONTRACTS,
   CARDS_CONTRACTS,
   CardsModule,
 } from './cards.module';
@@ -23,6 +24,7 @@ export const cardsContext: ContextDefinition = {
     ...CARD_OPERATIONS_CONTRACTS,
     ...CARD_REVEAL_CONTRACTS,
     ...CARD_NETWORK_CONTRACTS,
+    ...CARD_SANDBOX_CONTRACTS,
   ],
   module: CardsModule,
   readModels: [projectionReadModel(cardsProjection)],

@@ -7,6 +7,7 @@ import {
   cardRevealContract,
   cardVerificationContract,
   cardNetworkContract,
+  cardSandboxContract,
 } from '@cip/cards/contract';
 import { cardsProjection } from '@cip/cards/read-models';
 import type { CardVault } from '@cip/cards/vault';
@@ -27,6 +28,7 @@ import type { FulfilmentProvider } from './fulfilment/fulfilment-provider.port';
 import { CARD_FULFILMENT_GROUP } from './sagas/card-fulfilment.saga';
 import { CardOperationsService } from './card-operations.service';
 import { CardNetworkService } from './card-network.service';
+import { CardSandboxService } from './card-sandbox.service';
 
 /** What the app decides for the cards context (provided under CARDS_OPTIONS). */
 export interface CardsModuleOptions {
@@ -53,6 +55,8 @@ export const CARD_REVEAL_CONTRACTS = [cardRevealContract];
 
 /** The card network's audience: the authorizations context finds cards by PAN and checks CVV2 and PIN. */
 export const CARD_NETWORK_CONTRACTS = [cardNetworkContract];
+/** The sandbox card network playing the cardholder (its own service, `CardSandboxService`). */
+export const CARD_SANDBOX_CONTRACTS = [cardSandboxContract];
 
 /** Closes the vaults with the application. */
 export class CardVaultsLifecycle implements OnApplicationShutdown {
@@ -135,6 +139,16 @@ const CARDS_CATCH_UP_MS = 10_000;
         }),
     },
     ...contractProviders(CardNetworkService, CARD_NETWORK_CONTRACTS),
+    {
+      provide: CardSandboxService,
+      inject: [INFRASTRUCTURE, CARDS_OPTIONS],
+      useFactory: (infrastructure: Infrastructure, options: CardsModuleOptions) =>
+        new CardSandboxService({
+          eventStore: environmentStores(infrastructure).eventStore,
+          vault: (environment) => options.vault(environment),
+        }),
+    },
+    ...contractProviders(CardSandboxService, CARD_SANDBOX_CONTRACTS),
     CardVaultsLifecycle,
   ],
   exports: [
@@ -146,6 +160,8 @@ const CARDS_CATCH_UP_MS = 10_000;
     ...CARD_REVEAL_CONTRACTS.map((contract) => contract.token),
     CardNetworkService,
     ...CARD_NETWORK_CONTRACTS.map((contract) => contract.token),
+    CardSandboxService,
+    ...CARD_SANDBOX_CONTRACTS.map((contract) => contract.token),
   ],
 })
 export class CardsModule {}

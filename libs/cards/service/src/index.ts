@@ -5,3 +5,4 @@ export * from './fulfilment';
 export * from './card-operations.service';
 export * from './card-reveal.service';
 export * from './card-network.service';
+export * from './card-sandbox.service';

@@ -2,6 +2,7 @@ import { authorizationsContext } from '@cip/authorizations/service';
 import { cardsContext } from '@cip/cards/service';
 import { eventsContext } from '@cip/events/service';
 import { kycContext } from '@cip/kyc/service';
+import { simulatorContext } from '@cip/simulator/service';
 import { tokenizationContext } from '@cip/tokenization/service';
 import type { PersonalDataPolicy } from '@cip/shared/contracts';
 import {
@@ -29,6 +30,7 @@ export const PLATFORM_CONTEXTS: readonly ContextDefinition[] = [
   cardsContext,
   tokenizationContext,
   authorizationsContext,
+  simulatorContext,
   // Last: its read model records the public Events of every context above.
   eventsContext,
 ];

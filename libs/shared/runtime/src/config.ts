@@ -136,6 +136,9 @@ const hostPort = z
     return { host: value.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(value.slice(at + 1)) };
   });
 
+/** `host:port` (IPv6 in brackets) as CARD_NETWORK_ISO_ADDRESS reads it. */
+export const parseHostPort = (value: string): { host: string; port: number } => hostPort.parse(value);
+
 const chainVariables = (suffix: 'SANDBOX' | 'PRODUCTION') => ({
   [`CHAIN_RPC_URL_${suffix}`]: httpUrl.optional(),
   [`CHAIN_ID_${suffix}`]: integer(1).optional(),

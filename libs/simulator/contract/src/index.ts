@@ -1,0 +1,2 @@
+export * from './clearing-file-sink';
+export * from './simulator.api';

@@ -1,0 +1,2 @@
+export * from './simulator.controller';
+export * from './simulator.dto';

@@ -1,0 +1,104 @@
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { renderAuthorization } from '@cip/authorizations/contract';
+import { ApiErrors, Caller, CurrentCaller, SandboxOnly } from '@cip/gateway/http';
+import { SIMULATOR_API, type SimulatedAuthorizationResult, type SimulatorApi } from '@cip/simulator/contract';
+import {
+  SimulateAuthorizationDto,
+  SimulateClearingDto,
+  SimulatedAuthorizationResponse,
+  SimulatedClearingResponse,
+  SimulateRefundDto,
+  SimulateReversalDto,
+} from './simulator.dto';
+
+const OVER_THE_LINK =
+  'The sandbox card network builds the ISO 8583 message an acquirer would send and puts it on the link to the ' +
+  'issuer (the same path as production traffic). If the issuer does not answer within the stand-in timeout ' +
+  '(SIMULATOR_STAND_IN_TIMEOUT_MS, 3 s by default) or is not connected, the network stands in: it approves a ' +
+  'payment up to the stand-in limit on an unexpired card and declines anything else (network.advice = ' +
+  'stand_in), then forwards an 0120 advice until the issuer acknowledges it. The answer holds the issuer\u2019s ' +
+  'authorization record (decision, declineReasonCode, amounts in USD) found by network reference, or null ' +
+  'when the issuer has not recorded it yet, and what travelled on the link (no card data).';
+
+const render = (result: SimulatedAuthorizationResult) => ({
+  authorization: result.authorization ? renderAuthorization(result.authorization) : null,
+  network: result.network,
+});
+
+@ApiTags('Simulations')
+@SandboxOnly()
+@Controller('v1/simulate/authorization')
+export class AuthorizationSimulationController {
+  constructor(@Inject(SIMULATOR_API) private readonly simulator: SimulatorApi) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'simulateAuthorization',
+    summary: 'Simulate a card payment at a merchant (sandbox only)',
+    description:
+      `Sends an 0100 for the card (processing code 00). ${OVER_THE_LINK} The CVV2 is the card\u2019s own unless ` +
+      'given (a wrong one tests declines); a pin is sent as an encrypted PIN block.',
+  })
+  @ApiResponse({ status: 200, type: SimulatedAuthorizationResponse })
+  @ApiErrors('not_found')
+  async authorize(@CurrentCaller() caller: Caller, @Body() body: SimulateAuthorizationDto) {
+    return render(await this.simulator.simulateAuthorization(caller, body));
+  }
+
+  @Post('refund')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'simulateAuthorizationRefund',
+    summary: 'Simulate a merchant refund to the card (sandbox only)',
+    description: `Sends an 0100 with processing code 20 (refund: a credit to the wallet). ${OVER_THE_LINK}`,
+  })
+  @ApiResponse({ status: 200, type: SimulatedAuthorizationResponse })
+  @ApiErrors('not_found')
+  async refund(@CurrentCaller() caller: Caller, @Body() body: SimulateRefundDto) {
+    return render(await this.simulator.simulateRefund(caller, body));
+  }
+
+  @Post('reversal')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'simulateAuthorizationReversal',
+    summary: 'Simulate the acquirer reversing an authorization (sandbox only)',
+    description:
+      'Sends an 0400 for an authorization the simulator carried: full without amount, partial with one (DE-095 ' +
+      'holds the new total). If the issuer does not answer in time, the acquirer\u2019s 0420 reversal advice ' +
+      'follows and is repeated until acknowledged (network.advice = reversal_advice). 404 for an authorization ' +
+      'that is not the caller\u2019s or that the simulator did not carry; 409 invalid_state_transition once fully ' +
+      'reversed or when the issuer declined it; 400 for more than what is left. Concurrent reversals of one ' +
+      'authorization are sent one after the other.',
+  })
+  @ApiResponse({ status: 200, type: SimulatedAuthorizationResponse })
+  @ApiErrors('not_found', 'invalid_state_transition')
+  async reverse(@CurrentCaller() caller: Caller, @Body() body: SimulateReversalDto) {
+    return render(await this.simulator.simulateReversal(caller, body));
+  }
+
+  @Post('clearing')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'simulateAuthorizationClearing',
+    summary: 'Simulate a clearing presentment (sandbox only)',
+    description:
+      'Clearing is a batch file, not an online message (docs/iso8583.md). With an authorizationId: a ' +
+      'presentment against it (its amount by default; less is partial, several calls are multiple partial ' +
+      'presentments, more is an over-presentment; cardId, currency and merchant come from it: given, they are ignored). ' +
+      'Without: a force post, which needs cardId, amount and merchant. ' +
+      'The sandbox cuts a clearing file per call, stores it and delivers it to the issuer\u2019s clearing ' +
+      'importer; delivered is false while the platform has none (the file is then stored and nothing is cleared). ' +
+      'The file names the card by id and last four digits, never by PAN.',
+  })
+  @ApiResponse({ status: 200, type: SimulatedClearingResponse })
+  @ApiErrors('not_found')
+  async clear(@CurrentCaller() caller: Caller, @Body() body: SimulateClearingDto) {
+    return this.simulator.simulateClearing(caller, body);
+  }
+}
+
+/** The simulator's controllers, mounted by apps that provide SIMULATOR_API. */
+export const SIMULATOR_CONTROLLERS = [AuthorizationSimulationController];
