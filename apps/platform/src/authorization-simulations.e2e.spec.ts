@@ -23,7 +23,8 @@ describe('authorization simulations (sandbox card network)', () => {
   const merchant = { name: 'Corner Cafe', city: 'Paris', country: 'FR', mcc: '5814' };
 
   beforeAll(async () => {
-    h = await startHarness();
+    // The simulator alone: each test plays the issuer itself (or none), so the platform's issuer stays off.
+    h = await startHarness({ linkIssuer: false });
     const { userId } = await activeUserWithWallet(h, { seen });
     const card = await post('/v1/cards', { userId, type: 'virtual' });
     expect(card.status).toBe(201);
@@ -270,7 +271,7 @@ describe('authorization simulations (sandbox card network)', () => {
     expect(stoodIn.body.network).toMatchObject({ advice: 'stand_in', adviceAcknowledged: false });
     const { dataDir } = h;
     await h.close({ keepData: true });
-    h = await startHarness({ dataDir });
+    h = await startHarness({ dataDir, linkIssuer: false });
 
     const advices: IsoMessage[] = [];
     const issuer = await connectIssuer((request) => {

@@ -38,6 +38,11 @@ export async function startPlatform(
     logger?: Logger;
     pollIntervalMs?: number;
     webhookBreakerResetTimeoutMs?: number;
+    /**
+     * False: the sandbox issuer does not link to the card network (tests where a fake issuer of their own
+     * answers the simulator's messages).
+     */
+    linkIssuer?: boolean;
   } = {},
 ): Promise<RunningPlatform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
@@ -64,7 +69,10 @@ export async function startPlatform(
       webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
       cards: config.cards,
       // The issuer links to CARD_NETWORK_ISO_ADDRESS when set, else to the simulator started above.
-      cardNetwork: config.cardNetwork ?? parseHostPort(sandboxNetwork.address),
+      cardNetwork:
+        overrides.linkIssuer === false
+          ? undefined
+          : (config.cardNetwork ?? parseHostPort(sandboxNetwork.address)),
       simulator: sandboxNetwork.options,
     }),
     {

@@ -52,6 +52,8 @@ export async function startHarness(
     logger?: Logger;
     /** The card network's ISO 8583 endpoint the sandbox issuer connects to (a test's IsoServer). */
     cardNetwork?: PlatformConfig['cardNetwork'];
+    /** False: the platform's issuer does not link to its card network (a test's fake issuer answers). */
+    linkIssuer?: boolean;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-'));
@@ -76,6 +78,7 @@ export async function startHarness(
       clock: options.clock ?? systemClock,
       pollIntervalMs: 20,
       webhookBreakerResetTimeoutMs: options.webhookBreakerResetTimeoutMs,
+      linkIssuer: options.linkIssuer,
     },
   );
   const distributors = platform.app.get(DistributorsService);
