@@ -1,5 +1,6 @@
 import { kycLinkDeadlinesProjection, KycLinkDeadline } from '@cip/kyc/read-models';
-import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
+import type { Environment } from '@cip/shared/contracts';
+import { DeadlineSweep } from '@cip/shared/infrastructure';
 import type { ReadStore } from '@cip/shared/read-store';
 import type { Clock, Logger } from '@cip/shared/runtime';
 import type { KycService } from './kyc.service';
@@ -10,14 +11,9 @@ const PAGE = 100;
 
 /**
  * Expires hosted KYCs whose link has passed its 14 days (`kyc.expired`). Deadlines come from the
- * `kyc-link-deadlines` read model, oldest first, so each sweep reads only what is due; they live in
- * the store, so what fell due while the platform was down is expired by the first sweep after a start.
- * Time is the injected clock's: tests move a ManualClock and call `runDue()`.
+ * `kyc-link-deadlines` read model, oldest first, so each sweep reads only what is due.
  */
-export class KycExpiryScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-
+export class KycExpiryScheduler extends DeadlineSweep {
   constructor(
     private readonly kyc: KycService,
     private readonly ports: {
@@ -25,44 +21,20 @@ export class KycExpiryScheduler {
       settle(environment: Environment): Promise<void>;
     },
     private readonly clock: Clock,
-    private readonly logger: Logger,
-  ) {}
-
-  start(): void {
-    if (this.timer) return;
-    const sweep = () => {
-      this.runDue().catch((error) => this.logger.warn({ err: error }, 'KYC expiry sweep failed'));
-    };
-    this.timer = setInterval(sweep, KYC_EXPIRY_SWEEP_MS);
-    this.timer.unref();
-    sweep();
+    logger: Logger,
+  ) {
+    super({ what: 'KYC expiry', intervalMs: KYC_EXPIRY_SWEEP_MS, logger });
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+  protected settle(environment: Environment): Promise<void> {
+    return this.ports.settle(environment);
   }
 
-  /** Expires everything due now, in both environments; returns how many KYCs it expired. */
-  runDue(): Promise<number> {
-    // One sweep at a time: a tick during a long sweep joins it rather than reading the same deadlines.
-    this.running ??= this.sweep().finally(() => (this.running = null));
-    return this.running;
+  protected expireIfDue(environment: Environment, kycId: string): Promise<boolean> {
+    return this.kyc.expireIfDue(environment, kycId);
   }
 
-  private async sweep(): Promise<number> {
-    let expired = 0;
-    for (const environment of ENVIRONMENTS) {
-      await this.ports.settle(environment);
-      for (const kycId of await this.due(environment)) {
-        if (await this.kyc.expireIfDue(environment, kycId)) expired++;
-      }
-    }
-    return expired;
-  }
-
-  private async due(environment: Environment): Promise<string[]> {
+  protected async due(environment: Environment): Promise<string[]> {
     const now = this.clock.now().toISOString();
     const due: string[] = [];
     for (let page = 0; ; page++) {

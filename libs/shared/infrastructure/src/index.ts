@@ -6,3 +6,4 @@ export * from './infrastructure.module';
 export * from './projections/verify-projections';
 export * from './contexts';
 export * from './system.controller';
+export * from './scheduling/deadline-sweep';
