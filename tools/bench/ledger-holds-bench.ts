@@ -1,14 +1,5 @@
-import { ConsumerHost, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
-import { systemClock } from '@cip/shared/runtime';
-import {
-  generateDepositSeed,
-  HdDepositAddressDeriver,
-  SimulatedChain,
-  SimulatedPayout,
-} from '@cip/wallets/chain';
 import type { LedgerContext } from '@cip/wallets/contract';
-import { walletsProjection } from '@cip/wallets/read-models';
-import { walletTransactionsReadModel, WalletsService } from '@cip/wallets/service';
+import { openEmbeddedWallets, WalletsService } from '@cip/wallets/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,29 +58,7 @@ export async function ledgerHoldsBench(): Promise<Figure[]> {
 
 async function openBench(withConsumers: boolean) {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-holds-'));
-  const infrastructure = openEmbeddedInfrastructure({ dataDir });
-  const consumers = new ConsumerHost();
-  if (withConsumers) {
-    consumers.registerProjection(walletsProjection);
-    consumers.registerReadModel(walletTransactionsReadModel);
-  }
-  await consumers.start(infrastructure);
-  const simulatedChain = new SimulatedChain(systemClock);
-  const chain = {
-    deriver: new HdDepositAddressDeriver(generateDepositSeed(), 'simulated'),
-    payout: new SimulatedPayout(simulatedChain),
-  };
-  const wallets = new WalletsService(
-    {
-      eventStore: (environment) => infrastructure.scope(environment).eventStore,
-      readStore: (environment) => infrastructure.scope(environment).readStore,
-      settle: (environment) => consumers.drain(environment),
-      catchUpWallets: (environment) => consumers.drain(environment),
-      chain: () => chain,
-      simulatedChain,
-    },
-    systemClock,
-  );
+  const { wallets, consumers, close } = await openEmbeddedWallets(dataDir, { readModels: withConsumers });
   const ids: string[] = [];
   for (let i = 0; i < WALLETS; i++) {
     const wallet = await wallets.provisionWallet('sandbox', {
@@ -112,8 +81,7 @@ async function openBench(withConsumers: boolean) {
     wallets,
     ids,
     async close() {
-      await consumers.stop();
-      await infrastructure.close();
+      await close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,14 +1,5 @@
-import { ConsumerHost, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
-import { systemClock } from '@cip/shared/runtime';
-import {
-  generateDepositSeed,
-  HdDepositAddressDeriver,
-  SimulatedChain,
-  SimulatedPayout,
-} from '@cip/wallets/chain';
-import { walletsProjection } from '@cip/wallets/read-models';
 import type { LedgerContext } from '@cip/wallets/contract';
-import { walletTransactionsReadModel, WalletsService } from '@cip/wallets/service';
+import { openEmbeddedWallets, WalletsService } from '@cip/wallets/service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,27 +23,7 @@ const context: LedgerContext = { environment: 'sandbox', distributorId: 'dst-ben
 export async function ledgerPostingsBench(): Promise<Figure[]> {
   console.log('\n== Ledger postings (wallets command path, embedded store) ==');
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-ledger-'));
-  const infrastructure = openEmbeddedInfrastructure({ dataDir });
-  const consumers = new ConsumerHost();
-  consumers.registerProjection(walletsProjection);
-  consumers.registerReadModel(walletTransactionsReadModel);
-  await consumers.start(infrastructure);
-  const simulatedChain = new SimulatedChain(systemClock);
-  const chain = {
-    deriver: new HdDepositAddressDeriver(generateDepositSeed(), 'simulated'),
-    payout: new SimulatedPayout(simulatedChain),
-  };
-  const wallets = new WalletsService(
-    {
-      eventStore: (environment) => infrastructure.scope(environment).eventStore,
-      readStore: (environment) => infrastructure.scope(environment).readStore,
-      settle: (environment) => consumers.drain(environment),
-      catchUpWallets: (environment) => consumers.drain(environment),
-      chain: () => chain,
-      simulatedChain,
-    },
-    systemClock,
-  );
+  const { wallets, consumers, close } = await openEmbeddedWallets(dataDir);
   try {
     const ids: string[] = [];
     for (let i = 0; i < WALLETS; i++) {
@@ -96,8 +67,7 @@ export async function ledgerPostingsBench(): Promise<Figure[]> {
     printFigures(figures);
     return figures;
   } finally {
-    await consumers.stop();
-    await infrastructure.close();
+    await close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

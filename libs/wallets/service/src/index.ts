@@ -5,3 +5,4 @@ export * from './sagas/wallet-provisioning.saga';
 export * from './chain-bindings';
 export * from './wallet-transactions.read-model';
 export * from './withdrawal-payouts';
+export * from './embedded-wallets';

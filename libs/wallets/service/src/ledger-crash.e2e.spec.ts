@@ -8,7 +8,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedWallets } from './testing/embedded-wallets';
+import { openEmbeddedWallets } from './embedded-wallets';
 import { walletTransactionsReadModel } from './wallet-transactions.read-model';
 
 /** The storm script as the e2e project's global setup built it into dist/. */
@@ -68,7 +68,7 @@ describe('durability: kill -9 in the middle of a storm of holds on one wallet', 
     expect(clearings.size).toBeGreaterThan(0);
 
     // Restart on the same directory: the read models catch up with what the log holds.
-    const restarted = await openEmbeddedWallets(dataDir);
+    const restarted = await openEmbeddedWallets(dataDir, { pollIntervalMs: 20 });
     try {
       const store = restarted.infrastructure.scope('sandbox').eventStore;
       const recorded = await store.readStream(walletId);

@@ -1,5 +1,5 @@
 import type { LedgerContext } from '@cip/wallets/contract';
-import { openEmbeddedWallets } from './embedded-wallets';
+import { openEmbeddedWallets } from '../embedded-wallets';
 
 // ---------------------------------------------------------------------------------------------------
 // A child process for the ledger's kill -9 test (ledger-crash.e2e.spec.ts): opens the wallets context on
@@ -15,7 +15,7 @@ const USDC = 1_000_000;
 const context: LedgerContext = { environment: 'sandbox', distributorId: 'dst-storm' };
 
 async function main(dataDir: string): Promise<void> {
-  const { wallets } = await openEmbeddedWallets(dataDir);
+  const { wallets } = await openEmbeddedWallets(dataDir, { pollIntervalMs: 20 });
   const wallet = await wallets.provisionWallet('sandbox', {
     userId: 'usr-storm',
     distributorId: 'dst-storm',

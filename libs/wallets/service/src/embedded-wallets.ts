@@ -7,22 +7,25 @@ import {
   SimulatedPayout,
 } from '@cip/wallets/chain';
 import { walletsProjection } from '@cip/wallets/read-models';
-import { walletTransactionsReadModel } from '../wallet-transactions.read-model';
-import { WalletsService } from '../wallets.service';
-
-/** The read models the wallets context keeps, as the platform registers them. */
-export const WALLETS_READ_MODELS = [walletsProjection, walletTransactionsReadModel] as const;
+import { walletTransactionsReadModel } from './wallet-transactions.read-model';
+import { WalletsService } from './wallets.service';
 
 /**
- * The wallets service on the embedded store of `dataDir`, its read models kept by a running consumer
- * host, as the platform wires them (for process-level tests of the ledger: a storm in a child process
- * killed with SIGKILL, then the same directory opened again).
+ * The wallets service alone on the embedded store of `dataDir`, its read models kept by a running consumer
+ * host as the platform wires them (`readModels: false` leaves them out: a bench measuring the command path
+ * alone), on the simulated chain. For process-level tests of the ledger (a storm in a child process killed
+ * with SIGKILL, then the same directory opened again) and the ledger benches.
  */
-export async function openEmbeddedWallets(dataDir: string) {
-  const infrastructure = openEmbeddedInfrastructure({ dataDir, pollIntervalMs: 20 });
+export async function openEmbeddedWallets(
+  dataDir: string,
+  options: { readModels?: boolean; pollIntervalMs?: number } = {},
+) {
+  const infrastructure = openEmbeddedInfrastructure({ dataDir, pollIntervalMs: options.pollIntervalMs });
   const consumers = new ConsumerHost();
-  consumers.registerProjection(walletsProjection);
-  consumers.registerReadModel(walletTransactionsReadModel);
+  if (options.readModels !== false) {
+    consumers.registerProjection(walletsProjection);
+    consumers.registerReadModel(walletTransactionsReadModel);
+  }
   await consumers.start(infrastructure);
   const simulatedChain = new SimulatedChain(systemClock);
   const chain = {
