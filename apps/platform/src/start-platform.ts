@@ -3,7 +3,7 @@ import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
 import { CardRevealService } from '@cip/cards/service';
 import { SandboxIdentityProvider } from '@cip/kyc/service';
-import { readSandboxNetworkConfig, startSandboxNetwork } from '@cip/simulator/service';
+import { startSandboxNetwork } from '@cip/simulator/service';
 import {
   Clock,
   createLogger,
@@ -43,7 +43,7 @@ export async function startPlatform(
   const logger = overrides.logger ?? createLogger(config.logLevel);
   // The sandbox card network runs in this process, on loopback; the issuer side is given its address.
   const sandboxNetwork = await startSandboxNetwork({
-    config: readSandboxNetworkConfig(),
+    config: { ...config.simulator, zpkHex: config.cardNetworkZpk },
     dataDir: config.dataDir,
     clock: overrides.clock ?? systemClock,
     onEvent: (event) => {
@@ -65,6 +65,7 @@ export async function startPlatform(
       cards: config.cards,
       // The issuer links to CARD_NETWORK_ISO_ADDRESS when set, else to the simulator started above.
       cardNetwork: config.cardNetwork ?? parseHostPort(sandboxNetwork.address),
+      cardNetworkZpk: config.cardNetworkZpk,
       simulator: sandboxNetwork.options,
     }),
     {
