@@ -1,4 +1,4 @@
-import { F, IsoClient, IsoMessage, responseMtiOf } from '@cip/shared/iso8583';
+import { F, IsoClient, IsoMessage, IsoServer, responseMtiOf } from '@cip/shared/iso8583';
 import { readClearingFile } from '@cip/simulator/domain';
 import { waitFor } from '@cip/shared/testing';
 import { readFileSync } from 'node:fs';
@@ -8,8 +8,9 @@ import { Harness, PRODUCTION_KEY, startHarness } from './testing/platform-harnes
 
 // The sandbox's card network over /v1/simulate/authorization...: the simulator runs in the platform process
 // and sends real ISO 8583 messages to whatever issuer is connected to its link. The platform's own issuer
-// side is not in this runtime yet, so the tests connect a fake issuer (an IsoClient, as the authorizations
-// service will be) or none, and read what travelled.
+// is linked elsewhere here (to an idle IsoServer, as CARD_NETWORK_ISO_ADDRESS would), so the tests connect
+// a fake issuer (an IsoClient, as the authorizations service is) or none, and read what travelled. The
+// platform's issuer behind the simulator: authorization-simulations-pin.e2e.spec.ts.
 
 describe('authorization simulations (sandbox card network)', () => {
   let h: Harness;
@@ -22,8 +23,13 @@ describe('authorization simulations (sandbox card network)', () => {
   let cardId: string;
   const merchant = { name: 'Corner Cafe', city: 'Paris', country: 'FR', mcc: '5814' };
 
+  /** Where the platform's own issuer links instead of the simulator; it never sends anything. */
+  const elsewhere = new IsoServer();
+  let cardNetwork: { host: string; port: number };
+
   beforeAll(async () => {
-    h = await startHarness();
+    cardNetwork = { host: '127.0.0.1', port: await elsewhere.listen(0) };
+    h = await startHarness({ cardNetwork });
     const { userId } = await activeUserWithWallet(h, { seen });
     const card = await post('/v1/cards', { userId, type: 'virtual' });
     expect(card.status).toBe(201);
@@ -31,11 +37,12 @@ describe('authorization simulations (sandbox card network)', () => {
   });
   afterAll(async () => {
     await h?.close();
+    await elsewhere.close();
   });
 
   /** A fake issuer on the platform's card network link; answers with `decide`. */
   async function connectIssuer(decide: (request: IsoMessage) => IsoMessage | void) {
-    const [host, port] = h.platform.cardNetworkAddress.split(':');
+    const [host, port] = h.platform.sandboxNetworkAddress.split(':');
     let connected!: () => void;
     const ready = new Promise<void>((resolve) => (connected = resolve));
     const issuer = new IsoClient({
@@ -270,7 +277,7 @@ describe('authorization simulations (sandbox card network)', () => {
     expect(stoodIn.body.network).toMatchObject({ advice: 'stand_in', adviceAcknowledged: false });
     const { dataDir } = h;
     await h.close({ keepData: true });
-    h = await startHarness({ dataDir });
+    h = await startHarness({ dataDir, cardNetwork });
 
     const advices: IsoMessage[] = [];
     const issuer = await connectIssuer((request) => {

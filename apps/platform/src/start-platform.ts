@@ -26,6 +26,8 @@ export interface RunningPlatform {
   firstSandboxKey: IssuedApiKey | null;
   /** Where the sandbox card network listens for the issuer (ISO 8583 over TCP, loopback). */
   cardNetworkAddress: string;
+  /** Where the in-process sandbox card network (the simulator) listens, whichever network the issuer uses. */
+  sandboxNetworkAddress: string;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -97,6 +99,7 @@ export async function startPlatform(
     cardNetworkAddress: config.cardNetwork
       ? `${config.cardNetwork.host}:${config.cardNetwork.port}`
       : sandboxNetwork.address,
+    sandboxNetworkAddress: sandboxNetwork.address,
     logger,
     close: () => app.close(),
   };
