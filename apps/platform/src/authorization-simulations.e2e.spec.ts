@@ -8,8 +8,9 @@ import { Harness, PRODUCTION_KEY, startHarness } from './testing/platform-harnes
 
 // The sandbox's card network over /v1/simulate/authorization...: the simulator runs in the platform process
 // and sends real ISO 8583 messages to whatever issuer is connected to its link. The platform's own issuer
-// side is not in this runtime yet, so the tests connect a fake issuer (an IsoClient, as the authorizations
-// service will be) or none, and read what travelled.
+// is not linked here (`linkIssuer: false`), so the tests connect
+// a fake issuer (an IsoClient, as the authorizations service is) or none, and read what travelled. The
+// platform's issuer behind the simulator: authorization-simulations-pin.e2e.spec.ts.
 
 describe('authorization simulations (sandbox card network)', () => {
   let h: Harness;
@@ -36,7 +37,7 @@ describe('authorization simulations (sandbox card network)', () => {
 
   /** A fake issuer on the platform's card network link; answers with `decide`. */
   async function connectIssuer(decide: (request: IsoMessage) => IsoMessage | void) {
-    const [host, port] = h.platform.cardNetworkAddress.split(':');
+    const [host, port] = h.platform.sandboxNetworkAddress.split(':');
     let connected!: () => void;
     const ready = new Promise<void>((resolve) => (connected = resolve));
     const issuer = new IsoClient({

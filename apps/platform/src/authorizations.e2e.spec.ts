@@ -1,8 +1,8 @@
 import { AUTHORIZATIONS_API, type AuthorizationsApi } from '@cip/authorizations/contract';
-import { AuthorizationExpiryScheduler, pinBlockOf } from '@cip/authorizations/service';
+import { AuthorizationExpiryScheduler } from '@cip/authorizations/service';
 import { CARDS_OPTIONS, type CardsModuleOptions } from '@cip/cards/service';
 import { INFRASTRUCTURE, type Infrastructure, ConsumerHost } from '@cip/shared/infrastructure';
-import { F, IsoMessage, IsoServer } from '@cip/shared/iso8583';
+import { encryptPinBlock, F, IsoMessage, IsoServer, pinBlockFormat0, SANDBOX_ZPK } from '@cip/shared/iso8583';
 import { ManualClock } from '@cip/shared/runtime';
 import { waitFor } from '@cip/shared/testing';
 import { readFileSync } from 'node:fs';
@@ -105,7 +105,10 @@ describe('card authorizations over the ISO 8583 link', () => {
       [F.CARD_ACCEPTOR_NAME_LOCATION]: `${'CORNER CAFE'.padEnd(25)}${'PARIS'.padEnd(13)}FR`,
       [F.CURRENCY_TRANSACTION]: options.currency ?? '840',
       [F.CVV2]: options.cvv2,
-      [F.PIN_DATA]: options.pin ? pinBlockOf(options.pin, card.pan) : undefined,
+      // DE-052 as the network sends it: under the ZPK (the sandbox's, the platform's default).
+      [F.PIN_DATA]: options.pin
+        ? encryptPinBlock(pinBlockFormat0(options.pin, card.pan), SANDBOX_ZPK)
+        : undefined,
       ...options.fields,
     });
   }

@@ -36,6 +36,8 @@ export interface PlatformModuleOptions {
   cards: PlatformConfig['cards'];
   /** The card network's ISO 8583 endpoint for the sandbox (CARD_NETWORK_ISO_ADDRESS); none: no link. */
   cardNetwork?: PlatformConfig['cardNetwork'];
+  /** CARD_NETWORK_ZPK: the zone PIN key the issuer decrypts DE-052 PIN blocks under. */
+  cardNetworkZpk: string;
   /** The sandbox card network, started before the app (`startSandboxNetwork`). */
   simulator: SimulatorModuleOptions;
 }
@@ -88,7 +90,11 @@ export class PlatformModule {
             {
               provide: AUTHORIZATIONS_OPTIONS,
               useValue: {
-                network: options.cardNetwork && { environment: 'sandbox', ...options.cardNetwork },
+                network: options.cardNetwork && {
+                  environment: 'sandbox',
+                  ...options.cardNetwork,
+                  zpkHex: options.cardNetworkZpk,
+                },
               },
             },
             {

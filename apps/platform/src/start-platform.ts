@@ -3,7 +3,7 @@ import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
 import { CardRevealService } from '@cip/cards/service';
 import { SandboxIdentityProvider } from '@cip/kyc/service';
-import { readSandboxNetworkConfig, startSandboxNetwork } from '@cip/simulator/service';
+import { startSandboxNetwork } from '@cip/simulator/service';
 import {
   Clock,
   createLogger,
@@ -26,6 +26,8 @@ export interface RunningPlatform {
   firstSandboxKey: IssuedApiKey | null;
   /** Where the sandbox card network listens for the issuer (ISO 8583 over TCP, loopback). */
   cardNetworkAddress: string;
+  /** Where the in-process sandbox card network (the simulator) listens, whichever network the issuer uses. */
+  sandboxNetworkAddress: string;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -48,7 +50,7 @@ export async function startPlatform(
   const logger = overrides.logger ?? createLogger(config.logLevel);
   // The sandbox card network runs in this process, on loopback; the issuer side is given its address.
   const sandboxNetwork = await startSandboxNetwork({
-    config: readSandboxNetworkConfig(),
+    config: { ...config.simulator, zpkHex: config.cardNetworkZpk },
     dataDir: config.dataDir,
     clock: overrides.clock ?? systemClock,
     onEvent: (event) => {
@@ -73,6 +75,7 @@ export async function startPlatform(
         overrides.linkIssuer === false
           ? undefined
           : (config.cardNetwork ?? parseHostPort(sandboxNetwork.address)),
+      cardNetworkZpk: config.cardNetworkZpk,
       simulator: sandboxNetwork.options,
     }),
     {
@@ -104,6 +107,7 @@ export async function startPlatform(
     cardNetworkAddress: config.cardNetwork
       ? `${config.cardNetwork.host}:${config.cardNetwork.port}`
       : sandboxNetwork.address,
+    sandboxNetworkAddress: sandboxNetwork.address,
     logger,
     close: () => app.close(),
   };

@@ -2,14 +2,9 @@ import 'reflect-metadata';
 import { authorizationsContract } from '@cip/authorizations/contract';
 import { cardSandboxContract } from '@cip/cards/contract';
 import { readPort } from '@cip/shared/infrastructure/distributed';
-import { systemClock } from '@cip/shared/runtime';
+import { readSimulatorConfig, systemClock } from '@cip/shared/runtime';
 import { ContextTransportModule, runContextService } from '@cip/shared/transport';
-import {
-  readSandboxNetworkConfig,
-  SIMULATOR_OPTIONS,
-  simulatorContext,
-  startSandboxNetwork,
-} from '@cip/simulator/service';
+import { SIMULATOR_OPTIONS, simulatorContext, startSandboxNetwork } from '@cip/simulator/service';
 
 /**
  * The card network simulator of the distributed runtime: the sandbox's card network listening for the
@@ -42,7 +37,7 @@ runContextService({
       provide: SIMULATOR_OPTIONS,
       useFactory: async () => {
         const network = await startSandboxNetwork({
-          config: readSandboxNetworkConfig(process.env, { isoPort: 8583, isoHost: '0.0.0.0' }),
+          config: readSimulatorConfig(process.env, { isoPort: 8583, isoHost: '0.0.0.0' }),
           dataDir: process.env.SIMULATOR_DATA_DIR || 'data',
           clock: systemClock,
         });

@@ -8,4 +8,5 @@ export * from './iso-message';
 export * from './iso-server';
 export * from './link-options';
 export * from './network-management';
+export * from './pin-block';
 export * from './stan';

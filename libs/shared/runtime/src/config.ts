@@ -1,3 +1,4 @@
+import { SANDBOX_ZPK, ZPK_HEX } from '@cip/shared/iso8583';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -39,6 +40,27 @@ export interface PlatformConfig {
    * host:port: the simulator); none: no link, and no card payment is decided.
    */
   cardNetwork?: { host: string; port: number };
+  /**
+   * CARD_NETWORK_ZPK: the zone PIN key (TDES, 32 or 48 hex digits) DE-052 PIN blocks are encrypted under,
+   * shared by the card network (the sandbox simulator) and the issuer; the public `SANDBOX_ZPK` when unset.
+   */
+  cardNetworkZpk: string;
+  /** The sandbox card network the embedded platform runs (`SIMULATOR_*`). */
+  simulator: SimulatorConfig;
+}
+
+/** The sandbox card network simulator's settings (README "Configuration", `SIMULATOR_*`). */
+export interface SimulatorConfig {
+  /** SIMULATOR_ISO_PORT: where the issuer connects (0: any free port, the embedded default; app 8583). */
+  isoPort: number;
+  /** SIMULATOR_ISO_HOST: loopback by default (the app: 0.0.0.0). */
+  isoHost: string;
+  /** SIMULATOR_STAND_IN_TIMEOUT_MS: how long the network waits for the issuer's 0110 (default 3,000). */
+  standInTimeoutMs: number;
+  /** SIMULATOR_STAND_IN_LIMIT_MINOR: the largest stand-in approval, minor units (default 10,000). */
+  standInLimitMinor: number;
+  /** SIMULATOR_ACQUIRER_ID: DE-032 of the sandbox acquirer (default 400001). */
+  acquirerId: string;
 }
 
 /** One environment's card issuing (`<NAME>_<SANDBOX|PRODUCTION>` variables, README "Cards"). */
@@ -191,6 +213,22 @@ const cardVariables = (suffix: 'SANDBOX' | 'PRODUCTION') => ({
   [`CARD_VAULT_PVK_${suffix}`]: hexKeyPair.optional(),
 });
 
+/** The card network simulator's variables, and the ZPK it shares with the issuer. */
+const SIMULATOR_ENV = z.object({
+  SIMULATOR_ISO_PORT: integer(0, 65_535).optional(),
+  SIMULATOR_ISO_HOST: text.optional(),
+  SIMULATOR_STAND_IN_TIMEOUT_MS: integer(1, 60_000).default(3_000),
+  SIMULATOR_STAND_IN_LIMIT_MINOR: integer(0, 999_999_999_999).default(10_000),
+  SIMULATOR_ACQUIRER_ID: z
+    .string()
+    .regex(/^\d{1,11}$/, { error: 'must be 1 to 11 digits' })
+    .default('400001'),
+  CARD_NETWORK_ZPK: z
+    .string()
+    .regex(ZPK_HEX, { error: 'must be 32 or 48 hex digits (a double or triple length TDES key)' })
+    .default(SANDBOX_ZPK),
+});
+
 const PLATFORM_ENV = z.object({
   PORT: integer(0, 65_535).default(3000),
   HOST: text.default('0.0.0.0'),
@@ -222,9 +260,10 @@ const PLATFORM_ENV = z.object({
   ...cardVariables('SANDBOX'),
   ...cardVariables('PRODUCTION'),
   CARD_NETWORK_ISO_ADDRESS: hostPort.optional(),
+  ...SIMULATOR_ENV.shape,
 });
 
-const SECRET_VARIABLE = /KEY|KEK|CVK|PVK|SECRET|SEED/;
+const SECRET_VARIABLE = /KEY|KEK|CVK|PVK|ZPK|SECRET|SEED/;
 
 /**
  * Parses the variables a schema knows. An empty variable counts as unset (how compose files and shells
@@ -255,6 +294,31 @@ export function readLogLevel(env: NodeJS.ProcessEnv = process.env): (typeof LOG_
 }
 
 type PlatformEnv = z.infer<typeof PLATFORM_ENV>;
+
+function simulatorConfig(
+  env: z.infer<typeof SIMULATOR_ENV>,
+  defaults: { isoPort: number; isoHost: string },
+): SimulatorConfig {
+  return {
+    isoPort: env.SIMULATOR_ISO_PORT ?? defaults.isoPort,
+    isoHost: env.SIMULATOR_ISO_HOST ?? defaults.isoHost,
+    standInTimeoutMs: env.SIMULATOR_STAND_IN_TIMEOUT_MS,
+    standInLimitMinor: env.SIMULATOR_STAND_IN_LIMIT_MINOR,
+    acquirerId: env.SIMULATOR_ACQUIRER_ID,
+  };
+}
+
+/**
+ * The standalone simulator app's settings (its own port defaults: 8583 on every interface) and the ZPK; a
+ * wrong value throws a ConfigError naming the variable.
+ */
+export function readSimulatorConfig(
+  source: NodeJS.ProcessEnv,
+  defaults: { isoPort: number; isoHost: string },
+): SimulatorConfig & { zpkHex: string } {
+  const env = parseEnvironment(SIMULATOR_ENV, source);
+  return { ...simulatorConfig(env, defaults), zpkHex: env.CARD_NETWORK_ZPK };
+}
 
 function evmChainConfig(env: PlatformEnv, suffix: 'SANDBOX' | 'PRODUCTION'): EvmChainConfig | undefined {
   const value = <T>(name: string) => (env as Record<string, unknown>)[`${name}_${suffix}`] as T;
@@ -320,5 +384,7 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
     },
     cards: { sandbox: cardIssuingConfig(env, 'SANDBOX'), production: cardIssuingConfig(env, 'PRODUCTION') },
     cardNetwork: env.CARD_NETWORK_ISO_ADDRESS,
+    cardNetworkZpk: env.CARD_NETWORK_ZPK,
+    simulator: simulatorConfig(env, { isoPort: 0, isoHost: '127.0.0.1' }),
   };
 }

@@ -1,4 +1,5 @@
-import { ConfigError, readLogLevel, readPlatformConfig } from './config';
+import { SANDBOX_ZPK } from '@cip/shared/iso8583';
+import { ConfigError, readLogLevel, readPlatformConfig, readSimulatorConfig } from './config';
 
 const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
   try {
@@ -163,6 +164,69 @@ describe('the platform configuration, read from the environment', () => {
           expect.stringMatching(/^CARD_NETWORK_ISO_ADDRESS: /),
         ]);
       }
+    });
+  });
+
+  describe('the zone PIN key and the sandbox card network simulator', () => {
+    it('defaults to the public sandbox ZPK and the documented simulator settings, on loopback and any port', () => {
+      const config = readPlatformConfig({});
+      expect(config.cardNetworkZpk).toBe(SANDBOX_ZPK);
+      expect(config.simulator).toEqual({
+        isoPort: 0,
+        isoHost: '127.0.0.1',
+        standInTimeoutMs: 3_000,
+        standInLimitMinor: 10_000,
+        acquirerId: '400001',
+      });
+    });
+
+    it('takes every variable, for the platform and for the standalone simulator app with its own defaults', () => {
+      const env = {
+        CARD_NETWORK_ZPK: 'A'.repeat(48),
+        SIMULATOR_ISO_PORT: '9583',
+        SIMULATOR_ISO_HOST: '10.0.0.2',
+        SIMULATOR_STAND_IN_TIMEOUT_MS: '500',
+        SIMULATOR_STAND_IN_LIMIT_MINOR: '0',
+        SIMULATOR_ACQUIRER_ID: '12345678',
+      };
+      const simulator = {
+        isoPort: 9583,
+        isoHost: '10.0.0.2',
+        standInTimeoutMs: 500,
+        standInLimitMinor: 0,
+        acquirerId: '12345678',
+      };
+      expect(readPlatformConfig(env)).toMatchObject({ cardNetworkZpk: 'A'.repeat(48), simulator });
+      expect(readSimulatorConfig(env, { isoPort: 8583, isoHost: '0.0.0.0' })).toEqual({
+        ...simulator,
+        zpkHex: 'A'.repeat(48),
+      });
+      expect(readSimulatorConfig({}, { isoPort: 8583, isoHost: '0.0.0.0' })).toMatchObject({
+        isoPort: 8583,
+        isoHost: '0.0.0.0',
+        zpkHex: SANDBOX_ZPK,
+      });
+    });
+
+    it('refuses wrong values naming each variable, never echoing the ZPK', () => {
+      const problems = problemsOf({
+        CARD_NETWORK_ZPK: 'not-a-key-0123456789',
+        SIMULATOR_ISO_PORT: '70000',
+        SIMULATOR_STAND_IN_TIMEOUT_MS: '0',
+        SIMULATOR_ACQUIRER_ID: 'ACQ1',
+      });
+      expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual([
+        'CARD_NETWORK_ZPK',
+        'SIMULATOR_ACQUIRER_ID',
+        'SIMULATOR_ISO_PORT',
+        'SIMULATOR_STAND_IN_TIMEOUT_MS',
+      ]);
+      const zpk = problems.find((problem) => problem.startsWith('CARD_NETWORK_ZPK')) as string;
+      expect(zpk).toContain('value not shown');
+      expect(zpk).not.toContain('not-a-key');
+      expect(() =>
+        readSimulatorConfig({ CARD_NETWORK_ZPK: '0123' }, { isoPort: 8583, isoHost: '0.0.0.0' }),
+      ).toThrow(ConfigError);
     });
   });
 });

@@ -1,8 +1,6 @@
-import { createDecipheriv } from 'node:crypto';
 import type { ClearingPresentment } from '@cip/simulator/contract';
 import { readClearingFile, writeClearingFile } from './clearing-file';
 import { currencyAlpha, currencyNumeric, toMinorUnits } from './currencies';
-import { encryptPinBlock, pinBlockFormat0 } from './pin-block';
 import { RrnSequence } from './references';
 
 describe('amounts and currencies (DE-004, DE-049)', () => {
@@ -27,31 +25,6 @@ describe('amounts and currencies (DE-004, DE-049)', () => {
     expect(currencyNumeric('AUD')).toBe('036');
     expect(currencyAlpha('840')).toBe('USD');
     expect(currencyAlpha('999')).toBeNull();
-  });
-});
-
-describe('PIN block (DE-052)', () => {
-  it('builds ISO 9564 format 0 as the published example does', () => {
-    // ISO 9564-1 format 0 worked example: PIN 1234, PAN 43219876543210987.
-    expect(pinBlockFormat0('1234', '43219876543210987').toString('hex').toUpperCase()).toBe(
-      '0412AC89ABCDEF67',
-    );
-  });
-
-  it('encrypts under the zone PIN key so that the issuer, holding the same key, reads the clear block back', () => {
-    const zpk = '0123456789ABCDEFFEDCBA9876543210';
-    const clear = pinBlockFormat0('4321', '4000009912345678');
-    const encrypted = encryptPinBlock(clear, zpk);
-    expect(encrypted).toHaveLength(8);
-    expect(encrypted.equals(clear)).toBe(false);
-    const key = Buffer.from(zpk, 'hex');
-    const decipher = createDecipheriv('des-ede3-ecb', Buffer.concat([key, key.subarray(0, 8)]), null);
-    decipher.setAutoPadding(false);
-    expect(Buffer.concat([decipher.update(encrypted), decipher.final()]).equals(clear)).toBe(true);
-  });
-
-  it('refuses a PIN that is not 4 to 12 digits', () => {
-    expect(() => pinBlockFormat0('12a4', '4000009912345678')).toThrow(RangeError);
   });
 });
 

@@ -1,7 +1,15 @@
 import type { AuthorizationsApi, AuthorizationView } from '@cip/authorizations/contract';
 import type { CardSandboxApi } from '@cip/cards/contract';
 import { Caller, DomainError } from '@cip/shared/contracts';
-import { F, IsoClient, IsoMessage, responseMtiOf } from '@cip/shared/iso8583';
+import {
+  decryptPinBlock,
+  F,
+  IsoClient,
+  IsoMessage,
+  pinOfBlock,
+  responseMtiOf,
+  SANDBOX_ZPK,
+} from '@cip/shared/iso8583';
 import { ManualClock } from '@cip/shared/runtime';
 import { waitFor } from '@cip/shared/testing';
 import type { ClearingFile, ClearingFileSink } from '@cip/simulator/contract';
@@ -96,7 +104,7 @@ async function setUp() {
         cards,
         authorizations,
         clearingSink: sink,
-        acquirer: { acquirerId: '400001', country: '840', zpkHex: '0123456789ABCDEFFEDCBA9876543210' },
+        acquirer: { acquirerId: '400001', country: '840', zpkHex: SANDBOX_ZPK },
       },
       clock,
     );
@@ -111,6 +119,14 @@ describe('the simulator service (acquirer flows over the link)', () => {
     expect(result.network).toMatchObject({ requestMti: '0100', responseMti: '0110', approvalCode: 'ABC123' });
     expect(received[0].get(F.RRN)).toBe(result.network.rrn);
     expect(received[0].get(F.CVV2)).toBe('321');
+  });
+
+  it('sends the PIN as a format 0 block encrypted under the ZPK: the issuer holding the key reads it', async () => {
+    const { simulator, received } = await setUp();
+    await simulator.simulateAuthorization(caller, { cardId: CARD_ID, amount: 80, merchant, pin: '4321' });
+    const block = received[0].getBinary(F.PIN_DATA) as Buffer;
+    expect(pinOfBlock(block, '4000009912345678')).toBeNull();
+    expect(pinOfBlock(decryptPinBlock(block, SANDBOX_ZPK) as Buffer, '4000009912345678')).toBe('4321');
   });
 
   it('reverses part, then the rest, of an authorization (0400 with DE-095, then without), and refuses more', async () => {
@@ -240,7 +256,7 @@ describe('the simulator service (acquirer flows over the link)', () => {
 });
 
 describe('store and forward across a restart', () => {
-  const acquirer = { acquirerId: '400001', country: '840', zpkHex: '0123456789ABCDEFFEDCBA9876543210' };
+  const acquirer = { acquirerId: '400001', country: '840', zpkHex: SANDBOX_ZPK };
 
   /** A network with no issuer yet, its journal under `dir`, and the service over both. */
   async function start(dir: string) {

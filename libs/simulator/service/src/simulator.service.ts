@@ -1,6 +1,7 @@
 import type { AuthorizationsApi, AuthorizationView } from '@cip/authorizations/contract';
 import type { CardholderDetails, CardSandboxApi } from '@cip/cards/contract';
 import { Caller, DomainError, Environment, notFound } from '@cip/shared/contracts';
+import { encryptPinBlock, pinBlockFormat0 } from '@cip/shared/iso8583';
 import type { Clock } from '@cip/shared/runtime';
 import type {
   ClearingFileSink,
@@ -15,14 +16,7 @@ import type {
   SimulateReversalInput,
   SimulatorApi,
 } from '@cip/simulator/contract';
-import {
-  currencyAlpha,
-  currencyNumeric,
-  encryptPinBlock,
-  pinBlockFormat0,
-  toMinorUnits,
-  writeClearingFile,
-} from '@cip/simulator/domain';
+import { currencyAlpha, currencyNumeric, toMinorUnits, writeClearingFile } from '@cip/simulator/domain';
 import {
   authorizationRequest,
   PROCESSING_CODES,

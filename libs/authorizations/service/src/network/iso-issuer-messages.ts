@@ -1,5 +1,5 @@
 import type { Advice, MerchantCharge } from '@cip/authorizations/domain';
-import { F, IsoMessage, responseMtiOf } from '@cip/shared/iso8583';
+import { decryptPinBlock, F, IsoMessage, pinOfBlock, responseMtiOf } from '@cip/shared/iso8583';
 
 // ---------------------------------------------------------------------------------------------------
 // The issuer's reading of the network's ISO 8583 messages (docs/iso8583.md) and its answers. Reads only the
@@ -55,7 +55,7 @@ export interface NetworkAuthorizationRequest {
   /** `YYMM`. */
   expiry: string;
   cvv2?: string;
-  /** The 4-digit PIN from the DE-052 PIN block (ISO 9564 format 0). */
+  /** The PIN of the DE-052 PIN block (ISO 9564 format 0 under the ZPK); `''` when it does not open. */
   pin?: string;
   /** `payment` (DE-003 `00`, `01`) or `refund` (`20`). */
   kind: 'payment' | 'refund';
@@ -112,37 +112,18 @@ function merchantOf(message: IsoMessage): MerchantCharge['merchant'] {
 }
 
 /**
- * The PIN of an ISO 9564 format 0 PIN block (PIN field XOR the PAN field). The block travels as DE-052's
- * 8 bytes; encryption under a zone PIN key is the link's (the simulator and the platform share no ZPK
- * yet, so the block arrives as format 0 in clear over the loopback or TLS link). Null when malformed.
+ * An 0100 / 0120, read. `zpkHex`: the zone PIN key shared with the network (CARD_NETWORK_ZPK), under which
+ * DE-052 arrives encrypted; a block that does not open to a format 0 PIN of this PAN reads as a wrong PIN.
  */
-export function pinOfBlock(block: Buffer, pan: string): string | null {
-  if (block.length !== 8) return null;
-  const panField = Buffer.from(`0000${pan.slice(-13, -1).padStart(12, '0')}`, 'hex');
-  const clear = Buffer.alloc(8);
-  for (let i = 0; i < 8; i++) clear[i] = block[i] ^ panField[i];
-  const hex = clear.toString('hex').toUpperCase();
-  const length = Number.parseInt(hex[1], 16);
-  if (hex[0] !== '0' || length < 4 || length > 12) return null;
-  const pin = hex.slice(2, 2 + length);
-  return /^\d+$/.test(pin) && /^F+$/.test(hex.slice(2 + length)) ? pin : null;
-}
-
-/** The format 0 PIN block of `pin` for `pan` (the network's side; tests build their 0100s with it). */
-export function pinBlockOf(pin: string, pan: string): Buffer {
-  const pinField = Buffer.from(`0${pin.length.toString(16)}${pin}`.padEnd(16, 'F'), 'hex');
-  const panField = Buffer.from(`0000${pan.slice(-13, -1).padStart(12, '0')}`, 'hex');
-  return Buffer.from(pinField.map((byte, i) => byte ^ panField[i]));
-}
-
-export function readAuthorizationRequest(message: IsoMessage): NetworkAuthorizationRequest {
+export function readAuthorizationRequest(message: IsoMessage, zpkHex: string): NetworkAuthorizationRequest {
   const mti = message.mti as '0100' | '0120';
   const reference = referenceOf(message);
   const pan = required(message, F.PAN, 'PAN');
   const processing = message.get(F.PROCESSING_CODE) ?? '000000';
   const currencyCode = required(message, F.CURRENCY_TRANSACTION, 'currency');
   const pinBlock = message.getBinary(F.PIN_DATA);
-  const pin = pinBlock ? (pinOfBlock(pinBlock, pan) ?? '') : undefined;
+  const clearBlock = pinBlock && decryptPinBlock(pinBlock, zpkHex);
+  const pin = pinBlock ? ((clearBlock && pinOfBlock(clearBlock, pan)) ?? '') : undefined;
   const reason = message.get(F.ADVICE_REASON) ?? '';
   return {
     mti,

@@ -1,12 +1,6 @@
-import { F, IsoMessage } from '@cip/shared/iso8583';
+import { encryptPinBlock, F, IsoMessage, pinBlockFormat0, SANDBOX_ZPK } from '@cip/shared/iso8583';
 import { authorizationIdOf } from '../authorizations.service';
-import {
-  pinBlockOf,
-  pinOfBlock,
-  readAuthorizationRequest,
-  readReversalRequest,
-  UnreadableMessage,
-} from './iso-issuer-messages';
+import { readAuthorizationRequest, readReversalRequest, UnreadableMessage } from './iso-issuer-messages';
 import { approvalCodeOf, responseCodeOf } from './response-codes';
 
 const PAN = '4000009912345678';
@@ -29,7 +23,7 @@ const request = (mti: string, fields: Record<number, string | Buffer | undefined
 
 describe("the issuer's reading of the network's messages", () => {
   it('reads an 0100: the network key, the card, the merchant of DE-043 and the amount in DE-049 currency', () => {
-    expect(readAuthorizationRequest(request('0100', { [F.CVV2]: '123' }))).toEqual({
+    expect(readAuthorizationRequest(request('0100', { [F.CVV2]: '123' }), SANDBOX_ZPK)).toEqual({
       mti: '0100',
       reference: { acquirerId: '12345678', rrn: '332713000042', stan: '000042' },
       networkKey: '0100:12345678:000042:332713000042',
@@ -46,21 +40,26 @@ describe("the issuer's reading of the network's messages", () => {
   });
 
   it('reads a refund (processing code 20) and a stand-in advice with the decision the network took', () => {
-    expect(readAuthorizationRequest(request('0100', { [F.PROCESSING_CODE]: '200000' })).kind).toBe('refund');
+    expect(
+      readAuthorizationRequest(request('0100', { [F.PROCESSING_CODE]: '200000' }), SANDBOX_ZPK).kind,
+    ).toBe('refund');
     const advice = readAuthorizationRequest(
       request('0120', { [F.RESPONSE_CODE]: '00', [F.ADVICE_REASON]: 'STIP:unavailable' }),
+      SANDBOX_ZPK,
     );
     expect(advice).toMatchObject({ advice: 'stand_in', networkDecision: '00' });
-    expect(readAuthorizationRequest(request('0120', { [F.RESPONSE_CODE]: '00' }))).toMatchObject({
-      advice: 'offline',
-    });
+    expect(readAuthorizationRequest(request('0120', { [F.RESPONSE_CODE]: '00' }), SANDBOX_ZPK)).toMatchObject(
+      {
+        advice: 'offline',
+      },
+    );
   });
 
   it('refuses a request without what identifies it (no message is recorded for it)', () => {
-    expect(() => readAuthorizationRequest(request('0100', { [F.RRN]: undefined }))).toThrow(
+    expect(() => readAuthorizationRequest(request('0100', { [F.RRN]: undefined }), SANDBOX_ZPK)).toThrow(
       UnreadableMessage,
     );
-    expect(() => readAuthorizationRequest(request('0100', { [F.PAN]: undefined }))).toThrow(
+    expect(() => readAuthorizationRequest(request('0100', { [F.PAN]: undefined }), SANDBOX_ZPK)).toThrow(
       UnreadableMessage,
     );
   });
@@ -77,14 +76,16 @@ describe("the issuer's reading of the network's messages", () => {
     expect(readReversalRequest(request('0420')).replacementAmount).toBeUndefined();
   });
 
-  it('opens an ISO 9564 format 0 PIN block of the PAN, and nothing from a malformed or another PAN’s block', () => {
-    const block = pinBlockOf('4321', PAN);
-    expect(block).toHaveLength(8);
-    expect(pinOfBlock(block, PAN)).toBe('4321');
-    // The published example of ISO 9564-1 format 0 (PIN 1234, PAN 43219876543210987).
-    expect(pinBlockOf('1234', '43219876543210987').toString('hex').toUpperCase()).toBe('0412AC89ABCDEF67');
-    expect(pinOfBlock(block, '4000009912345578')).toBeNull();
-    expect(pinOfBlock(Buffer.alloc(7), PAN)).toBeNull();
+  it('reads the PIN of DE-052 decrypted under the ZPK, and an empty (wrong) PIN from a block it cannot open', () => {
+    const withPin = (block: Buffer) =>
+      readAuthorizationRequest(request('0100', { [F.PIN_DATA]: block }), SANDBOX_ZPK);
+    expect(withPin(encryptPinBlock(pinBlockFormat0('4321', PAN), SANDBOX_ZPK)).pin).toBe('4321');
+    // In clear, under another key, or for another PAN: no PIN, so the issuer declines it as wrong (55).
+    expect(withPin(pinBlockFormat0('4321', PAN)).pin).toBe('');
+    expect(withPin(encryptPinBlock(pinBlockFormat0('4321', PAN), 'F'.repeat(32))).pin).toBe('');
+    expect(withPin(encryptPinBlock(pinBlockFormat0('4321', '4000009912345578'), SANDBOX_ZPK)).pin).toBe('');
+    expect(withPin(Buffer.alloc(7)).pin).toBe('');
+    expect(readAuthorizationRequest(request('0100'), SANDBOX_ZPK).pin).toBeUndefined();
   });
 });
 

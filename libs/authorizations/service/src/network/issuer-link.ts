@@ -15,6 +15,8 @@ export interface CardNetworkLinkConfig {
   environment: Environment;
   host: string;
   port: number;
+  /** CARD_NETWORK_ZPK: the zone PIN key DE-052 PIN blocks arrive encrypted under (hex, 32 or 48 digits). */
+  zpkHex: string;
 }
 
 /**
@@ -72,7 +74,10 @@ export class IssuerLink {
     switch (request.mti) {
       case '0100':
       case '0120':
-        return this.authorizations.authorize(environment, readAuthorizationRequest(request));
+        return this.authorizations.authorize(
+          environment,
+          readAuthorizationRequest(request, this.config.zpkHex),
+        );
       case '0400':
       case '0420':
         return this.authorizations.reverse(environment, readReversalRequest(request));
