@@ -1,5 +1,5 @@
 import { F, IsoClient, IsoMessage, responseMtiOf } from '@cip/shared/iso8583';
-import { readClearingFile } from '@cip/simulator/domain';
+import { readClearingFile } from '@cip/simulator/contract';
 import { waitFor } from '@cip/shared/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,2 +1,3 @@
+export * from './clearing-file';
 export * from './clearing-file-sink';
 export * from './simulator.api';

@@ -1,5 +1,4 @@
-import type { ClearingPresentment } from '@cip/simulator/contract';
-import { readClearingFile, writeClearingFile } from './clearing-file';
+import { readClearingFile, writeClearingFile, type ClearingPresentment } from '@cip/simulator/contract';
 import { currencyAlpha, currencyNumeric, toMinorUnits } from './currencies';
 import { RrnSequence } from './references';
 

@@ -1,4 +1,3 @@
-export * from './clearing-file';
 export * from './currencies';
 export * from './references';
 export * from './stand-in';

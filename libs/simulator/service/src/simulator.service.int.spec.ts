@@ -13,7 +13,7 @@ import {
 import { ManualClock } from '@cip/shared/runtime';
 import { waitFor } from '@cip/shared/testing';
 import type { ClearingFile, ClearingFileSink } from '@cip/simulator/contract';
-import { readClearingFile } from '@cip/simulator/domain';
+import { readClearingFile } from '@cip/simulator/contract';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

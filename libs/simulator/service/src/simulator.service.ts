@@ -16,7 +16,8 @@ import type {
   SimulateReversalInput,
   SimulatorApi,
 } from '@cip/simulator/contract';
-import { currencyAlpha, currencyNumeric, toMinorUnits, writeClearingFile } from '@cip/simulator/domain';
+import { writeClearingFile } from '@cip/simulator/contract';
+import { currencyAlpha, currencyNumeric, toMinorUnits } from '@cip/simulator/domain';
 import {
   authorizationRequest,
   PROCESSING_CODES,

@@ -1,4 +1,4 @@
-import type { ClearingPresentment } from '@cip/simulator/contract';
+import type { ClearingPresentment } from './simulator.api';
 
 // ---------------------------------------------------------------------------------------------------
 // The clearing batch file (the format is documented in libs/simulator/README.md, "Clearing file"): one
