@@ -166,7 +166,7 @@ describe('authorization simulations (sandbox card network)', () => {
       merchant,
     });
     expect(response.status).toBe(200);
-    expect(response.body.delivered).toBe(false);
+    expect(response.body.delivered).toBe(true);
     const { file } = response.body;
     expect(file.fileId).toMatch(/^CLR-sandbox-\d{8}-\d{6}$/);
     expect(file.presentments).toEqual([

@@ -13,12 +13,14 @@ import {
   INFRASTRUCTURE,
   LOGGER,
 } from '@cip/shared/infrastructure';
-import { CLOCK, Clock, Logger } from '@cip/shared/runtime';
+import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
+import { CLEARING_FILE_SINK } from '@cip/simulator/contract';
 import { USER_LIFECYCLE_API, type UserLifecycleApi } from '@cip/users/contract';
 import { WALLET_LEDGER, WALLETS_API, type WalletLedger, type WalletsApi } from '@cip/wallets/contract';
 import { DEFAULT_AUTHORIZATION_PROGRAM } from './authorization-program.defaults';
 import { AuthorizationExpiryScheduler } from './authorization-expiry.scheduler';
 import { AuthorizationsService } from './authorizations.service';
+import { ClearingImport, ClearingImportMetrics } from './clearing-import';
 import { IssuerLink, type CardNetworkLinkConfig } from './network/issuer-link';
 
 /** What the app decides for the authorizations context (provided under AUTHORIZATIONS_OPTIONS). */
@@ -42,7 +44,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
 /**
  * The authorizations context: the issuer side of the card network. It reaches cards through their network
  * contract (CARD_NETWORK_API), users (USER_LIFECYCLE_API), wallets (WALLETS_API for a balance, WALLET_LEDGER
- * for the holds) and the distributors' programs.
+ * for the holds) and the distributors' programs. Provides the clearing importer under CLEARING_FILE_SINK.
  */
 @Module({
   providers: [
@@ -107,6 +109,13 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
         ),
     },
     {
+      // The network's clearing files (the sandbox simulator injects it, optional, from this global module).
+      provide: CLEARING_FILE_SINK,
+      inject: [AuthorizationsService, LOGGER, METRICS],
+      useFactory: (authorizations: AuthorizationsService, logger: Logger, metrics: PlatformMetrics) =>
+        new ClearingImport(authorizations, logger, new ClearingImportMetrics(metrics.registry)),
+    },
+    {
       provide: ISSUER_LINK,
       inject: [AUTHORIZATIONS_OPTIONS, AuthorizationsService, LOGGER],
       useFactory: (
@@ -121,6 +130,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     ...AUTHORIZATIONS_CONTRACTS.map((contract) => contract.token),
     AuthorizationExpiryScheduler,
     ISSUER_LINK,
+    CLEARING_FILE_SINK,
   ],
 })
 export class AuthorizationsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {

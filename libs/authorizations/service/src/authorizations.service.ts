@@ -40,6 +40,7 @@ import {
 import { handleCommand, loadState, type CommandContext, type EventStore } from '@cip/shared/eventing';
 import { forTenant, type ReadStore } from '@cip/shared/read-store';
 import type { Clock } from '@cip/shared/runtime';
+import type { ClearingPresentment } from '@cip/simulator/contract';
 import type { UserLifecycleApi } from '@cip/users/contract';
 import type { LedgerContext, WalletLedger, WalletsApi } from '@cip/wallets/contract';
 import { createHash } from 'node:crypto';
@@ -267,6 +268,82 @@ export class AuthorizationsService implements AuthorizationsApi {
       type: 'ReverseAuthorization',
       data: { networkKey: request.networkKey, ...(amount === undefined ? {} : { amount }), now },
     });
+  }
+
+  /**
+   * One line of a clearing file: a presentment clears its authorization (found by acquirer id + RRN) by the
+   * line's amount priced into wallet units; a force post records and debits a payment on the card's wallet.
+   * `networkKey` (file id + line sequence) makes a line imported again change nothing. A line that cannot
+   * apply (unknown authorization or card, beyond the tolerance, refused) throws a DomainError saying why.
+   */
+  async clearPresentment(
+    environment: Environment,
+    networkKey: string,
+    line: ClearingPresentment,
+  ): Promise<{ authorizationId: string }> {
+    const authorizationId = authorizationIdOf(environment, line);
+    const { state } = await loadState(
+      this.ports.eventStore(environment),
+      authorizationDecider,
+      authorizationId,
+    );
+    const now = this.clock.now().toISOString();
+    const charge = {
+      merchant: {
+        name: line.merchantName.trim(),
+        city: line.merchantCity.trim(),
+        country: line.merchantCountry.trim(),
+        mcc: line.mcc,
+        ...(line.merchantId.trim() ? { mid: line.merchantId.trim() } : {}),
+      },
+      merchantAmount: line.amountMinor,
+      merchantCurrency: line.currency,
+    };
+    let command: AuthorizationCommand;
+    let distributorId: string;
+    if (line.kind === 'force_post') {
+      const card = await this.ports.cards.cardForClearing(environment, line.cardId);
+      if (!card) throw notFound('Card', line.cardId);
+      distributorId = card.distributorId;
+      const { cardId, userId, walletId } = card;
+      command = {
+        type: 'ForcePostClearing',
+        data: {
+          ...{ authorizationId, distributorId, cardId, userId, walletId },
+          networkKey,
+          charge,
+          pricing: this.ports.authorizationProgram(environment, distributorId),
+          now,
+        },
+      };
+    } else {
+      if (!isAuthorization(state)) throw notFound('Authorization', authorizationId);
+      distributorId = await this.distributorOf(environment, authorizationId);
+      const program = this.ports.authorizationProgram(environment, distributorId);
+      const priced = priceAuthorization(charge, program, { authFee: false, noFees: true });
+      if (!priced.ok) {
+        throw new DomainError('validation_error', `Clearing of ${authorizationId} cannot be priced`);
+      }
+      command = {
+        type: 'ClearAuthorization',
+        data: { networkKey, amount: priced.amount, final: false, now },
+      };
+    }
+    // A dry run on the state just read, for the refusal's reason (`run` answers any refusal as a duplicate).
+    authorizationDecider.decide(command, state);
+    const answer = await this.run(
+      environment,
+      authorizationId,
+      this.context(environment, distributorId, networkKey),
+      command,
+    );
+    if (answer.responseCode !== RESPONSE.approved) {
+      throw new DomainError(
+        'invalid_state_transition',
+        `Authorization ${authorizationId} refused the clearing`,
+      );
+    }
+    return { authorizationId };
   }
 
   /** The expiry sweep's: releases what an authorization still holds once its window has passed. */

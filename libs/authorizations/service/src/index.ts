@@ -6,3 +6,4 @@ export * from './authorization-program.defaults';
 export * from './network/issuer-link';
 export * from './network/iso-issuer-messages';
 export * from './network/response-codes';
+export * from './clearing-import';

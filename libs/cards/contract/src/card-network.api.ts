@@ -49,6 +49,11 @@ export interface CardNetworkApi {
     card: NetworkCardReference,
   ): Promise<CardForAuthorization | null>;
   /**
+   * The card a clearing file names by its id (a clearing file carries no PAN); null when no card has that
+   * id in the environment. Any distributor's card: the network's audience.
+   */
+  cardForClearing(environment: Environment, cardId: string): Promise<CardForAuthorization | null>;
+  /**
    * Checks the CVV2 against the vault and records the outcome (`CardVerificationApi.recordVerification`:
    * three consecutive failures, PIN and CVV2 together, block the card, `card.blocked`).
    */
@@ -72,6 +77,7 @@ export const cardNetworkContract = defineContext<CardNetworkApi>({
   token: CARD_NETWORK_API,
   methods: {
     cardForAuthorization: ['environment', 'card'],
+    cardForClearing: ['environment', 'cardId'],
     verifyCvv2: ['environment', 'cardId', 'entered'],
     verifyPin: ['environment', 'cardId', 'entered'],
   },

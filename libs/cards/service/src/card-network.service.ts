@@ -31,6 +31,21 @@ function parseExpiry(expiry: string): { expMonth: number; expYear: number } | nu
   return expMonth >= 1 && expMonth <= 12 ? { expMonth, expYear: 2000 + Number(expiry.slice(0, 2)) } : null;
 }
 
+/** What the network's messages need of a card (no PAN, no secret). */
+function cardForNetwork(cardId: string, record: CardRecord): CardForAuthorization {
+  return {
+    cardId,
+    distributorId: record.distributorId,
+    userId: record.userId,
+    walletId: record.walletId,
+    status: record.status,
+    blocks: [...record.blocks],
+    expMonth: record.expMonth,
+    expYear: record.expYear,
+    spendingControls: record.spendingControls ?? PROGRAM_DEFAULT_SPENDING_CONTROLS,
+  };
+}
+
 /**
  * The card network's door to cards (`CardNetworkApi`): PAN to vault reference through the vault's PAN
  * index, vault reference to card id (`cardIdOfVaultRef`), the card's state from its stream.
@@ -53,18 +68,13 @@ export class CardNetworkService implements CardNetworkApi {
     const { state } = await loadState(this.ports.eventStore(environment), cardDecider, cardId);
     // The card is recorded after its number is issued: a number whose card was never recorded is unknown.
     if (!isCard(state) || state.vaultRef !== found.vaultRef) return null;
-    const record = state;
-    return {
-      cardId,
-      distributorId: record.distributorId,
-      userId: record.userId,
-      walletId: record.walletId,
-      status: record.status,
-      blocks: [...record.blocks],
-      expMonth: record.expMonth,
-      expYear: record.expYear,
-      spendingControls: record.spendingControls ?? PROGRAM_DEFAULT_SPENDING_CONTROLS,
-    };
+    return cardForNetwork(cardId, state);
+  }
+
+  async cardForClearing(environment: Environment, cardId: string): Promise<CardForAuthorization | null> {
+    if (typeof cardId !== 'string' || cardId.length === 0) return null;
+    const { state } = await loadState(this.ports.eventStore(environment), cardDecider, cardId);
+    return isCard(state) ? cardForNetwork(cardId, state) : null;
   }
 
   verifyCvv2(

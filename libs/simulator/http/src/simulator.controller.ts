@@ -90,7 +90,11 @@ export class AuthorizationSimulationController {
       'presentments, more is an over-presentment; cardId, currency and merchant come from it: given, they are ignored). ' +
       'Without: a force post, which needs cardId, amount and merchant. ' +
       'The sandbox cuts a clearing file per call, stores it and delivers it to the issuer\u2019s clearing ' +
-      'importer; delivered is false while the platform has none (the file is then stored and nothing is cleared). ' +
+      'importer, which applies each line at once (presentments clear, force posts debit the card\u2019s wallet; ' +
+      'importing a file again changes nothing); a line that cannot apply (unknown authorization, beyond the ' +
+      'tolerance, already closed) is left as an operator exception and the call still answers 200: read the ' +
+      'authorization to see the outcome. delivered is false only where no importer runs (the file is then ' +
+      'stored and nothing is cleared). ' +
       'The file names the card by id and last four digits, never by PAN.',
   })
   @ApiResponse({ status: 200, type: SimulatedClearingResponse })

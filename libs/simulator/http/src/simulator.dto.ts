@@ -292,6 +292,6 @@ class ClearingFileResponse {
 
 export class SimulatedClearingResponse {
   @ApiProperty({ type: ClearingFileResponse }) file: ClearingFileResponse;
-  @ApiProperty({ description: 'Whether the issuer imported it; false while no clearing importer is wired' })
+  @ApiProperty({ description: 'Whether the issuer imported it; false only where no clearing importer runs' })
   delivered: boolean;
 }

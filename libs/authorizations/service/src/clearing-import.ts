@@ -1,0 +1,58 @@
+import { DomainError, type Environment } from '@cip/shared/contracts';
+import type { Logger } from '@cip/shared/runtime';
+import { readClearingFile, type ClearingFile, type ClearingFileSink } from '@cip/simulator/contract';
+import { Counter, type Registry } from 'prom-client';
+import type { AuthorizationsService } from './authorizations.service';
+
+export class ClearingImportMetrics {
+  readonly lines: Counter<'environment' | 'kind' | 'result'>;
+
+  constructor(registry: Registry) {
+    this.lines = new Counter({
+      name: 'authorization_clearing_lines_total',
+      help: 'Clearing file lines imported: applied (or seen before), or exception (left for operators)',
+      labelNames: ['environment', 'kind', 'result'] as const,
+      registers: [registry],
+    });
+  }
+}
+
+/**
+ * The issuer side's clearing importer (`CLEARING_FILE_SINK`): reads the file's text (a malformed file, or
+ * one whose trailer does not match its records, is refused whole) and applies each line in order, keyed by
+ * `<fileId>:<sequence>`, so importing a file again changes nothing. A line that cannot apply (unknown
+ * authorization or card, beyond the tolerance, already closed) is an exception for operators: logged as
+ * `clearing line not applied` with the file, line and reason (no card data) and counted in
+ * `authorization_clearing_lines_total{result="exception"}`; the other lines still apply. An infrastructure
+ * failure fails the delivery, which is safe to repeat.
+ */
+export class ClearingImport implements ClearingFileSink {
+  constructor(
+    private readonly authorizations: Pick<AuthorizationsService, 'clearPresentment'>,
+    private readonly logger: Logger,
+    private readonly metrics: ClearingImportMetrics,
+  ) {}
+
+  async deliver(environment: Environment, file: ClearingFile): Promise<void> {
+    const read = readClearingFile(file.content);
+    for (const line of read.presentments) {
+      const where = { fileId: read.fileId, sequence: line.sequence, kind: line.kind };
+      let result: 'applied' | 'exception' = 'applied';
+      try {
+        await this.authorizations.clearPresentment(
+          environment,
+          `clearing:${read.fileId}:${line.sequence}`,
+          line,
+        );
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        result = 'exception';
+        this.logger.warn(
+          { ...where, environment, acquirerId: line.acquirerId, rrn: line.rrn, reason: error.message },
+          'clearing line not applied',
+        );
+      }
+      this.metrics.lines.inc({ environment, kind: line.kind, result });
+    }
+  }
+}
