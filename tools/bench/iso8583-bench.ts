@@ -8,6 +8,7 @@ import {
   StanSequence,
 } from '@cip/shared/iso8583';
 import { printFigures, type Figure } from './append-bench';
+import { benchCard } from './bench-card';
 
 const CODEC_OPS = 200_000;
 const ROUND_TRIPS = 100_000;
@@ -15,9 +16,11 @@ const IN_FLIGHT = 64;
 const PACED_RATE = 10_000;
 const PACED_SECONDS = 2;
 
+const CARD = benchCard();
+
 function authorizationRequest(stan: string): IsoMessage {
   return new IsoMessage('0100', {
-    [F.PAN]: '4111111111111111',
+    [F.PAN]: CARD.pan,
     [F.PROCESSING_CODE]: '000000',
     [F.AMOUNT_TRANSACTION]: '000000012345',
     [F.AMOUNT_CARDHOLDER_BILLING]: '000000012345',
@@ -25,7 +28,7 @@ function authorizationRequest(stan: string): IsoMessage {
     [F.STAN]: stan,
     [F.LOCAL_TIME]: '141415',
     [F.LOCAL_DATE]: '1123',
-    [F.EXPIRY]: '2911',
+    [F.EXPIRY]: CARD.expiryYymm,
     [F.MCC]: '5999',
     [F.POS_ENTRY_MODE]: '812',
     [F.ACQUIRING_INSTITUTION_ID]: '400001',
@@ -34,7 +37,7 @@ function authorizationRequest(stan: string): IsoMessage {
     [F.MERCHANT_ID]: 'MERCHANT0000001',
     [F.CARD_ACCEPTOR_NAME_LOCATION]: 'COFFEE SHOP'.padEnd(25) + 'PARIS'.padEnd(13) + 'FR',
     [F.CURRENCY_TRANSACTION]: '978',
-    [F.CVV2]: '123',
+    [F.CVV2]: CARD.cvv2,
   });
 }
 

@@ -2,12 +2,13 @@ import { F, IsoClient, IsoMessage, responseMtiOf } from '@cip/shared/iso8583';
 import { systemClock } from '@cip/shared/runtime';
 import { authorizationRequest, CardNetwork, type AcquirerTransaction } from '@cip/simulator/service';
 import { printFigures, type Figure } from './append-bench';
+import { benchCard } from './bench-card';
 
 const AUTHORIZATIONS = 100_000;
 const IN_FLIGHT = 64;
 const PACED_RATE = 10_000;
 const PACED_SECONDS = 3;
-const CARD = { pan: '4000009912345678', expMonth: 11, expYear: 2029, cvv2: '123' };
+const CARD = benchCard();
 const ACCEPTOR = {
   name: 'Corner Cafe',
   city: 'Paris',
