@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printFigures, type Figure } from './append-bench';
+import { fundedWallets } from './funded-wallets';
 
 const WALLETS = 64;
 const DURATION_MS = 3_000;
@@ -59,23 +60,11 @@ export async function ledgerHoldsBench(): Promise<Figure[]> {
 async function openBench(withConsumers: boolean) {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-holds-'));
   const { wallets, consumers, close } = await openEmbeddedWallets(dataDir, { readModels: withConsumers });
-  const ids: string[] = [];
-  for (let i = 0; i < WALLETS; i++) {
-    const wallet = await wallets.provisionWallet('sandbox', {
-      userId: `usr-holds-${i}`,
-      distributorId: context.distributorId,
-    });
-    await wallets.creditDeposit(context, wallet.id, {
-      depositId: `0xholds${i}:0`,
-      amount: 100_000_000 * USDC,
-      transactionHash: `0xholds${i}`,
-      logIndex: 0,
-      blockNumber: 1,
-      fromAddress: null,
-      source: 'simulation',
-    });
-    ids.push(wallet.id);
-  }
+  const ids = await fundedWallets(wallets, context, {
+    count: WALLETS,
+    amount: 100_000_000 * USDC,
+    prefix: 'holds',
+  });
   await consumers.drain('sandbox');
   return {
     wallets,

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printFigures, type Figure } from './append-bench';
+import { fundedWallets } from './funded-wallets';
 
 const WALLETS = 256;
 const WRITERS = 64;
@@ -25,23 +26,11 @@ export async function ledgerPostingsBench(): Promise<Figure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-ledger-'));
   const { wallets, consumers, close } = await openEmbeddedWallets(dataDir);
   try {
-    const ids: string[] = [];
-    for (let i = 0; i < WALLETS; i++) {
-      const wallet = await wallets.provisionWallet('sandbox', {
-        userId: `usr-bench-${i}`,
-        distributorId: context.distributorId,
-      });
-      await wallets.creditDeposit(context, wallet.id, {
-        depositId: `0xbench${i}:0`,
-        amount: 1_000_000 * USDC,
-        transactionHash: `0xbench${i}`,
-        logIndex: 0,
-        blockNumber: 1,
-        fromAddress: null,
-        source: 'simulation',
-      });
-      ids.push(wallet.id);
-    }
+    const ids = await fundedWallets(wallets, context, {
+      count: WALLETS,
+      amount: 1_000_000 * USDC,
+      prefix: 'bench',
+    });
     await consumers.drain('sandbox');
 
     const spread = await payments(
