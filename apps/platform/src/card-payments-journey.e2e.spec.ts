@@ -1,0 +1,184 @@
+import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
+import { ConsumerHost } from '@cip/shared/infrastructure';
+import { waitFor } from '@cip/shared/testing';
+import { DeliveryEngine } from '@cip/webhooks/service';
+import { Webhook } from 'standardwebhooks';
+import { activeUserWithWallet, distributorCalls } from './testing/cardholders';
+import { Harness, startHarness } from './testing/platform-harness';
+import { WebhookReceiver, type ReceivedRequest } from './testing/webhook-receiver';
+
+// The spec's integration order, steps 4-8, as a distributor lives it over /v1 with a webhook listener:
+// fund the wallet on-chain (the sandbox chain), create a card, subscribe to webhooks, then pay with the
+// card through the sandbox card network (real ISO 8583 to the platform's issuer), clear, reverse and
+// refund, and receive every `cardAuthorization.*` Event signed, with the fields of spec part 6, each
+// followed by the wallet's `balance.updated`.
+
+/** `YYYY-MM-DDTHH:mm:ss.sssZ`, the spec's decidedAt format. */
+const SPEC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('a card payment journey (integration steps 4-8) with signed webhooks', () => {
+  let h: Harness;
+  let receiver: WebhookReceiver;
+  let secret: string;
+  const { post, get } = distributorCalls(() => h);
+  const merchant = { name: 'Corner Cafe', city: 'Paris', country: 'FR', mcc: '5814' };
+
+  beforeAll(async () => {
+    h = await startHarness({ allowPrivateWebhookUrls: true });
+    const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
+    await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+    receiver = await new WebhookReceiver().start();
+    // Step 6 first, so every Event of the journey is delivered.
+    const subscription = await post('/v1/webhook-subscriptions', { url: receiver.url });
+    expect(subscription.status).toBe(201);
+    secret = subscription.body.secret;
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await h?.close();
+  });
+
+  /** Every Event written so far has been read by the dispatcher and delivered. */
+  const delivered = async () => {
+    await h.platform.app.get(ConsumerHost).drain('sandbox');
+    await h.platform.app.get(ConsumerHost).drain('sandbox');
+    await h.platform.app.get(DeliveryEngine).idle();
+  };
+  /** The user's Events as the receiver got them, each checked with the official Standard Webhooks verifier. */
+  const eventsOf = (userId: string) =>
+    receiver.deliveries
+      .filter((d) => d.body.userId === userId)
+      .map((d: ReceivedRequest) => new Webhook(secret).verify(d.rawBody, d.headers as Record<string, string>))
+      .map((body) => body as { eventName: string; eventTargetId: string; data: Record<string, unknown> });
+
+  it('funds, issues, authorizes, clears, reverses and refunds, delivering each Event signed with its fields', async () => {
+    // Steps 2-3 (user, KYC, wallet), then 4: fund the wallet on-chain.
+    const holder = await activeUserWithWallet(h);
+    const deposit = await post('/v1/simulate/deposit', { walletId: holder.walletId, amount: 100 });
+    expect(deposit.status).toBe(201);
+    // Step 5: a card once KYC is approved and the wallet has funds.
+    const card = await post('/v1/cards', { userId: holder.userId, type: 'virtual' });
+    expect(card.status).toBe(201);
+    const cardId: string = card.body.id;
+
+    // Step 8: a payment the wallet covers...
+    const paid = await post('/v1/simulate/authorization', { cardId, amount: 25, currency: 'USD', merchant });
+    expect(paid.status).toBe(200);
+    expect(paid.body.network).toMatchObject({ requestMti: '0100', responseCode: '00' });
+    const paymentId: string = paid.body.authorization.id;
+    // ...one it does not (75 left available)...
+    const tooMuch = await post('/v1/simulate/authorization', {
+      cardId,
+      amount: 80,
+      currency: 'USD',
+      merchant,
+    });
+    expect(tooMuch.body.network).toMatchObject({ responseCode: '51' });
+    // ...a foreign one converted at the program's rate with its fx fee, reversed in part then in full...
+    const abroad = await post('/v1/simulate/authorization', {
+      cardId,
+      amount: 20,
+      currency: 'EUR',
+      merchant: { name: 'Boulangerie', city: 'Lyon', country: 'FR', mcc: '5462' },
+    });
+    expect(abroad.body.network).toMatchObject({ responseCode: '00' });
+    const abroadId: string = abroad.body.authorization.id;
+    expect(abroad.body.authorization).toMatchObject({ merchantAmount: '20.00', merchantCurrency: 'EUR' });
+    expect(
+      (await post('/v1/simulate/authorization/reversal', { authorizationId: abroadId, amount: 5 })).body,
+    ).toMatchObject({ network: { requestMti: '0400', responseCode: '00' } });
+    expect((await post('/v1/simulate/authorization/reversal', { authorizationId: abroadId })).status).toBe(
+      200,
+    );
+    // ...the payment cleared (settlement confirmed), and a refund credited.
+    const cleared = await post('/v1/simulate/authorization/clearing', { authorizationId: paymentId });
+    expect(cleared.body.delivered).toBe(true);
+    const refund = await post('/v1/simulate/authorization/refund', {
+      cardId,
+      amount: 5,
+      currency: 'USD',
+      merchant,
+    });
+    expect(refund.body.network).toMatchObject({ responseCode: '00' });
+
+    // The wallet, to the cent: 100 - 25 cleared + 5 refunded, nothing held.
+    await delivered();
+    expect((await get(`/v1/wallets/${holder.walletId}`)).body).toMatchObject({
+      balance: 80,
+      availableBalance: 80,
+    });
+
+    await waitFor(
+      () => eventsOf(holder.userId).filter((e) => e.eventName.startsWith('cardAuthorization.')).length >= 8,
+      { what: 'every cardAuthorization Event of the journey delivered' },
+    );
+    const events = eventsOf(holder.userId);
+    const names = events.map((e) => e.eventName);
+    expect(names).toEqual(
+      expect.arrayContaining(['blockchainTransaction.confirmed', 'card.created', 'balance.updated']),
+    );
+
+    const authorizationEvents = events.filter((e) => e.eventName.startsWith('cardAuthorization.'));
+    expect(authorizationEvents.map((e) => [e.eventName, e.eventTargetId])).toEqual([
+      ['cardAuthorization.confirmed', paymentId],
+      ['cardAuthorization.rejected', tooMuch.body.authorization.id],
+      ['cardAuthorization.confirmed', abroadId],
+      ['cardAuthorization.reversed', abroadId],
+      ['cardAuthorization.reversed', abroadId],
+      ['cardAuthorization.cleared', paymentId],
+      // A refund is credited at once: decided and cleared together.
+      ['cardAuthorization.confirmed', refund.body.authorization.id],
+      ['cardAuthorization.cleared', refund.body.authorization.id],
+    ]);
+
+    // Spec part 6 fields on the decisions.
+    const [confirmed, rejected, foreign] = authorizationEvents;
+    expect(confirmed).toMatchObject({ eventId: expect.any(String), userId: holder.userId });
+    expect(confirmed.data).toMatchObject({
+      id: paymentId,
+      cardId,
+      merchantName: 'Corner Cafe',
+      merchantMcc: '5814',
+      amount: 25,
+      currency: 'USD',
+      merchantAmount: '25.00',
+      merchantCurrency: 'USD',
+      merchant,
+      type: 'payment',
+      fee: {},
+    });
+    expect(confirmed.data.decidedAt).toMatch(SPEC_INSTANT);
+    expect(confirmed.data).not.toHaveProperty('declineReasonCode');
+    expect(rejected.data).toMatchObject({
+      declineReasonCode: 'insufficientFund',
+      amount: 80,
+      type: 'payment',
+    });
+    expect(rejected.data.decidedAt).toMatch(SPEC_INSTANT);
+    // 20 EUR at the sandbox program's rate, with the fx fee in 6 implied decimals.
+    expect(foreign.data).toMatchObject({ merchantAmount: '20.00', merchantCurrency: 'EUR', currency: 'USD' });
+    const fx = (foreign.data.fee as { fx: number }).fx;
+    expect([Number.isInteger(fx), fx > 0]).toEqual([true, true]);
+    expect(authorizationEvents[7].data).toMatchObject({ type: 'refund', amount: 5, status: 'cleared' });
+
+    // Each card authorization Event is followed (not necessarily at once) by the wallet's balance.updated.
+    for (const event of authorizationEvents.filter((e) => e.eventName !== 'cardAuthorization.rejected')) {
+      const after = names.slice(events.indexOf(event) + 1);
+      expect([event.eventName, after.includes('balance.updated')]).toEqual([event.eventName, true]);
+    }
+    const lastBalance = events.filter((e) => e.eventName === 'balance.updated').pop();
+    expect(lastBalance).toMatchObject({
+      eventTargetId: holder.walletId,
+      data: expect.objectContaining({ balance: 80 }),
+    });
+
+    // The same Events are in the log and the authorizations in /v1/transactions and /v1/authorizations.
+    const listed = await get('/v1/authorizations', { userId: holder.userId });
+    expect(listed.body.count).toBe(4);
+    const transactions = await get('/v1/transactions', { userId: holder.userId });
+    expect(transactions.status).toBe(200);
+    expect(transactions.body.items.map((t: { type: string }) => t.type)).toEqual(
+      expect.arrayContaining(['deposit', 'authorization', 'refund']),
+    );
+  });
+});
