@@ -98,8 +98,10 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
       amount: 5,
       currency: 'USD',
       merchant,
+      authorizationId: paymentId,
     });
     expect(refund.body.network).toMatchObject({ responseCode: '00' });
+    expect(refund.body.authorization).toMatchObject({ type: 'refund', originalAuthorizationId: paymentId });
 
     // The wallet, to the cent: 100 - 25 cleared + 5 refunded, nothing held.
     await delivered();
@@ -180,5 +182,40 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
     expect(transactions.body.items.map((t: { type: string }) => t.type)).toEqual(
       expect.arrayContaining(['deposit', 'authorization', 'refund']),
     );
+  });
+  it("refunds without an original, and refuses to name one the network never carried, another card's or a declined one", async () => {
+    const holder = await activeUserWithWallet(h);
+    expect((await post('/v1/simulate/deposit', { walletId: holder.walletId, amount: 10 })).status).toBe(201);
+    const cardId = (await post('/v1/cards', { userId: holder.userId, type: 'virtual' })).body.id;
+    const otherCardId = (await post('/v1/cards', { userId: holder.userId, type: 'virtual' })).body.id;
+    const declined = await post('/v1/simulate/authorization', {
+      cardId,
+      amount: 50,
+      currency: 'USD',
+      merchant,
+    });
+    expect(declined.body.network).toMatchObject({ responseCode: '51' });
+    const paid = await post('/v1/simulate/authorization', { cardId, amount: 4, currency: 'USD', merchant });
+    const refund = (body: object) =>
+      post('/v1/simulate/authorization/refund', { cardId, amount: 1, currency: 'USD', merchant, ...body });
+
+    const unlinked = await refund({});
+    expect(unlinked.body.authorization).toMatchObject({ type: 'refund', originalAuthorizationId: null });
+    const unknown = await refund({ authorizationId: 'aut-00000000-0000-4000-8000-000000000000' });
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'not_found']);
+    const otherCard = await refund({ cardId: otherCardId, authorizationId: paid.body.authorization.id });
+    expect([otherCard.status, otherCard.body.error.code, otherCard.body.error.details?.[0]?.field]).toEqual([
+      400,
+      'validation_error',
+      'authorizationId',
+    ]);
+    const ofDeclined = await refund({ authorizationId: declined.body.authorization.id });
+    expect([ofDeclined.status, ofDeclined.body.error.code]).toEqual([409, 'invalid_state_transition']);
+    // Only the unlinked refund reached the wallet: 10 - 4 held + 1.
+    await delivered();
+    expect((await get(`/v1/wallets/${holder.walletId}`)).body).toMatchObject({
+      balance: 11,
+      availableBalance: 7,
+    });
   });
 });

@@ -201,9 +201,17 @@ export class AuthorizationsService implements AuthorizationsApi {
     const context = this.context(environment, card.distributorId, request.networkKey);
 
     if (request.kind === 'refund') {
+      const originalAuthorizationId = await this.refundedPayment(environment, card, request);
       return this.run(environment, authorizationId, context, {
         type: 'RefundAuthorization',
-        data: { ...parties, networkKey: request.networkKey, charge: request.charge, pricing: program, now },
+        data: {
+          ...parties,
+          networkKey: request.networkKey,
+          charge: request.charge,
+          pricing: program,
+          now,
+          ...(originalAuthorizationId ? { originalAuthorizationId } : {}),
+        },
       });
     }
 
@@ -238,6 +246,27 @@ export class AuthorizationsService implements AuthorizationsApi {
       type: 'DecideAuthorization',
       data: { ...parties, networkKey: request.networkKey, facts },
     });
+  }
+
+  /**
+   * The payment a refund names (DE-048.63, its RRN at the same acquirer), when the issuer has it as a payment
+   * on the same wallet (a reissued card's refunds find the old card's payments); otherwise the refund is credited without one (a credit is never declined for its
+   * reference, and an acquirer's wrong reference must not link another cardholder's payment).
+   */
+  private async refundedPayment(
+    environment: Environment,
+    card: CardForAuthorization,
+    request: NetworkAuthorizationRequest,
+  ): Promise<string | undefined> {
+    if (!request.originalRrn) return undefined;
+    const originalId = authorizationIdOf(environment, {
+      acquirerId: request.reference.acquirerId,
+      rrn: request.originalRrn,
+    });
+    const { state } = await loadState(this.ports.eventStore(environment), authorizationDecider, originalId);
+    return isAuthorization(state) && state.walletId === card.walletId && state.type === 'payment'
+      ? originalId
+      : undefined;
   }
 
   /** An 0400 or 0420: the hold released (all, or down to DE-095's new total); the answer for 0410 / 0430. */

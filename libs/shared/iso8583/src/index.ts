@@ -9,4 +9,5 @@ export * from './iso-server';
 export * from './link-options';
 export * from './network-management';
 export * from './pin-block';
+export * from './private-data';
 export * from './stan';

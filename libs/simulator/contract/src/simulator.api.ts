@@ -49,6 +49,8 @@ export interface SimulateRefundInput {
   amount: number;
   currency?: string;
   merchant: SimulatedMerchant;
+  /** The card's approved payment the refund gives money back for; absent: a refund without one. */
+  authorizationId?: string;
 }
 
 /** `POST /v1/simulate/authorization/reversal`: the acquirer cancels all (or part) of an authorization. */

@@ -52,10 +52,10 @@ export class AuthorizationSimulationController {
   @ApiOperation({
     operationId: 'simulateAuthorizationRefund',
     summary: 'Simulate a merchant refund to the card (sandbox only)',
-    description: `Sends an 0100 with processing code 20 (refund: a credit to the wallet). ${OVER_THE_LINK}`,
+    description: `Sends an 0100 with processing code 20 (refund: a credit to the wallet), naming the refunded payment when \`authorizationId\` is given (404 when the network never carried it, 400 when it is another card's, 409 invalid_state_transition when it was not an approved payment). ${OVER_THE_LINK}`,
   })
   @ApiResponse({ status: 200, type: SimulatedAuthorizationResponse })
-  @ApiErrors('not_found')
+  @ApiErrors('not_found', 'invalid_state_transition')
   async refund(@CurrentCaller() caller: Caller, @Body() body: SimulateRefundDto) {
     return render(await this.simulator.simulateRefund(caller, body));
   }

@@ -118,7 +118,17 @@ export class SimulateAuthorizationDto extends AmountAndMerchantDto {
   entryMode?: (typeof SIMULATED_ENTRY_MODES)[number];
 }
 
-export class SimulateRefundDto extends AmountAndMerchantDto {}
+export class SimulateRefundDto extends AmountAndMerchantDto {
+  @ApiPropertyOptional({
+    example: 'aut-0b8e9a3c-2f1d-4e5a-9c7b-6d5e4f3a2b1c',
+    description:
+      "The card's approved payment the refund gives money back for (sent in DE-048 subelement 63, the purchase's RRN); the refund's `originalAuthorizationId`. Absent: a refund without an original authorization",
+  })
+  @IsOptional()
+  @Matches(AUTHORIZATION_ID, { message: 'authorizationId must be an authorization id (aut-<uuid>)' })
+  @IsString()
+  authorizationId?: string;
+}
 
 export class SimulateReversalDto {
   @ApiProperty({ example: 'aut-0b8e9a3c-2f1d-4e5a-9c7b-6d5e4f3a2b1c' })

@@ -82,7 +82,25 @@ export class SimulatorService implements SimulatorApi {
   }
 
   async simulateRefund(caller: Caller, input: SimulateRefundInput): Promise<SimulatedAuthorizationResult> {
-    return this.authorize(caller, input, PROCESSING_CODES.refund, 'ecommerce');
+    const original = input.authorizationId ? this.refundable(caller, input) : undefined;
+    return this.authorize(caller, input, PROCESSING_CODES.refund, 'ecommerce', original?.tx.rrn);
+  }
+
+  /** The payment a refund names: this card's, approved, a purchase (a refund is not refunded). */
+  private refundable(caller: Caller, input: SimulateRefundInput): NetworkTransaction {
+    const known = this.carried(caller, input.authorizationId as string);
+    if (known.cardId !== input.cardId) {
+      throw new DomainError('validation_error', 'The refunded authorization is not a payment of this card', [
+        { field: 'authorizationId', message: `not an authorization of card ${input.cardId}` },
+      ]);
+    }
+    if (known.responseCode !== '00' || known.tx.processingCode !== PROCESSING_CODES.purchase) {
+      throw new DomainError(
+        'invalid_state_transition',
+        `Authorization ${input.authorizationId} is not an approved payment: there is nothing to refund`,
+      );
+    }
+    return known;
   }
 
   async simulateReversal(
@@ -241,6 +259,7 @@ export class SimulatorService implements SimulatorApi {
     input: SimulateRefundInput & Pick<SimulateAuthorizationInput, 'cvv2' | 'pin'>,
     processingCode: string,
     entryMode: EntryMode,
+    originalRrn?: string,
   ): Promise<SimulatedAuthorizationResult> {
     const network = this.network(caller);
     const currency = input.currency ?? 'USD';
@@ -259,6 +278,7 @@ export class SimulatorService implements SimulatorApi {
       acceptor: acceptorOf(input.merchant),
       entryMode,
       at,
+      ...(originalRrn ? { originalRrn } : {}),
     };
     const request = authorizationRequest(tx, {
       pan: card.pan,

@@ -1,5 +1,13 @@
 import type { Advice, MerchantCharge } from '@cip/authorizations/domain';
-import { decryptPinBlock, F, IsoMessage, pinOfBlock, responseMtiOf } from '@cip/shared/iso8583';
+import {
+  DE048,
+  decryptPinBlock,
+  F,
+  IsoMessage,
+  pinOfBlock,
+  readSubelements,
+  responseMtiOf,
+} from '@cip/shared/iso8583';
 
 // ---------------------------------------------------------------------------------------------------
 // The issuer's reading of the network's ISO 8583 messages (docs/iso8583.md) and its answers. Reads only the
@@ -59,6 +67,8 @@ export interface NetworkAuthorizationRequest {
   pin?: string;
   /** `payment` (DE-003 `00`, `01`) or `refund` (`20`). */
   kind: 'payment' | 'refund';
+  /** A refund's purchase: its RRN at the same acquirer (DE-048 subelement 63), when the acquirer named it. */
+  originalRrn?: string;
   charge: MerchantCharge;
   /** 0120 only: why the network decided alone, and what it decided (DE-039). */
   advice?: Advice;
@@ -125,6 +135,9 @@ export function readAuthorizationRequest(message: IsoMessage, zpkHex: string): N
   const clearBlock = pinBlock && decryptPinBlock(pinBlock, zpkHex);
   const pin = pinBlock ? ((clearBlock && pinOfBlock(clearBlock, pan)) ?? '') : undefined;
   const reason = message.get(F.ADVICE_REASON) ?? '';
+  const kind = processing.startsWith('20') ? 'refund' : 'payment';
+  const originalRrn =
+    kind === 'refund' ? privateData(message)[DE048.ORIGINAL_RRN]?.trim() || undefined : undefined;
   return {
     mti,
     reference,
@@ -133,7 +146,8 @@ export function readAuthorizationRequest(message: IsoMessage, zpkHex: string): N
     expiry: required(message, F.EXPIRY, 'expiry'),
     ...(message.get(F.CVV2) !== undefined ? { cvv2: message.get(F.CVV2) } : {}),
     ...(pin !== undefined ? { pin } : {}),
-    kind: processing.startsWith('20') ? 'refund' : 'payment',
+    kind,
+    ...(originalRrn ? { originalRrn } : {}),
     charge: {
       merchant: merchantOf(message),
       merchantAmount: Number(required(message, F.AMOUNT_TRANSACTION, 'amount')),
@@ -146,6 +160,15 @@ export function readAuthorizationRequest(message: IsoMessage, zpkHex: string): N
         }
       : {}),
   };
+}
+
+/** DE-048's subelements; a value that does not parse makes the message unreadable. */
+function privateData(message: IsoMessage): Record<string, string> {
+  try {
+    return readSubelements(message.get(F.ADDITIONAL_DATA_PRIVATE));
+  } catch {
+    throw new UnreadableMessage('additional data (DE-048) does not parse');
+  }
 }
 
 export function readReversalRequest(message: IsoMessage): NetworkReversalRequest {

@@ -55,6 +55,20 @@ describe("the issuer's reading of the network's messages", () => {
     );
   });
 
+  it('reads the purchase a refund names (DE-048 subelement 63), ignores it on a payment, and refuses a DE-048 that does not parse', () => {
+    const naming = (processingCode: string, de048: string) =>
+      readAuthorizationRequest(
+        request('0100', { [F.PROCESSING_CODE]: processingCode, [F.ADDITIONAL_DATA_PRIVATE]: de048 }),
+        SANDBOX_ZPK,
+      );
+    expect(naming('200000', '6312332713000041')).toMatchObject({
+      kind: 'refund',
+      originalRrn: '332713000041',
+    });
+    expect(naming('000000', '6312332713000041')).not.toHaveProperty('originalRrn');
+    expect(() => naming('200000', '6399332713000041')).toThrow(UnreadableMessage);
+  });
+
   it('refuses a request without what identifies it (no message is recorded for it)', () => {
     expect(() => readAuthorizationRequest(request('0100', { [F.RRN]: undefined }), SANDBOX_ZPK)).toThrow(
       UnreadableMessage,

@@ -1,4 +1,4 @@
-import { F, IsoMessage, transmissionDateTime } from '@cip/shared/iso8583';
+import { DE048, F, IsoMessage, transmissionDateTime, writeSubelements } from '@cip/shared/iso8583';
 import type { StandInOutcome } from '@cip/simulator/domain';
 
 // ---------------------------------------------------------------------------------------------------
@@ -54,6 +54,8 @@ export interface AcquirerTransaction {
   entryMode: EntryMode;
   /** When the acquirer sent it: DE-007 (UTC) and the local date and time DE-012/DE-013 (UTC in the sandbox). */
   at: Date;
+  /** A refund's purchase, by its RRN at the same acquirer (DE-048 subelement 63); absent for payments. */
+  originalRrn?: string;
 }
 
 const n12 = (minor: number) => String(minor).padStart(12, '0');
@@ -104,6 +106,7 @@ export function authorizationRequest(tx: AcquirerTransaction, card: PresentedCar
     [F.TERMINAL_ID]: tx.acceptor.terminalId,
     [F.MERCHANT_ID]: tx.acceptor.merchantId,
     [F.CARD_ACCEPTOR_NAME_LOCATION]: cardAcceptorNameLocation(tx.acceptor),
+    [F.ADDITIONAL_DATA_PRIVATE]: writeSubelements({ [DE048.ORIGINAL_RRN]: tx.originalRrn }),
     [F.CURRENCY_TRANSACTION]: tx.currencyNumeric,
     [F.PIN_DATA]: card.pinBlock,
     // CVV2 is a card-not-present check: a terminal reading the chip does not send it.
