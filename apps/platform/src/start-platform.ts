@@ -24,7 +24,7 @@ export interface RunningPlatform {
   distributorId: string;
   /** The sandbox key created on the very first start (shown once), if any. */
   firstSandboxKey: IssuedApiKey | null;
-  /** Where the sandbox card network listens for the issuer (ISO 8583 over TCP, loopback). */
+  /** The card network the issuer links to (ISO 8583 over TCP): CARD_NETWORK_ISO_ADDRESS, or the simulator's. */
   cardNetworkAddress: string;
   /** Where the in-process sandbox card network (the simulator) listens, whichever network the issuer uses. */
   sandboxNetworkAddress: string;
