@@ -389,8 +389,9 @@ export class AuthorizationsService implements AuthorizationsApi {
   ): Promise<NetworkAnswer> {
     const networkKey = 'networkKey' in command.data ? command.data.networkKey : null;
     let events: AuthorizationEvent[];
+    let revision: number;
     try {
-      ({ events } = await handleCommand(
+      ({ events, revision } = await handleCommand(
         this.ports.eventStore(environment),
         authorizationDecider,
         authorizationId,
@@ -413,10 +414,17 @@ export class AuthorizationsService implements AuthorizationsApi {
         }
       );
     }
-    const walletId = await this.walletOf(environment, authorizationId, events);
-    const ledgerContext = this.ledgerContext(environment, context);
-    for (const event of events) {
-      await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
+    if (revision + 1 > events.length) {
+      // Earlier events of the stream (another message's, whose process is still on its way to the ledger
+      // or died before it) run first, in order: a clearing must not reach the hold after a later message
+      // closed it. Each call is idempotent, so what already ran changes nothing.
+      await this.rerunLedger(environment, authorizationId, context.distributorId as string, context);
+    } else {
+      const walletId = await this.walletOf(environment, authorizationId, events);
+      const ledgerContext = this.ledgerContext(environment, context);
+      for (const event of events) {
+        await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
+      }
     }
     const decided = events.find((event) => event.type === 'AuthorizationDecided');
     if (decided?.type === 'AuthorizationDecided') {
