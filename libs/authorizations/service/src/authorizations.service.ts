@@ -662,8 +662,9 @@ export class AuthorizationsService implements AuthorizationsApi {
       { authFee: false, noFees: true },
     );
     if (!priced.ok) return undefined;
-    // DE-095 is the new total: what stays held after the reversal.
-    return Math.max(0, state.remaining - priced.amount);
+    // DE-095 is the transaction's new total: what was authorized and not reversed beyond it is released,
+    // at most what is still held (what cleared already counts towards the new total).
+    return Math.min(state.remaining, Math.max(0, state.amount - state.reversed - priced.amount));
   }
 
   private async releaseOrphanHold(
