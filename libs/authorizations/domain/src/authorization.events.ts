@@ -128,7 +128,6 @@ export type AuthorizationEvent =
  * partial operations are lifted to the calls they made (`upcastLedgerInstructions`).
  */
 export const authorizationEvents = domainEventReader<AuthorizationEvent>({
-  AuthorizationDecided: upcastLedgerInstructions,
   AuthorizationCleared: upcastLedgerInstructions,
   AuthorizationReversed: upcastLedgerInstructions,
   AuthorizationExpired: upcastLedgerInstructions,
