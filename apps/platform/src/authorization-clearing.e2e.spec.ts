@@ -178,10 +178,23 @@ describe('clearing files from the sandbox card network to the issuer', () => {
       status: 'partially_cleared',
       clearedAmount: 10.8,
     });
+    // One card payment, pending for what has cleared so far, and its fee; the wallet announced each change.
+    const pending = await transactionsOf(holder.walletId);
+    expect(pending.filter((t) => t.type === 'authorization')).toEqual([
+      expect.objectContaining({ status: 'pending', amount: 10.8, reference: authorizationId }),
+    ]);
+    expect(pending.filter((t) => t.type === 'fee')).toEqual([
+      expect.objectContaining({ status: 'completed', amount: 0.54 }),
+    ]);
+    const balanceUpdates = async () =>
+      (await get('/v1/events', { userId: holder.userId, eventName: 'balance.updated', limit: '100' })).body
+        .items.length as number;
+    const updatesAfterClearing = await balanceUpdates();
 
     // 5 EUR of what is still held reversed.
     expect((await reverse(authorizationId, 5)).status).toBe(200);
     expect(await ledgerOf(holder.walletId)).toEqual({ balance: 88_660_000, held: 10_800_000 });
+    expect(await balanceUpdates()).toBe(updatesAfterClearing + 1);
 
     // The rest with a tip: 15 EUR = 16.20 USD, 5.40 USD above what is held, exactly the 20% tolerance.
     await clear({ authorizationId, amount: 15 });
