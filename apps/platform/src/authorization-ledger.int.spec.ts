@@ -1,5 +1,6 @@
 import {
   AuthorizationsService,
+  authorizationIdOf,
   type NetworkAuthorizationRequest,
   type NetworkReversalRequest,
 } from '@cip/authorizations/service';
@@ -12,6 +13,7 @@ import {
   readModelConsumer,
   type Infrastructure,
 } from '@cip/shared/infrastructure';
+import { envelope } from '@cip/shared/eventing';
 import { ManualClock } from '@cip/shared/runtime';
 import { waitFor } from '@cip/shared/testing';
 import type { ClearingPresentment } from '@cip/simulator/contract';
@@ -281,5 +283,114 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
     }
     expect(await ledgerFigures()).toEqual({ balance: 1000 * USD - cleared, held });
     expect(cleared).toBeGreaterThan(0);
+  });
+  const OLD_AT = '2026-11-23T09:00:00.000Z';
+  /** A decision of 50 USD as the two-call form recorded it, and its hold on the wallet (placed before it). */
+  async function oldDecision(id: string, n: number) {
+    await wallets.placeHold({ environment: 'sandbox', distributorId: DISTRIBUTOR }, walletId, {
+      holdId: id,
+      amount: 50 * USD,
+    });
+    return {
+      type: 'AuthorizationDecided',
+      data: {
+        authorizationId: id,
+        distributorId: DISTRIBUTOR,
+        cardId: 'crd-ledger',
+        userId: 'usr-ledger',
+        walletId,
+        decision: 'confirmed',
+        amount: 50 * USD,
+        merchantAmount: '50.00',
+        merchantCurrency: 'USD',
+        fee: {},
+        feeTotal: 0,
+        fxRate: null,
+        merchant: MERCHANT,
+        type: 'payment',
+        advice: null,
+        originalAuthorizationId: null,
+        clearingAllowance: 10 * USD,
+        expiresAt: '2026-11-30T09:00:00.000Z',
+        networkKey: `0100:${ACQUIRER}:${n}:${reference(n).rrn}`,
+        decidedAt: OLD_AT,
+        ledger: [{ op: 'placeHold', holdId: id, amount: 50 * USD }],
+      },
+    };
+  }
+  const recordOld = (id: string, events: object[]) =>
+    infrastructure.scope('sandbox').eventStore.append(
+      id,
+      events.map((event) =>
+        envelope(event as never, { occurredAt: OLD_AT, distributorId: DISTRIBUTOR, environment: 'sandbox' }),
+      ),
+      { expectedRevision: 'no_stream' },
+    );
+
+  it('carries out a stream recorded by the two-call form before the upgrade, once, and goes on from its hold', async () => {
+    // Decided and partly cleared before the upgrade (the rest kept under a forced hold `.1`); the process
+    // died after recording the clearing, before its ledger calls: only the decision's hold is on the wallet.
+    const n = ++rrn;
+    const id = authorizationIdOf('sandbox', reference(n));
+    const old = [
+      await oldDecision(id, n),
+      {
+        type: 'AuthorizationCleared',
+        data: {
+          authorizationId: id,
+          amount: 20 * USD,
+          clearedTotal: 20 * USD,
+          remaining: 30 * USD,
+          released: 0,
+          late: false,
+          holdId: `${id}.1`,
+          networkKey: 'clearing:CLR-old:1',
+          at: OLD_AT,
+          ledger: [
+            { op: 'placeHold', holdId: `${id}.1`, amount: 30 * USD, force: true },
+            { op: 'settleHold', holdId: id, amount: 20 * USD },
+          ],
+        },
+      },
+    ];
+    await recordOld(id, old);
+    expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 50 * USD });
+
+    // After the upgrade, the network reverses 10 of the rest: the old lists run first, as they ran then.
+    expect(await reverse(n, 40)).toBe('00');
+    expect(await ledgerFigures()).toEqual({ balance: 980 * USD, held: 20 * USD });
+    // Then the last clearing, with a tip within the tolerance, on the hold the old form kept.
+    expect(await clear(n, 25)).toBe(true);
+    expect(await ledgerFigures()).toEqual({ balance: 955 * USD, held: 0 });
+    // A late reversal finds nothing held and runs every list of the stream again: nothing changes.
+    expect(await reverse(n, 40)).toBe('00');
+    expect(await ledgerFigures()).toEqual({ balance: 955 * USD, held: 0 });
+  });
+  it('posts a clearing above its hold recorded by the two-call form as the ledger took it then (a tip)', async () => {
+    const n = ++rrn;
+    const id = authorizationIdOf('sandbox', reference(n));
+    await recordOld(id, [
+      await oldDecision(id, n),
+      {
+        type: 'AuthorizationCleared',
+        data: {
+          authorizationId: id,
+          amount: 55 * USD,
+          clearedTotal: 55 * USD,
+          remaining: 0,
+          released: 0,
+          late: false,
+          holdId: null,
+          networkKey: 'clearing:CLR-old:2',
+          at: OLD_AT,
+          ledger: [{ op: 'settleHold', holdId: id, amount: 55 * USD }],
+        },
+      },
+    ]);
+    // A late reversal finds nothing held and runs the stream's lists: the clearing is posted, once.
+    expect(await reverse(n)).toBe('00');
+    expect(await ledgerFigures()).toEqual({ balance: 945 * USD, held: 0 });
+    expect(await reverse(n)).toBe('00');
+    expect(await ledgerFigures()).toEqual({ balance: 945 * USD, held: 0 });
   });
 });
