@@ -36,8 +36,8 @@ describe('clearing files from the sandbox card network to the issuer', () => {
     return { ...holder, cardId: card.body.id as string };
   }
 
-  async function authorize(cardId: string, amount: number): Promise<string> {
-    const response = await post('/v1/simulate/authorization', { cardId, amount, currency: 'USD', merchant });
+  async function authorize(cardId: string, amount: number, currency = 'USD'): Promise<string> {
+    const response = await post('/v1/simulate/authorization', { cardId, amount, currency, merchant });
     expect(response.status).toBe(200);
     expect(response.body.network).toMatchObject({ responseCode: '00', advice: null });
     return response.body.authorization.id;
@@ -49,6 +49,26 @@ describe('clearing files from the sandbox card network to the issuer', () => {
     expect(response.body.delivered).toBe(true);
     return response.body.file;
   }
+
+  async function reverse(authorizationId: string, amount?: number) {
+    return post('/v1/simulate/authorization/reversal', {
+      authorizationId,
+      ...(amount === undefined ? {} : { amount }),
+    });
+  }
+
+  /** The wallet's figures in minor units (the API's USD numbers, exact to the micro-unit). */
+  const ledgerOf = async (walletId: string) => {
+    const { balance, availableBalance } = await walletOf(walletId);
+    const minor = (usd: number) => Math.round(usd * 1_000_000);
+    return { balance: minor(balance), held: minor(balance) - minor(availableBalance) };
+  };
+  const transactionsOf = async (walletId: string) => {
+    await settle();
+    const listed = await get('/v1/transactions', { walletId, limit: '100' });
+    expect(listed.status).toBe(200);
+    return listed.body.items as Array<{ type: string; status: string; amount: number; reference: string }>;
+  };
 
   const walletOf = async (walletId: string) => {
     await settle();
@@ -143,5 +163,105 @@ describe('clearing files from the sandbox card network to the issuer', () => {
     expect(await authorizationOf(authorizationId)).toEqual(before);
     expect(await walletOf(holder.walletId)).toMatchObject({ balance: 100, availableBalance: 75 });
     expect(Number(await exceptions())).toBe(counted + 1);
+  });
+  it('clears in parts around a partial reversal, the wallet exact to the minor unit after each step, the last part with a tip within the tolerance', async () => {
+    const USD = 1_000_000;
+    const holder = await fundedCard(100);
+    // 25 EUR at 1.08: 27.00 USD and a 2% fx fee of 0.54 USD, held together.
+    const authorizationId = await authorize(holder.cardId, 25, 'EUR');
+    expect(await ledgerOf(holder.walletId)).toEqual({ balance: 100 * USD, held: 27_540_000 });
+
+    // 10 EUR = 10.80 USD cleared, the fee charged once: the hold keeps the other 16.20 USD, no fee.
+    await clear({ authorizationId, amount: 10 });
+    expect(await ledgerOf(holder.walletId)).toEqual({ balance: 88_660_000, held: 16_200_000 });
+    expect(await authorizationOf(authorizationId)).toMatchObject({
+      status: 'partially_cleared',
+      clearedAmount: 10.8,
+    });
+    // One card payment, pending for what has cleared so far, and its fee; the wallet announced each change.
+    const pending = await transactionsOf(holder.walletId);
+    expect(pending.filter((t) => t.type === 'authorization')).toEqual([
+      expect.objectContaining({ status: 'pending', amount: 10.8, reference: authorizationId }),
+    ]);
+    expect(pending.filter((t) => t.type === 'fee')).toEqual([
+      expect.objectContaining({ status: 'completed', amount: 0.54 }),
+    ]);
+    const balanceUpdates = async () =>
+      (await get('/v1/events', { userId: holder.userId, eventName: 'balance.updated', limit: '100' })).body
+        .items.length as number;
+    const updatesAfterClearing = await balanceUpdates();
+
+    // 5 EUR of what is still held reversed.
+    expect((await reverse(authorizationId, 5)).status).toBe(200);
+    expect(await ledgerOf(holder.walletId)).toEqual({ balance: 88_660_000, held: 10_800_000 });
+    expect(await balanceUpdates()).toBe(updatesAfterClearing + 1);
+
+    // The rest with a tip: 15 EUR = 16.20 USD, 5.40 USD above what is held, exactly the 20% tolerance.
+    await clear({ authorizationId, amount: 15 });
+    expect(await ledgerOf(holder.walletId)).toEqual({ balance: 72_460_000, held: 0 });
+    expect(await authorizationOf(authorizationId)).toMatchObject({
+      status: 'cleared',
+      clearedAmount: 27,
+      reversedAmount: 5.4,
+    });
+    // The list shows one card payment completed for all its clearings, and the fee once.
+    const transactions = await transactionsOf(holder.walletId);
+    expect(transactions.filter((t) => t.type === 'authorization')).toEqual([
+      expect.objectContaining({ status: 'completed', amount: 27, reference: authorizationId }),
+    ]);
+    expect(transactions.filter((t) => t.type === 'fee')).toEqual([
+      expect.objectContaining({ status: 'completed', amount: 0.54 }),
+    ]);
+    expect(await clearedEvents(holder.userId)).toHaveLength(2);
+  });
+
+  it('takes the wallet negative by the tip of a last clearing within the tolerance, and refuses one beyond it', async () => {
+    const holder = await fundedCard(25);
+    const authorizationId = await authorize(holder.cardId, 25);
+    await clear({ authorizationId, amount: 20 });
+    expect(await ledgerOf(holder.walletId)).toEqual({ balance: 5_000_000, held: 5_000_000 });
+
+    // 20 + 10.01 is beyond 25 and its 20% (5): an exception, nothing changes.
+    await clear({ authorizationId, amount: 10.01 });
+    expect(await ledgerOf(holder.walletId)).toEqual({ balance: 5_000_000, held: 5_000_000 });
+    expect(await authorizationOf(authorizationId)).toMatchObject({
+      status: 'partially_cleared',
+      clearedAmount: 20,
+    });
+
+    await clear({ authorizationId, amount: 10 });
+    expect(await ledgerOf(holder.walletId)).toEqual({ balance: -5_000_000, held: 0 });
+    expect(await authorizationOf(authorizationId)).toMatchObject({ status: 'cleared', clearedAmount: 30 });
+  });
+
+  it('keeps the wallet equal to what its authorizations cleared and hold under concurrent partial clearings and reversals', async () => {
+    const USD = 1_000_000;
+    const holder = await fundedCard(1000);
+    const authorizations: string[] = [];
+    for (let i = 0; i < 6; i++) authorizations.push(await authorize(holder.cardId, 50));
+    // All at once on one wallet: per authorization three partial clearings of 10, a partial reversal of 5
+    // and a full reversal, racing each other (a clearing recorded before a reversal closed the hold may
+    // reach the wallet after it: it must still be posted, in its order).
+    await Promise.all(
+      authorizations.flatMap((authorizationId) => [
+        clear({ authorizationId, amount: 10 }),
+        clear({ authorizationId, amount: 10 }),
+        clear({ authorizationId, amount: 10 }),
+        reverse(authorizationId, 5),
+        reverse(authorizationId),
+      ]),
+    );
+    let cleared = 0;
+    for (const authorizationId of authorizations) {
+      const authorization = await authorizationOf(authorizationId);
+      // The full reversal released whatever was held when it came: nothing is held any more.
+      expect(['reversed', 'cleared']).toContain(authorization.status);
+      expect(authorization.clearedAmount + authorization.reversedAmount).toBe(50);
+      cleared += Math.round(authorization.clearedAmount * USD);
+    }
+    expect(await ledgerOf(holder.walletId)).toEqual({ balance: 1000 * USD - cleared, held: 0 });
+    const payments = (await transactionsOf(holder.walletId)).filter((t) => t.type === 'authorization');
+    expect(payments).toHaveLength(authorizations.length);
+    expect(payments.every((t) => t.status === 'completed' || t.status === 'released')).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import type {
   RefundAuthorization,
 } from './authorization.commands';
 import { authorizationEvents, type AuthorizationEvent } from './authorization.events';
-import { feeCharge, holdIdOf, type LedgerInstruction } from './authorization.ledger';
+import { feeCharge, type LedgerInstruction } from './authorization.ledger';
 import {
   evolveAuthorization,
   isAuthorization,
@@ -42,7 +42,7 @@ function decide(command: DecideAuthorization, state: AuthorizationState): Author
   const outcome = decideAuthorization(facts);
   const { hold, ...answer } = outcome;
   const ledger: LedgerInstruction[] = hold
-    ? [{ op: 'placeHold', holdId: holdIdOf(parties.authorizationId, 0), ...hold }]
+    ? [{ op: 'placeHold', holdId: parties.authorizationId, ...hold }]
     : [];
   return [
     {
@@ -105,7 +105,6 @@ function forcePost(command: ForcePostClearing, state: AuthorizationState): Autho
   // No authorization was asked, so no auth fee; the fx and ATM fees still apply.
   const priced = price(charge, pricing, { authFee: false }, 'force-posted clearing');
   const { authorizationId } = parties;
-  const holdId = holdIdOf(authorizationId, 0);
   return [
     {
       type: 'AuthorizationForcePosted',
@@ -116,9 +115,8 @@ function forcePost(command: ForcePostClearing, state: AuthorizationState): Autho
       clearedTotal: priced.amount,
       late: true,
       ledger: [
-        { op: 'placeHold', holdId, amount: priced.amount, force: true },
-        { op: 'settleHold', holdId, amount: priced.amount },
-        ...feeCharge(authorizationId, priced.feeTotal),
+        { op: 'forcePost', postingId: authorizationId, amount: priced.amount },
+        ...feeCharge(authorizationId, priced.feeTotal, null),
       ],
     }),
   ];

@@ -13,7 +13,7 @@ import type {
   Merchant,
 } from './authorization.types';
 import type { Advice } from './decision/authorization-decision.policy';
-import type { LedgerInstruction } from './authorization.ledger';
+import { upcastLedgerInstructions, type LedgerInstruction } from './authorization.ledger';
 
 // ---------------------------------------------------------------------------------------------------
 // Domain events of an authorization stream (`aut-<uuid>`). Amounts are integers of the wallet's minor
@@ -86,7 +86,7 @@ export type AuthorizationCleared = DomainEvent<
     remaining: number;
     /** Released because the network marked a partial clearing final. */
     released: number;
-    /** Cleared after the hold was gone (after expiry, or a force post): debited with a forced hold. */
+    /** Cleared after the hold was gone (after expiry, or a force post): debited as a force post. */
     late: boolean;
     /** The hold open afterwards (null when none). */
     holdId: string | null;
@@ -123,8 +123,15 @@ export type AuthorizationEvent =
   | AuthorizationReversed
   | AuthorizationExpired;
 
-/** How authorization streams are read (no upcaster until an event changes shape). */
-export const authorizationEvents = domainEventReader<AuthorizationEvent>();
+/**
+ * How authorization streams are read: the ledger lists of events recorded before the wallet ledger had
+ * partial operations are lifted to the calls they made (`upcastLedgerInstructions`).
+ */
+export const authorizationEvents = domainEventReader<AuthorizationEvent>({
+  AuthorizationCleared: upcastLedgerInstructions,
+  AuthorizationReversed: upcastLedgerInstructions,
+  AuthorizationExpired: upcastLedgerInstructions,
+});
 
 /**
  * The contract publishes four of these as integration events: their data must stay what the domain writes,

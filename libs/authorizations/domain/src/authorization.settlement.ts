@@ -1,7 +1,7 @@
 import { DomainError } from '@cip/shared/contracts';
 import type { ClearAuthorization, ExpireAuthorization, ReverseAuthorization } from './authorization.commands';
 import type { AuthorizationEvent } from './authorization.events';
-import { feeCharge, holdIdOf, keepHold, type LedgerInstruction } from './authorization.ledger';
+import { feeCharge, postingIdOf, type LedgerInstruction } from './authorization.ledger';
 import { isAuthorization, type AuthorizationRecord, type AuthorizationState } from './authorization.state';
 
 // ---------------------------------------------------------------------------------------------------
@@ -19,7 +19,7 @@ export function decideClearing(command: ClearAuthorization, state: Authorization
   if (record.status === 'reversed') throw refusal(record, 'was reversed: nothing can clear');
   if (record.status === 'cleared' && !record.lapsed) throw refusal(record, 'is cleared already');
   requireAmount(amount);
-  const clearable = record.amount - record.reversed - record.cleared + record.clearingAllowance;
+  const clearable = clearableOf(record);
   if (amount > clearable) {
     throw refusal(
       record,
@@ -27,37 +27,40 @@ export function decideClearing(command: ClearAuthorization, state: Authorization
         `${record.amount} and a tolerance of ${record.clearingAllowance})`,
     );
   }
+  const figures = clearingFigures(record, amount, final);
   const { authorizationId } = record;
-  const fees = record.feesCharged ? [] : feeCharge(authorizationId, record.feeTotal);
-  const clearedTotal = record.cleared + amount;
+  const clearingId = postingIdOf(authorizationId, 'clearing', record.networkKeys.length);
+  const fees = (openHoldId: string | null) =>
+    record.feesCharged ? [] : feeCharge(authorizationId, record.feeTotal, openHoldId);
 
   if (record.holdId === null) {
-    // The hold is gone (expired, or there never was one): debit through a forced hold settled at once.
-    const holdId = holdIdOf(authorizationId, record.holdsPlaced);
+    // The hold is gone (expired, or there never was one): a clearing without a hold, a force post.
     return [
       clearedEvent(authorizationId, networkKey, now, {
         amount,
-        clearedTotal,
+        clearedTotal: figures.clearedTotal,
         late: true,
-        ledger: [
-          { op: 'placeHold', holdId, amount, force: true },
-          { op: 'settleHold', holdId, amount },
-          ...fees,
-        ],
+        ledger: [{ op: 'forcePost', postingId: clearingId, amount }, ...fees(null)],
       }),
     ];
   }
-  const remaining = final || amount >= record.remaining ? 0 : record.remaining - amount;
-  const keep = keepHold(record, remaining, 0);
+  const holdId = figures.remaining > 0 ? record.holdId : null;
   return [
     clearedEvent(authorizationId, networkKey, now, {
-      amount,
-      clearedTotal,
-      remaining,
-      released: final ? Math.max(record.remaining - amount, 0) : 0,
+      ...figures,
       late: false,
-      holdId: keep.holdId,
-      ledger: [...keep.ledger, { op: 'settleHold', holdId: record.holdId, amount }, ...fees],
+      holdId,
+      ledger: [
+        {
+          op: 'settleHold',
+          holdId: record.holdId,
+          amount,
+          clearingId,
+          final: holdId === null,
+          overdraftAllowance: record.clearingAllowance,
+        },
+        ...fees(holdId),
+      ],
     }),
   ];
 }
@@ -77,8 +80,9 @@ export function decideReversal(
     throw refusal(record, `cannot reverse ${amount}: only ${record.remaining} minor units are held`);
   }
   const remaining = record.remaining - amount;
-  // The fees not charged yet stay held with what remains; a full reversal releases them too.
-  const keep = keepHold(record, remaining, record.feesCharged ? 0 : record.feeTotal);
+  const reversalId = postingIdOf(record.authorizationId, 'reversal', record.networkKeys.length);
+  // The fees not charged yet stay held with what remains; a reversal of all that remains releases the
+  // whole hold, fees included (no amount: a full reversal).
   return [
     {
       type: 'AuthorizationReversed',
@@ -87,10 +91,17 @@ export function decideReversal(
         amount,
         reversedTotal: record.reversed + amount,
         remaining,
-        holdId: keep.holdId,
+        holdId: remaining > 0 ? record.holdId : null,
         networkKey,
         at: now,
-        ledger: [...keep.ledger, { op: 'releaseHold', holdId: record.holdId }],
+        ledger: [
+          {
+            op: 'releaseHold',
+            holdId: record.holdId,
+            reversalId,
+            ...(remaining > 0 ? { amount } : {}),
+          },
+        ],
       },
     },
   ];
@@ -112,10 +123,30 @@ export function decideExpiry(command: ExpireAuthorization, state: AuthorizationS
         authorizationId: record.authorizationId,
         amount: record.remaining,
         at: now,
-        ledger: [{ op: 'releaseHold', holdId: record.holdId }],
+        ledger: [{ op: 'expireHold', holdId: record.holdId }],
       },
     },
   ];
+}
+
+// The arithmetic of a clearing, in minor units, in one place.
+
+/** What may still clear: the authorized amount not reversed nor cleared yet, plus the tolerance for tips. */
+const clearableOf = (record: AuthorizationRecord): number =>
+  record.amount - record.reversed - record.cleared + record.clearingAllowance;
+
+/**
+ * A clearing's figures: what has cleared with it, what the payment still holds afterwards (nothing once
+ * the network says final, or once the authorized amount has cleared) and what a final clearing releases.
+ */
+function clearingFigures(record: AuthorizationRecord, amount: number, final: boolean) {
+  const unreleased = Math.max(record.remaining - amount, 0);
+  return {
+    amount,
+    clearedTotal: record.cleared + amount,
+    remaining: final ? 0 : unreleased,
+    released: final ? unreleased : 0,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -20,13 +20,14 @@ export interface AuthorizationRecord {
   reversed: number;
   /** The payment still held (the open hold also covers the fees while they are not charged). */
   remaining: number;
-  /** The open hold on the wallet, null when nothing is held. */
+  /**
+   * The open hold on the wallet, null when nothing is held: the authorization's id (`<id>.<n>` on streams
+   * recorded before the ledger had partial operations, which kept the rest of a hold under a new one).
+   */
   holdId: string | null;
-  /** Holds placed so far: the next one is `holdIdOf(authorizationId, holdsPlaced)`. */
-  holdsPlaced: number;
   clearingAllowance: number;
   expiresAt: string | null;
-  /** The hold lapsed (expired) or never existed (a force post): later clearings debit with a forced hold. */
+  /** The hold lapsed (expired) or never existed (a force post): later clearings are force posts. */
   lapsed: boolean;
   /** The network messages applied (a stream sees a handful: decision, clearings, reversals). */
   networkKeys: string[];
@@ -37,7 +38,6 @@ export type AuthorizationState = { status: 'absent' } | AuthorizationRecord;
 export const isAuthorization = (state: AuthorizationState): state is AuthorizationRecord =>
   state.status !== 'absent';
 
-const holdsIn = (ledger: LedgerInstruction[]) => ledger.filter((step) => step.op === 'placeHold').length;
 const chargesFees = (ledger: LedgerInstruction[]) => ledger.some((step) => step.op === 'chargeFee');
 
 export function evolveAuthorization(
@@ -60,7 +60,6 @@ export function evolveAuthorization(
         reversed: 0,
         remaining: held ? data.amount : 0,
         holdId: held ? data.authorizationId : null,
-        holdsPlaced: holdsIn(data.ledger),
         clearingAllowance: data.clearingAllowance,
         expiresAt: data.expiresAt,
         lapsed: false,
@@ -81,7 +80,6 @@ export function evolveAuthorization(
         reversed: 0,
         remaining: 0,
         holdId: null,
-        holdsPlaced: 0,
         clearingAllowance: 0,
         expiresAt: null,
         lapsed: true,
@@ -96,7 +94,6 @@ export function evolveAuthorization(
         cleared: data.clearedTotal,
         remaining: data.remaining,
         holdId: data.holdId,
-        holdsPlaced: state.holdsPlaced + holdsIn(data.ledger),
         feesCharged: state.feesCharged || chargesFees(data.ledger),
         networkKeys: [...state.networkKeys, data.networkKey],
       };
@@ -110,7 +107,6 @@ export function evolveAuthorization(
         reversed: data.reversedTotal,
         remaining: data.remaining,
         holdId: data.holdId,
-        holdsPlaced: state.holdsPlaced + holdsIn(data.ledger),
         networkKeys: [...state.networkKeys, data.networkKey],
       };
       if (data.remaining > 0) return next;

@@ -418,8 +418,9 @@ export class AuthorizationsService implements AuthorizationsApi {
   ): Promise<NetworkAnswer> {
     const networkKey = 'networkKey' in command.data ? command.data.networkKey : null;
     let events: AuthorizationEvent[];
+    let revision: number;
     try {
-      ({ events } = await handleCommand(
+      ({ events, revision } = await handleCommand(
         this.ports.eventStore(environment),
         authorizationDecider,
         authorizationId,
@@ -442,10 +443,17 @@ export class AuthorizationsService implements AuthorizationsApi {
         }
       );
     }
-    const walletId = await this.walletOf(environment, authorizationId, events);
-    const ledgerContext = this.ledgerContext(environment, context);
-    for (const event of events) {
-      await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
+    if (revision + 1 > events.length) {
+      // Earlier events of the stream (another message's, whose process is still on its way to the ledger
+      // or died before it) run first, in order: a clearing must not reach the hold after a later message
+      // closed it. Each call is idempotent, so what already ran changes nothing.
+      await this.rerunLedger(environment, authorizationId, context.distributorId as string, context);
+    } else {
+      const walletId = await this.walletOf(environment, authorizationId, events);
+      const ledgerContext = this.ledgerContext(environment, context);
+      for (const event of events) {
+        await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
+      }
     }
     const decided = events.find((event) => event.type === 'AuthorizationDecided');
     if (decided?.type === 'AuthorizationDecided') {
@@ -683,8 +691,9 @@ export class AuthorizationsService implements AuthorizationsApi {
       { authFee: false, noFees: true },
     );
     if (!priced.ok) return undefined;
-    // DE-095 is the new total: what stays held after the reversal.
-    return Math.max(0, state.remaining - priced.amount);
+    // DE-095 is the transaction's new total: what was authorized and not reversed beyond it is released,
+    // at most what is still held (what cleared already counts towards the new total).
+    return Math.min(state.remaining, Math.max(0, state.amount - state.reversed - priced.amount));
   }
 
   private async releaseOrphanHold(

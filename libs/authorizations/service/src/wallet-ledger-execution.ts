@@ -8,8 +8,7 @@ import type { LedgerContext, WalletLedger } from '@cip/wallets/contract';
 // the network path makes outside an event (the hold placed before a decision is recorded, and the release
 // of such a hold whose decision never was). Each call is
 // idempotent on its id in the ledger, so running an event's list again (a restart, a retried message)
-// changes nothing. When the ledger gains partial settle / partial release / expireHold / forcePost, the
-// domain's two-call forms (a forced hold of the rest, then settle or release) map onto them here.
+// changes nothing.
 // ---------------------------------------------------------------------------------------------------
 
 export async function executeLedger(
@@ -29,11 +28,28 @@ export async function executeLedger(
           ...(step.force ? { force: true } : {}),
         });
         break;
-      case 'releaseHold':
-        await ledger.releaseHold(context, walletId, step.holdId);
-        break;
       case 'settleHold':
-        await ledger.settleHold(context, walletId, step.holdId, step.amount);
+        await ledger.settleHold(context, walletId, step.holdId, step.amount, {
+          clearingId: step.clearingId,
+          final: step.final,
+          overdraftAllowance: step.overdraftAllowance,
+        });
+        break;
+      case 'releaseHold':
+        await ledger.releaseHold(context, walletId, step.holdId, {
+          reversalId: step.reversalId,
+          ...(step.amount === undefined ? {} : { amount: step.amount }),
+        });
+        break;
+      case 'expireHold':
+        await ledger.expireHold(context, walletId, step.holdId);
+        break;
+      case 'forcePost':
+        await ledger.forcePost(context, walletId, {
+          postingId: step.postingId,
+          amount: step.amount,
+          reference,
+        });
         break;
       case 'refund':
         await ledger.refund(context, walletId, { refundId: step.refundId, amount: step.amount, reference });
