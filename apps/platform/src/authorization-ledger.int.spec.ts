@@ -1,4 +1,6 @@
 import {
+  AUTHORIZATION_LEDGER_GROUP,
+  authorizationLedgerSaga,
   AuthorizationsService,
   authorizationIdOf,
   type NetworkAuthorizationRequest,
@@ -11,6 +13,7 @@ import {
   openEmbeddedInfrastructure,
   projectionReadModel,
   readModelConsumer,
+  sagaConsumer,
   type Infrastructure,
 } from '@cip/shared/infrastructure';
 import { envelope } from '@cip/shared/eventing';
@@ -79,8 +82,16 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
   let wallets: WalletsService;
   let ledger: GatedLedger;
   let authorizations: AuthorizationsService;
+  /** The ledger saga of `authorizations` (its own host, so a test can stop it as a process dies). */
+  let ledgerSaga: ConsumerHost;
+  let newAuthorizations: (
+    ledger: WalletLedger,
+    options?: { saga: boolean },
+  ) => Promise<{ service: AuthorizationsService; saga: ConsumerHost | null }>;
   let walletId: string;
   let rrn = 0;
+  /** Reads of each stream by the authorizations processes (a message's progress, for the ordering test). */
+  const reads = new Map<string, number>();
 
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'cip-authorization-ledger-'));
@@ -137,23 +148,49 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
       cardForClearing: async () => card,
     };
     ledger = new GatedLedger(wallets);
-    authorizations = new AuthorizationsService(
-      {
-        eventStore: (environment) => infrastructure.scope(environment).eventStore,
-        readStore: (environment) => infrastructure.scope(environment).readStore,
-        settle: async () => undefined,
-        cards: cards as CardNetworkApi,
-        users: { findUser: async () => ({ status: 'active' }) as never },
-        wallets,
-        ledger,
-        programs: { programOf: () => null },
-        authorizationProgram: () => PROGRAM,
-      },
-      clock,
-    );
+    /** An authorizations process on the store: with its ledger saga running, or without (a dying one). */
+    newAuthorizations = async (processLedger, options = { saga: true }) => {
+      const saga = options.saga ? new ConsumerHost() : null;
+      const service: AuthorizationsService = new AuthorizationsService(
+        {
+          eventStore: (environment) => {
+            const store = infrastructure.scope(environment).eventStore;
+            return Object.assign(Object.create(store), {
+              readStream: (streamId: string, options?: never) => {
+                reads.set(streamId, (reads.get(streamId) ?? 0) + 1);
+                return store.readStream(streamId, options);
+              },
+            });
+          },
+          readStore: (environment) => infrastructure.scope(environment).readStore,
+          settle: async () => undefined,
+          ledgerRecovery: async (environment) => {
+            if (!saga) return false;
+            await saga.drain(environment, [AUTHORIZATION_LEDGER_GROUP], 5_000);
+            return true;
+          },
+          cards: cards as CardNetworkApi,
+          users: { findUser: async () => ({ status: 'active' }) as never },
+          wallets,
+          ledger: processLedger,
+          programs: { programOf: () => null },
+          authorizationProgram: () => PROGRAM,
+        },
+        clock,
+      );
+      if (saga) {
+        saga.register(sagaConsumer(authorizationLedgerSaga, [service]));
+        await saga.start(infrastructure);
+      }
+      return { service, saga };
+    };
+    const started = await newAuthorizations(ledger);
+    authorizations = started.service;
+    ledgerSaga = started.saga as ConsumerHost;
   });
 
   afterEach(async () => {
+    await ledgerSaga.stop();
     await consumers.stop();
     await infrastructure.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -178,8 +215,8 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
   }
 
   let line = 0;
-  /** One clearing line (its own file key): `false` when it could not apply (an operator exception). */
-  async function clear(n: number, usd: number): Promise<boolean> {
+  /** One clearing line of its own file key. */
+  function clearingLine(n: number, usd: number): { key: string; presentment: ClearingPresentment } {
     const presentment: ClearingPresentment = {
       sequence: ++line,
       kind: 'presentment',
@@ -198,7 +235,12 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
       terminalId: 'T1',
       presentedAt: '2026-11-23T10:00:00.000Z',
     };
-    return authorizations.clearPresentment('sandbox', `clearing:CLR-int:${line}`, presentment).then(
+    return { key: `clearing:CLR-int:${line}`, presentment };
+  }
+  /** One clearing line: `false` when it could not apply (an operator exception). */
+  async function clear(n: number, usd: number): Promise<boolean> {
+    const { key, presentment } = clearingLine(n, usd);
+    return authorizations.clearPresentment('sandbox', key, presentment).then(
       () => true,
       (error: { code?: string }) => {
         // Refused by the authorization (nothing held any more): what the importer leaves to operators.
@@ -209,8 +251,8 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
   }
 
   let stan = 0;
-  async function reverse(n: number, newTotalUsd?: number): Promise<string> {
-    const request: NetworkReversalRequest = {
+  function reversalRequest(n: number, newTotalUsd?: number): NetworkReversalRequest {
+    return {
       mti: '0400',
       reference: { ...reference(n), stan: `r${String(++stan).padStart(5, '0')}` },
       networkKey: `0400:${ACQUIRER}:r${stan}:${reference(n).rrn}`,
@@ -218,7 +260,9 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
       merchant: MERCHANT,
       ...(newTotalUsd === undefined ? {} : { replacementAmount: newTotalUsd * 100 }),
     };
-    return (await authorizations.reverse('sandbox', request)).responseCode;
+  }
+  async function reverse(n: number, newTotalUsd?: number): Promise<string> {
+    return (await authorizations.reverse('sandbox', reversalRequest(n, newTotalUsd))).responseCode;
   }
 
   /** The wallet's figures as its last ledger event left them, in minor units. */
@@ -234,21 +278,61 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
     return stream.map((event) => event.type);
   };
 
-  it('posts a clearing overtaken by a later reversal before it, so the reversal releases only the rest', async () => {
+  it('carries out the messages of one authorization in turn: a reversal waits for the clearing before it', async () => {
     const { id, n } = await authorize(50);
-    // The clearing's ledger call is held back after its event is recorded (a slow process, or one that
-    // died there); meanwhile the network's full reversal of what the authorization says is left arrives.
+    // In turn within the process alone (the saga, which would also carry the clearing out in log order, is off).
+    await ledgerSaga.stop();
+    // The clearing's ledger call is slow (held back after its event is recorded); meanwhile the network's
+    // full reversal of what the authorization says is left arrives.
     const open = ledger.gate(`${id}.clearing.1`);
     const clearing = clear(n, 10);
     await waitFor(() => ledger.waiting.has(`${id}.clearing.1`), {
       what: 'the clearing held before the ledger',
     });
-    expect(await authorizationState(id)).toEqual(['AuthorizationDecided', 'AuthorizationCleared']);
-    expect(await reverse(n)).toBe('00');
-    // The reversal's process carried out the clearing first: 10 debited, the other 40 released.
-    expect(await ledgerFigures()).toEqual({ balance: 990 * USD, held: 0 });
+    const read = reads.get(id) ?? 0;
+    const reversal = reverse(n);
+    // The reversal has read the authorization (state, distributor) and gone on as far as it may go.
+    await waitFor(() => (reads.get(id) ?? 0) >= read + 2, { what: 'the reversal reading its authorization' });
+    await new Promise((resolve) => setImmediate(resolve));
     open();
     expect(await clearing).toBe(true);
+    expect(await reversal).toBe('00');
+    // The clearing reached the hold first: 10 debited, the other 40 released.
+    expect(await authorizationState(id)).toEqual([
+      'AuthorizationDecided',
+      'AuthorizationCleared',
+      'AuthorizationReversed',
+    ]);
+    expect(await ledgerFigures()).toEqual({ balance: 990 * USD, held: 0 });
+  });
+
+  it('carries out after a restart what a dying process recorded but never took to the wallet, before the next message', async () => {
+    const { id, n } = await authorize(50);
+    // This process dies; the next one records the clearing and dies before its ledger call.
+    await ledgerSaga.stop();
+    const dying = await newAuthorizations(
+      {
+        ...ledger,
+        settleHold: async () => {
+          throw new Error('killed between the append and the ledger');
+        },
+      } as WalletLedger,
+      { saga: false },
+    );
+    const line = clearingLine(n, 10);
+    await expect(dying.service.clearPresentment('sandbox', line.key, line.presentment)).rejects.toThrow(
+      'killed',
+    );
+    expect(await authorizationState(id)).toEqual(['AuthorizationDecided', 'AuthorizationCleared']);
+    expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 50 * USD });
+
+    // A restarted process: the network's full reversal waits for its saga to carry out the clearing first.
+    const restarted = await newAuthorizations(wallets);
+    ledgerSaga = restarted.saga as ConsumerHost;
+    expect((await restarted.service.reverse('sandbox', reversalRequest(n))).responseCode).toBe('00');
+    expect(await ledgerFigures()).toEqual({ balance: 990 * USD, held: 0 });
+    // The saga passing the same events again (a redelivery) changes nothing.
+    await ledgerSaga.drain('sandbox');
     expect(await ledgerFigures()).toEqual({ balance: 990 * USD, held: 0 });
   });
 
@@ -362,7 +446,7 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
     // Then the last clearing, with a tip within the tolerance, on the hold the old form kept.
     expect(await clear(n, 25)).toBe(true);
     expect(await ledgerFigures()).toEqual({ balance: 955 * USD, held: 0 });
-    // A late reversal finds nothing held and runs every list of the stream again: nothing changes.
+    // A late reversal finds nothing held: acknowledged, nothing changes.
     expect(await reverse(n, 40)).toBe('00');
     expect(await ledgerFigures()).toEqual({ balance: 955 * USD, held: 0 });
   });
@@ -387,9 +471,10 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
         },
       },
     ]);
-    // A late reversal finds nothing held and runs the stream's lists: the clearing is posted, once.
-    expect(await reverse(n)).toBe('00');
+    // The ledger saga carries out the recorded clearing (its process died before): posted, once.
+    await ledgerSaga.drain('sandbox');
     expect(await ledgerFigures()).toEqual({ balance: 945 * USD, held: 0 });
+    // A late reversal finds nothing held: acknowledged, nothing changes.
     expect(await reverse(n)).toBe('00');
     expect(await ledgerFigures()).toEqual({ balance: 945 * USD, held: 0 });
   });

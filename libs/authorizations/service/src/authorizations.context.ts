@@ -1,6 +1,7 @@
 import { AUTHORIZATIONS_CONTROLLERS } from '@cip/authorizations/http';
 import { authorizationPublicEvents, authorizationsProjection } from '@cip/authorizations/read-models';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
+import { authorizationLedgerSaga } from './authorization-ledger.saga';
 import { AUTHORIZATIONS_CONTRACTS, AuthorizationsModule } from './authorizations.module';
 
 /** The authorizations context, as the platform registry lists it. */
@@ -10,6 +11,6 @@ export const authorizationsContext: ContextDefinition = {
   module: AuthorizationsModule,
   readModels: [projectionReadModel(authorizationsProjection)],
   publicEvents: [authorizationPublicEvents],
-  sagas: [],
+  sagas: [authorizationLedgerSaga],
   controllers: AUTHORIZATIONS_CONTROLLERS,
 };

@@ -19,6 +19,7 @@ import { USER_LIFECYCLE_API, type UserLifecycleApi } from '@cip/users/contract';
 import { WALLET_LEDGER, WALLETS_API, type WalletLedger, type WalletsApi } from '@cip/wallets/contract';
 import { DEFAULT_AUTHORIZATION_PROGRAM } from './authorization-program.defaults';
 import { AuthorizationExpiryScheduler } from './authorization-expiry.scheduler';
+import { AUTHORIZATION_LEDGER_GROUP } from './authorization-ledger.saga';
 import { AuthorizationsService } from './authorizations.service';
 import { ClearingImport, ClearingImportMetrics } from './clearing-import';
 import { IssuerLink, type CardNetworkLinkConfig } from './network/issuer-link';
@@ -37,6 +38,8 @@ export const AUTHORIZATIONS_OPTIONS = Symbol('AUTHORIZATIONS_OPTIONS');
 export const AUTHORIZATIONS_CONTRACTS = [authorizationsContract];
 
 const PROJECTION_GROUPS = [`projection.${authorizationsProjection.name}`];
+/** How long a process's first network message waits for the ledger saga to finish what a crash left. */
+const LEDGER_RECOVERY_TIMEOUT_MS = 30_000;
 
 /** The issuer's network link, when one is configured (null otherwise). */
 export const ISSUER_LINK = Symbol('ISSUER_LINK');
@@ -60,6 +63,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
         WALLETS_API,
         WALLET_LEDGER,
         PROGRAM_DIRECTORY,
+        LOGGER,
       ],
       useFactory: (
         infrastructure: Infrastructure,
@@ -71,11 +75,18 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
         wallets: WalletsApi,
         ledger: WalletLedger,
         programs: ProgramDirectory,
+        logger: Logger,
       ) =>
         new AuthorizationsService(
           {
             ...environmentStores(infrastructure),
             settle: consumers.settler(PROJECTION_GROUPS),
+            ledgerRecovery: async (environment) => {
+              if (!consumers.runs(environment, AUTHORIZATION_LEDGER_GROUP)) return false;
+              await consumers.drain(environment, [AUTHORIZATION_LEDGER_GROUP], LEDGER_RECOVERY_TIMEOUT_MS);
+              return true;
+            },
+            logger,
             cards,
             users,
             wallets,

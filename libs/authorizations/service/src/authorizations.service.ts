@@ -37,9 +37,15 @@ import {
   ownedBy,
   type ProgramRules,
 } from '@cip/shared/contracts';
-import { handleCommand, loadState, type CommandContext, type EventStore } from '@cip/shared/eventing';
+import {
+  handleCommand,
+  loadState,
+  type CommandContext,
+  type EventStore,
+  type RecordedEvent,
+} from '@cip/shared/eventing';
 import { forTenant, type ReadStore } from '@cip/shared/read-store';
-import type { Clock } from '@cip/shared/runtime';
+import { KeyedSerializer, type Clock, type Logger } from '@cip/shared/runtime';
 import type { ClearingPresentment } from '@cip/simulator/contract';
 import type { UserLifecycleApi } from '@cip/users/contract';
 import type { LedgerContext, WalletLedger, WalletsApi } from '@cip/wallets/contract';
@@ -62,6 +68,12 @@ export interface AuthorizationsPorts {
   wallets: Pick<WalletsApi, 'getWallet'>;
   ledger: WalletLedger;
   programs: ProgramDirectory;
+  /**
+   * Resolves once the ledger saga (AUTHORIZATION_LEDGER_GROUP) has carried out every event recorded before
+   * the call: true, or false when this process does not run the saga (nothing to wait for here).
+   */
+  ledgerRecovery(environment: Environment): Promise<boolean>;
+  logger?: Pick<Logger, 'error'>;
   /** The authorization settings of a distributor's program (pricing, tolerance, hold expiry). */
   authorizationProgram(environment: Environment, distributorId: string): AuthorizationProgram;
 }
@@ -80,6 +92,8 @@ const SPEND_PAGE = 100;
 const ledgerOf = (event: AuthorizationEvent) => ('ledger' in event.data ? event.data.ledger : []);
 /** Concurrent messages on one authorization (a retry racing its original) retry on the fresh stream. */
 const STREAM_ATTEMPTS = 10;
+/** Events carried out inline and not yet passed by the ledger saga; bounded where no saga runs. */
+const CARRIED_OUT_CAPACITY = 100_000;
 
 /**
  * The authorization id of a network transaction: derived from the acquirer and the RRN, which the acquirer
@@ -119,6 +133,15 @@ const NO_PROGRAM: ProgramRules = {
  * for funds is decided again as `insufficientFund` on the wallet's balance.
  */
 export class AuthorizationsService implements AuthorizationsApi {
+  /** One message of an authorization at a time in this process: append, then its ledger, then the next. */
+  private readonly streams = new KeyedSerializer();
+  /** `streamId@revision` of events whose ledger instructions ran inline (the saga skips them). */
+  private readonly carriedOut = new Set<string>();
+  /** Per environment, once the ledger saga has caught up with what earlier processes recorded. */
+  private readonly recovered = new Map<Environment, Promise<void>>();
+  /** Authorizations whose recorded ledger instructions failed inline: the saga owes them before the next message. */
+  private readonly owed = new Set<string>();
+
   constructor(
     private readonly ports: AuthorizationsPorts,
     private readonly clock: Clock,
@@ -287,7 +310,6 @@ export class AuthorizationsService implements AuthorizationsApi {
     const context = this.context(environment, distributorId, request.networkKey);
     if (state.status === 'rejected' || state.remaining === 0) {
       // Nothing held any more (declined, reversed, cleared or expired): acknowledged, nothing changes.
-      await this.rerunLedger(environment, authorizationId, distributorId, context);
       return { responseCode: RESPONSE.approved, authorizationId };
     }
     const amount = this.reversalAmount(environment, state, request, distributorId);
@@ -406,11 +428,28 @@ export class AuthorizationsService implements AuthorizationsApi {
   // -------------------------------------------------------------------------------------------------
 
   /**
-   * Appends the command's events, then carries out their ledger instructions. A message seen before
-   * appends nothing: its events' instructions run again (idempotent: a crash between the append and the
-   * ledger is finished by the network's retry), and it gets the recorded answer.
+   * Appends the command's events, then carries out their ledger instructions, one message of the
+   * authorization at a time in this process (a later message's ledger never overtakes an earlier one's).
+   * A message seen before appends nothing and gets the recorded answer. What a crash left recorded but not
+   * carried out, the ledger saga carries out from the log, in order; after a start, messages wait for it
+   * to have caught up (`ledgerRecovered`) so they never overtake what it still owes.
    */
   private async run(
+    environment: Environment,
+    authorizationId: string,
+    context: CommandContext,
+    command: AuthorizationCommand,
+  ): Promise<NetworkAnswer> {
+    await this.ledgerRecovered(environment);
+    if (this.owed.has(authorizationId) && (await this.ports.ledgerRecovery(environment))) {
+      this.owed.delete(authorizationId);
+    }
+    return this.streams.run(authorizationId, () =>
+      this.runInTurn(environment, authorizationId, context, command),
+    );
+  }
+
+  private async runInTurn(
     environment: Environment,
     authorizationId: string,
     context: CommandContext,
@@ -435,7 +474,6 @@ export class AuthorizationsService implements AuthorizationsApi {
       throw error;
     }
     if (events.length === 0) {
-      await this.rerunLedger(environment, authorizationId, context.distributorId as string, context);
       return (
         (networkKey && (await this.recordedAnswer(environment, authorizationId, networkKey))) || {
           responseCode: RESPONSE.approved,
@@ -443,17 +481,18 @@ export class AuthorizationsService implements AuthorizationsApi {
         }
       );
     }
-    if (revision + 1 > events.length) {
-      // Earlier events of the stream (another message's, whose process is still on its way to the ledger
-      // or died before it) run first, in order: a clearing must not reach the hold after a later message
-      // closed it. Each call is idempotent, so what already ran changes nothing.
-      await this.rerunLedger(environment, authorizationId, context.distributorId as string, context);
-    } else {
-      const walletId = await this.walletOf(environment, authorizationId, events);
-      const ledgerContext = this.ledgerContext(environment, context);
-      for (const event of events) {
+    const walletId = await this.walletOf(environment, authorizationId, events);
+    const ledgerContext = this.ledgerContext(environment, context);
+    const first = revision - events.length + 1;
+    for (const [index, event] of events.entries()) {
+      try {
         await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
+      } catch (error) {
+        // Recorded, not carried out: the saga carries it out; the authorization's next message waits for it.
+        this.owed.add(authorizationId);
+        throw error;
       }
+      this.markCarriedOut(`${authorizationId}@${first + index}`);
     }
     const decided = events.find((event) => event.type === 'AuthorizationDecided');
     if (decided?.type === 'AuthorizationDecided') {
@@ -465,6 +504,71 @@ export class AuthorizationsService implements AuthorizationsApi {
       };
     }
     return { responseCode: RESPONSE.approved, authorizationId };
+  }
+
+  /**
+   * The ledger saga's step (AUTHORIZATION_LEDGER_GROUP, in log order): carries out a recorded event's ledger
+   * instructions unless this process did so inline. What it carries out is what a crash left between an
+   * append and its ledger calls, always recent, so the ledger's idempotency ids still recognise any call
+   * that did go through. A refusal by the ledger is logged for operators and skipped (never blocks the log).
+   */
+  async carryOutRecorded(environment: Environment, recorded: RecordedEvent): Promise<void> {
+    const authorizationId = recorded.streamId;
+    await this.streams.run(authorizationId, async () => {
+      if (this.carriedOut.delete(`${authorizationId}@${recorded.revision}`)) return;
+      const event = authorizationEvents.read(recorded);
+      const instructions = ledgerOf(event);
+      if (instructions.length === 0) return;
+      const walletId = await this.walletOf(environment, authorizationId, [event]);
+      const distributorId = recorded.metadata.distributorId as string;
+      const context = {
+        environment,
+        distributorId,
+        correlationId: authorizationId,
+        causationId: authorizationId,
+      };
+      try {
+        await executeLedger(this.ports.ledger, context, walletId, instructions, authorizationId);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        this.ports.logger?.error(
+          {
+            authorizationId,
+            revision: recorded.revision,
+            type: recorded.type,
+            code: error.code,
+            reason: error.message,
+          },
+          'authorization ledger instructions refused by the wallet ledger: needs an operator',
+        );
+      }
+    });
+  }
+
+  private markCarriedOut(key: string): void {
+    this.carriedOut.add(key);
+    if (this.carriedOut.size > CARRIED_OUT_CAPACITY) {
+      // No saga passes here (another process runs it): forget the oldest (the saga would only find them done).
+      this.carriedOut.delete(this.carriedOut.values().next().value as string);
+    }
+  }
+
+  private ledgerRecovered(environment: Environment): Promise<void> {
+    let recovery = this.recovered.get(environment);
+    if (!recovery) {
+      recovery = this.ports.ledgerRecovery(environment).then(
+        (caughtUp) => {
+          // Not running here (yet): ask again next time rather than remember a wait that never happened.
+          if (!caughtUp) this.recovered.delete(environment);
+        },
+        (error: unknown) => {
+          this.recovered.delete(environment);
+          throw error;
+        },
+      );
+      this.recovered.set(environment, recovery);
+    }
+    return recovery;
   }
 
   /** The answer already given to `networkKey` on this authorization, or null when it is new. */
@@ -487,7 +591,6 @@ export class AuthorizationsService implements AuthorizationsApi {
       return null;
     }
     if (decided?.type === 'AuthorizationDecided' && decided.data.networkKey === networkKey) {
-      await this.rerunLedger(environment, authorizationId, decided.data.distributorId, null);
       const responseCode = responseCodeOf(decided.data);
       return {
         responseCode,
@@ -501,24 +604,6 @@ export class AuthorizationsService implements AuthorizationsApi {
   private async events(environment: Environment, authorizationId: string): Promise<AuthorizationEvent[]> {
     const recorded = await this.ports.eventStore(environment).readStream(authorizationId);
     return recorded.map((event) => authorizationEvents.read(event));
-  }
-
-  /** Runs every ledger instruction of the authorization again (each is idempotent in the ledger). */
-  private async rerunLedger(
-    environment: Environment,
-    authorizationId: string,
-    distributorId: string,
-    context: CommandContext | null,
-  ): Promise<void> {
-    const events = await this.events(environment, authorizationId);
-    if (events.length === 0) return;
-    const walletId = await this.walletOf(environment, authorizationId, events);
-    const ledgerContext = context
-      ? this.ledgerContext(environment, context)
-      : { environment, distributorId, correlationId: authorizationId, causationId: authorizationId };
-    for (const event of events) {
-      await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
-    }
   }
 
   private async walletOf(

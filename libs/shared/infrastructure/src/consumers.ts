@@ -92,6 +92,11 @@ export class ConsumerHost {
     );
   }
 
+  /** Whether `group` runs in this process for `scope` (started, not stopped). */
+  runs(scope: StoreScope, group: string): boolean {
+    return this.running.some((r) => r.scope === scope && r.group === group);
+  }
+
   /**
    * Read-your-writes for list endpoints: waits until the groups have processed what was appended before
    * the call, at most 2 s per stage, and never fails (a late read model still answers, a little behind).

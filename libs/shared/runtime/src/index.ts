@@ -10,3 +10,4 @@ export * from './back-off';
 export * from './secret-box';
 export * from './public-base-url';
 export * from './group-commit';
+export * from './keyed-serializer';
