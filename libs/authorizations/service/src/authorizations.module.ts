@@ -17,7 +17,7 @@ import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runt
 import { CLEARING_FILE_SINK } from '@cip/simulator/contract';
 import { USER_LIFECYCLE_API, type UserLifecycleApi } from '@cip/users/contract';
 import { WALLET_LEDGER, WALLETS_API, type WalletLedger, type WalletsApi } from '@cip/wallets/contract';
-import { DEFAULT_AUTHORIZATION_PROGRAM } from './authorization-program.defaults';
+import { currentAuthorizationProgram } from './authorization-program.settings';
 import { AuthorizationExpiryScheduler } from './authorization-expiry.scheduler';
 import { AuthorizationsService } from './authorizations.service';
 import { ClearingImport, ClearingImportMetrics } from './clearing-import';
@@ -27,7 +27,10 @@ import { IssuerLink, type CardNetworkLinkConfig } from './network/issuer-link';
 export interface AuthorizationsModuleOptions {
   /** The card network link (`CARD_NETWORK_ISO_ADDRESS`); none: the platform decides no card payment. */
   network?: CardNetworkLinkConfig;
-  /** A distributor's authorization settings; the defaults (`DEFAULT_AUTHORIZATION_PROGRAM`) when absent. */
+  /**
+   * Overrides a distributor's authorization settings (an embedding's or a test's choice); by default they are
+   * the program's, as the distributor CLI sets them (`ProgramRules.authorization`), read at each call.
+   */
   program?(environment: Environment, distributorId: string): AuthorizationProgram;
 }
 
@@ -82,7 +85,8 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
             ledger,
             programs,
             authorizationProgram: (environment, distributorId) =>
-              options.program?.(environment, distributorId) ?? DEFAULT_AUTHORIZATION_PROGRAM,
+              options.program?.(environment, distributorId) ??
+              currentAuthorizationProgram(programs, distributorId),
           },
           clock,
         ),

@@ -2,7 +2,7 @@ export * from './authorizations.service';
 export * from './authorizations.module';
 export * from './authorizations.context';
 export * from './authorization-expiry.scheduler';
-export * from './authorization-program.defaults';
+export * from './authorization-program.settings';
 export * from './network/issuer-link';
 export * from './network/iso-issuer-messages';
 export * from './network/response-codes';
