@@ -1,5 +1,7 @@
 import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { DistributorDirectory } from '@cip/distributors/service';
+import { ConsumerHost } from '@cip/shared/infrastructure';
+import { CLEARING_FILE_SINK, type ClearingFile, type ClearingFileSink } from '@cip/simulator/contract';
 import { waitFor } from '@cip/shared/testing';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -30,19 +32,22 @@ describe('program authorization settings set with the CLI, applied by the runnin
     await h?.close();
   });
 
-  /** `npm run cli -- distributors configure <the harness's distributor> ...`, then waits for the platform to see it. */
-  async function configure(...flags: string[]) {
+  /** `npm run cli -- <argv> --json` on the platform's data directory, in its own process. */
+  async function cliJson(...argv: string[]) {
     const { stdout } = await promisify(execFile)(process.execPath, [
       CLI_MAIN,
-      'distributors',
-      'configure',
-      h.platform.distributorId,
-      ...flags,
+      ...argv,
       '--json',
       '--data-dir',
       h.dataDir,
     ]);
-    const configured = JSON.parse(stdout).program.authorization;
+    return JSON.parse(stdout);
+  }
+
+  /** `npm run cli -- distributors configure <the harness's distributor> ...`, then waits for the platform to see it. */
+  async function configure(...flags: string[]) {
+    const configured = (await cliJson('distributors', 'configure', h.platform.distributorId, ...flags))
+      .program.authorization;
     const directory = h.platform.app.get(DistributorDirectory);
     await waitFor(
       () =>
@@ -132,6 +137,68 @@ describe('program authorization settings set with the CLI, applied by the runnin
       declineReasonCode: 'other',
       merchantCurrency: 'GBP',
       fee: {},
+    });
+  });
+
+  it("clears within the program's tolerance, and lists a line beyond it as a clearing exception", async () => {
+    const { cardId } = await fundedCard(100);
+    await configure('--clearing-tolerance', '5%', '--fee-auth', '0');
+    const authorization = await pay(cardId, 20, 'USD');
+    const clear = async (body: object): Promise<ClearingFile> => {
+      const response = await post('/v1/simulate/authorization/clearing', body);
+      expect(response.status).toBe(200);
+      expect(response.body.delivered).toBe(true);
+      return response.body.file;
+    };
+    const settle = async () => {
+      await h.platform.app.get(ConsumerHost).drain('sandbox');
+      await h.platform.app.get(ConsumerHost).drain('sandbox');
+    };
+
+    // 21.01 is more than 5% above 20.00: an exception, nothing cleared.
+    const refused = await clear({ authorizationId: authorization.id, amount: 21.01 });
+    await settle();
+    expect((await get(`/v1/authorizations/${authorization.id}`)).body).toMatchObject({
+      status: 'confirmed',
+      clearedAmount: 0,
+    });
+    const listed = await cliJson(
+      'authorizations',
+      'clearing-exceptions',
+      '--env',
+      'sandbox',
+      '--file',
+      refused.fileId,
+    );
+    expect(listed).toEqual({
+      items: [
+        expect.objectContaining({
+          fileId: refused.fileId,
+          sequence: 1,
+          kind: 'presentment',
+          cardId,
+          amountMinor: 2101,
+          currency: 'USD',
+          code: expect.any(String),
+          reason: expect.stringContaining(authorization.id),
+        }),
+      ],
+      hasMore: false,
+    });
+    // Imported again: still one exception for the line.
+    await h.platform.app.get<ClearingFileSink>(CLEARING_FILE_SINK).deliver('sandbox', refused);
+    await settle();
+    expect(
+      (await cliJson('authorizations', 'clearing-exceptions', '--env', 'sandbox', '--file', refused.fileId))
+        .items,
+    ).toHaveLength(1);
+
+    // 21.00 is exactly 5% above: cleared, tip included.
+    await clear({ authorizationId: authorization.id, amount: 21 });
+    await settle();
+    expect((await get(`/v1/authorizations/${authorization.id}`)).body).toMatchObject({
+      status: 'cleared',
+      clearedAmount: 21,
     });
   });
 });

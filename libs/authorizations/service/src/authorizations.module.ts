@@ -20,6 +20,7 @@ import { WALLET_LEDGER, WALLETS_API, type WalletLedger, type WalletsApi } from '
 import { currentAuthorizationProgram } from './authorization-program.settings';
 import { AuthorizationExpiryScheduler } from './authorization-expiry.scheduler';
 import { AuthorizationsService } from './authorizations.service';
+import { ClearingExceptions } from './clearing-exceptions';
 import { ClearingImport, ClearingImportMetrics } from './clearing-import';
 import { IssuerLink, type CardNetworkLinkConfig } from './network/issuer-link';
 
@@ -114,10 +115,21 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     },
     {
       // The network's clearing files (the sandbox simulator injects it, optional, from this global module).
+      provide: ClearingExceptions,
+      inject: [INFRASTRUCTURE, CLOCK],
+      useFactory: (infrastructure: Infrastructure, clock: Clock) =>
+        new ClearingExceptions(environmentStores(infrastructure), clock),
+    },
+    {
       provide: CLEARING_FILE_SINK,
-      inject: [AuthorizationsService, LOGGER, METRICS],
-      useFactory: (authorizations: AuthorizationsService, logger: Logger, metrics: PlatformMetrics) =>
-        new ClearingImport(authorizations, logger, new ClearingImportMetrics(metrics.registry)),
+      inject: [AuthorizationsService, LOGGER, METRICS, ClearingExceptions],
+      useFactory: (
+        authorizations: AuthorizationsService,
+        logger: Logger,
+        metrics: PlatformMetrics,
+        exceptions: ClearingExceptions,
+      ) =>
+        new ClearingImport(authorizations, logger, new ClearingImportMetrics(metrics.registry), exceptions),
     },
     {
       provide: ISSUER_LINK,
@@ -135,6 +147,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     AuthorizationExpiryScheduler,
     ISSUER_LINK,
     CLEARING_FILE_SINK,
+    ClearingExceptions,
   ],
 })
 export class AuthorizationsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {

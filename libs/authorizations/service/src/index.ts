@@ -7,3 +7,4 @@ export * from './network/issuer-link';
 export * from './network/iso-issuer-messages';
 export * from './network/response-codes';
 export * from './clearing-import';
+export * from './clearing-exceptions';
