@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Cli, CliIo, CommandContext, CommandFailed, CommandHandler, UsageError } from './command';
+import { registerAuthorizationCommands } from './commands/authorizations';
 import { registerCardCommands } from './commands/cards';
 import { registerDistributorCommands } from './commands/distributors';
 import { registerExportCommands } from './commands/export';
@@ -26,6 +27,7 @@ const COMMAND_GROUPS: ((program: Command, cli: Cli) => void)[] = [
   registerKycCommands,
   registerWalletCommands,
   registerCardCommands,
+  registerAuthorizationCommands,
   registerWebhookCommands,
   registerProjectionCommands,
   registerExportCommands,

@@ -1,8 +1,16 @@
+import { programAuthorization } from '@cip/authorizations/contract';
 import type { ApiKeyRecord, DistributorRecord, ProgramConfig } from '@cip/distributors/domain';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Cli, commandGroup, examples, print, table, UsageError, yesNo } from '../command';
 import { booleanOption, nonEmpty } from '../options';
 import { existingDistributor, openControlPlane } from './control-plane';
+import {
+  AUTHORIZATION_HELP,
+  type AuthorizationFlags,
+  authorizationLines,
+  authorizationOptions,
+  changedAuthorization,
+} from './program-authorization';
 
 /** A key as operators may see it: everything but its hash. */
 export function keyView(key: ApiKeyRecord) {
@@ -124,32 +132,82 @@ export function registerDistributorCommands(program: Command, cli: Cli): void {
       }),
     );
 
-  distributors
+  const configure = distributors
     .command('configure')
     .description("Change a distributor's program; options not given keep their value.")
     .argument('<distributorId>', 'the distributor (dst-...)')
     .addOption(countriesOption('countries its users may reside in'))
     .addOption(booleanOption('--b2b <true|false>', 'business users allowed'))
     .addOption(booleanOption('--prepaid <true|false>', 'prepaid cards'))
-    .addOption(booleanOption('--kyc-import <true|false>', 'KYC import allowed'))
-    .addHelpText('after', examples('distributors configure dst-... --prepaid true --countries FR,BE'))
+    .addOption(booleanOption('--kyc-import <true|false>', 'KYC import allowed'));
+  for (const option of authorizationOptions()) configure.addOption(option);
+  configure
+    .addHelpText(
+      'after',
+      AUTHORIZATION_HELP +
+        examples(
+          'distributors configure dst-... --prepaid true --countries FR,BE',
+          'distributors configure dst-... --fee-fx 2% --fee-atm 2.50USD --fee-auth 0',
+          'distributors configure dst-... --fee-fx 15000 --fee-auth 100000   (1.5%, 0.10 USD)',
+          'distributors configure dst-... --fx-rate EUR=1.0856 --fx-rate SEK=0.095 --fx-rate JPY=none',
+          'distributors configure dst-... --clearing-tolerance 15% --hold-expiry-days 10',
+          'distributors configure dst-... --settlement-address 0x52908400098527886E0F7030069857D2E4169EE7',
+        ),
+    )
     .action(
-      cli.action<ProgramFlags>(async (context, { args: [distributorId], options }) => {
+      cli.action<ProgramFlags & AuthorizationFlags>(async (context, { args: [distributorId], options }) => {
+        const { countries, b2b, prepaid, kycImport, ...authorizationFlags } = options;
         const changes: Partial<ProgramConfig> = {};
-        if (options.countries) changes.allowedCountries = options.countries;
-        if (options.b2b !== undefined) changes.b2b = options.b2b;
-        if (options.prepaid !== undefined) changes.prepaid = options.prepaid;
-        if (options.kycImport !== undefined) changes.kycImportEnabled = options.kycImport;
-        if (Object.keys(changes).length === 0) {
-          throw new UsageError('Nothing to configure: give --countries, --b2b, --prepaid or --kyc-import');
+        if (countries) changes.allowedCountries = countries;
+        if (b2b !== undefined) changes.b2b = b2b;
+        if (prepaid !== undefined) changes.prepaid = prepaid;
+        if (kycImport !== undefined) changes.kycImportEnabled = kycImport;
+        const given = Object.values(authorizationFlags).some((value) => value !== undefined);
+        if (Object.keys(changes).length === 0 && !given) {
+          throw new UsageError(
+            'Nothing to configure: give --countries, --b2b, --prepaid, --kyc-import or an authorization ' +
+              'setting (--fee-fx, --fee-atm, --fee-auth, --fx-rate, --clearing-tolerance, ' +
+              '--hold-expiry-days, --settlement-address)',
+          );
         }
         const { service, directory } = await openControlPlane(context);
-        existingDistributor(directory, distributorId);
+        const current = existingDistributor(directory, distributorId);
+        const authorization = changedAuthorization(current.program, authorizationFlags);
+        if (authorization) changes.authorization = authorization;
         const distributor = await service.configureProgram(distributorId, changes);
         await print(context, distributorView(distributor), () => [
           `Configured distributor ${distributor.distributorId} (${distributor.name})`,
           ...programLines(distributor.program),
+          ...authorizationLines(distributor.program),
         ]);
+        return 0;
+      }),
+    );
+
+  distributors
+    .command('show')
+    .description('Show a distributor: its program, with the authorization settings in force, and its keys.')
+    .argument('<distributorId>', 'the distributor (dst-...)')
+    .addHelpText('after', examples('distributors show dst-...', 'distributors show dst-... --json'))
+    .action(
+      cli.action(async (context, { args: [distributorId] }) => {
+        const { directory } = await openControlPlane(context);
+        const distributor = existingDistributor(directory, distributorId);
+        const view = distributorView(distributor);
+        await print(
+          context,
+          {
+            ...view,
+            program: { ...view.program, authorization: programAuthorization(distributor.program) },
+            authorizationSettings: distributor.program.authorization ? 'configured' : 'defaults',
+          },
+          () => [
+            `Distributor ${distributor.distributorId} (${distributor.name})${distributor.isDefault ? ', default' : ''}`,
+            ...programLines(distributor.program),
+            ...authorizationLines(distributor.program),
+            `  active keys ${distributor.keys.filter((k) => k.status === 'active').length}`,
+          ],
+        );
         return 0;
       }),
     );

@@ -1,2 +1,3 @@
 export * from './authorizations.projection';
 export * from './authorization.public-events';
+export * from './clearing-exceptions.projection';

@@ -1,5 +1,9 @@
 import { AUTHORIZATIONS_CONTROLLERS } from '@cip/authorizations/http';
-import { authorizationPublicEvents, authorizationsProjection } from '@cip/authorizations/read-models';
+import {
+  authorizationPublicEvents,
+  authorizationsProjection,
+  clearingExceptionsProjection,
+} from '@cip/authorizations/read-models';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
 import { authorizationLedgerSaga } from './authorization-ledger.saga';
 import { AUTHORIZATIONS_CONTRACTS, AuthorizationsModule } from './authorizations.module';
@@ -9,7 +13,10 @@ export const authorizationsContext: ContextDefinition = {
   name: 'authorizations',
   contracts: AUTHORIZATIONS_CONTRACTS,
   module: AuthorizationsModule,
-  readModels: [projectionReadModel(authorizationsProjection)],
+  readModels: [
+    projectionReadModel(authorizationsProjection),
+    projectionReadModel(clearingExceptionsProjection),
+  ],
   publicEvents: [authorizationPublicEvents],
   sagas: [authorizationLedgerSaga],
   controllers: AUTHORIZATIONS_CONTROLLERS,

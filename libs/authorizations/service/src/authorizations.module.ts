@@ -17,10 +17,11 @@ import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runt
 import { CLEARING_FILE_SINK } from '@cip/simulator/contract';
 import { USER_LIFECYCLE_API, type UserLifecycleApi } from '@cip/users/contract';
 import { WALLET_LEDGER, WALLETS_API, type WalletLedger, type WalletsApi } from '@cip/wallets/contract';
-import { DEFAULT_AUTHORIZATION_PROGRAM } from './authorization-program.defaults';
+import { currentAuthorizationProgram } from './authorization-program.settings';
 import { AuthorizationExpiryScheduler } from './authorization-expiry.scheduler';
 import { AUTHORIZATION_LEDGER_GROUP } from './authorization-ledger.saga';
 import { AuthorizationsService } from './authorizations.service';
+import { ClearingExceptions } from './clearing-exceptions';
 import { ClearingImport, ClearingImportMetrics } from './clearing-import';
 import { IssuerLink, type CardNetworkLinkConfig } from './network/issuer-link';
 
@@ -28,7 +29,10 @@ import { IssuerLink, type CardNetworkLinkConfig } from './network/issuer-link';
 export interface AuthorizationsModuleOptions {
   /** The card network link (`CARD_NETWORK_ISO_ADDRESS`); none: the platform decides no card payment. */
   network?: CardNetworkLinkConfig;
-  /** A distributor's authorization settings; the defaults (`DEFAULT_AUTHORIZATION_PROGRAM`) when absent. */
+  /**
+   * Overrides a distributor's authorization settings (an embedding's or a test's choice); by default they are
+   * the program's, as the distributor CLI sets them (`ProgramRules.authorization`), read at each call.
+   */
   program?(environment: Environment, distributorId: string): AuthorizationProgram;
 }
 
@@ -93,7 +97,8 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
             ledger,
             programs,
             authorizationProgram: (environment, distributorId) =>
-              options.program?.(environment, distributorId) ?? DEFAULT_AUTHORIZATION_PROGRAM,
+              options.program?.(environment, distributorId) ??
+              currentAuthorizationProgram(programs, distributorId),
           },
           clock,
         ),
@@ -121,10 +126,21 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     },
     {
       // The network's clearing files (the sandbox simulator injects it, optional, from this global module).
+      provide: ClearingExceptions,
+      inject: [INFRASTRUCTURE, CLOCK],
+      useFactory: (infrastructure: Infrastructure, clock: Clock) =>
+        new ClearingExceptions(environmentStores(infrastructure), clock),
+    },
+    {
       provide: CLEARING_FILE_SINK,
-      inject: [AuthorizationsService, LOGGER, METRICS],
-      useFactory: (authorizations: AuthorizationsService, logger: Logger, metrics: PlatformMetrics) =>
-        new ClearingImport(authorizations, logger, new ClearingImportMetrics(metrics.registry)),
+      inject: [AuthorizationsService, LOGGER, METRICS, ClearingExceptions],
+      useFactory: (
+        authorizations: AuthorizationsService,
+        logger: Logger,
+        metrics: PlatformMetrics,
+        exceptions: ClearingExceptions,
+      ) =>
+        new ClearingImport(authorizations, logger, new ClearingImportMetrics(metrics.registry), exceptions),
     },
     {
       provide: ISSUER_LINK,
@@ -142,6 +158,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     AuthorizationExpiryScheduler,
     ISSUER_LINK,
     CLEARING_FILE_SINK,
+    ClearingExceptions,
   ],
 })
 export class AuthorizationsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -3,6 +3,7 @@ import type { Logger } from '@cip/shared/runtime';
 import { readClearingFile, type ClearingFile, type ClearingFileSink } from '@cip/simulator/contract';
 import { Counter, type Registry } from 'prom-client';
 import type { AuthorizationsService } from './authorizations.service';
+import type { ClearingExceptions } from './clearing-exceptions';
 
 export class ClearingImportMetrics {
   readonly lines: Counter<'environment' | 'kind' | 'result'>;
@@ -21,7 +22,8 @@ export class ClearingImportMetrics {
  * The issuer side's clearing importer (`CLEARING_FILE_SINK`): reads the file's text (a malformed file, or
  * one whose trailer does not match its records, is refused whole) and applies each line in order, keyed by
  * `<fileId>:<sequence>`, so importing a file again changes nothing. A line that cannot apply (unknown
- * authorization or card, beyond the tolerance, already closed) is an exception for operators: logged as
+ * authorization or card, beyond the tolerance, already closed) is an exception for operators: recorded
+ * (`ClearingExceptions`, listed by `npm run cli -- authorizations clearing-exceptions`), logged as
  * `clearing line not applied` with the file, line and reason (no card data) and counted in
  * `authorization_clearing_lines_total{result="exception"}`; the other lines still apply. An infrastructure
  * failure fails the delivery, which is safe to repeat.
@@ -31,6 +33,7 @@ export class ClearingImport implements ClearingFileSink {
     private readonly authorizations: Pick<AuthorizationsService, 'clearPresentment'>,
     private readonly logger: Logger,
     private readonly metrics: ClearingImportMetrics,
+    private readonly exceptions: Pick<ClearingExceptions, 'record'>,
   ) {}
 
   async deliver(environment: Environment, file: ClearingFile): Promise<void> {
@@ -47,6 +50,21 @@ export class ClearingImport implements ClearingFileSink {
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         result = 'exception';
+        await this.exceptions.record(environment, {
+          fileId: read.fileId,
+          sequence: line.sequence,
+          kind: line.kind,
+          acquirerId: line.acquirerId,
+          rrn: line.rrn,
+          approvalCode: line.approvalCode,
+          cardId: line.cardId,
+          amountMinor: line.amountMinor,
+          currency: line.currency,
+          merchantName: line.merchantName,
+          presentedAt: line.presentedAt,
+          code: error.code,
+          reason: error.message,
+        });
         this.logger.warn(
           { ...where, environment, acquirerId: line.acquirerId, rrn: line.rrn, reason: error.message },
           'clearing line not applied',

@@ -2,6 +2,7 @@ import { DomainError } from '@cip/shared/contracts';
 import type { Logger } from '@cip/shared/runtime';
 import { writeClearingFile, type ClearingFile, type ClearingPresentment } from '@cip/simulator/contract';
 import { Registry } from 'prom-client';
+import type { ClearingException } from '@cip/authorizations/domain';
 import { ClearingImport, ClearingImportMetrics } from './clearing-import';
 
 // A clearing file of several lines: one that cannot apply is an operator exception, the others still apply.
@@ -38,6 +39,7 @@ function fileOf(presentments: ClearingPresentment[]): ClearingFile {
 function importer(failOn: Record<string, Error>) {
   const applied: string[] = [];
   const warnings: unknown[] = [];
+  const recorded: ClearingException[] = [];
   const registry = new Registry();
   const sink = new ClearingImport(
     {
@@ -50,13 +52,18 @@ function importer(failOn: Record<string, Error>) {
     },
     { warn: (fields: unknown) => warnings.push(fields) } as unknown as Logger,
     new ClearingImportMetrics(registry),
+    {
+      record: async (_environment, exception) => {
+        recorded.push(exception);
+      },
+    },
   );
-  return { sink, applied, warnings, registry };
+  return { sink, applied, warnings, registry, recorded };
 }
 
 describe('ClearingImport', () => {
   it('applies every line keyed by file and sequence, and leaves one that cannot apply as an exception', async () => {
-    const { sink, applied, warnings, registry } = importer({
+    const { sink, applied, warnings, registry, recorded } = importer({
       RRN2: new DomainError('not_found', 'Authorization was not found'),
     });
     await sink.deliver('sandbox', fileOf([line(1, 'RRN1'), line(2, 'RRN2'), line(3, 'RRN3')]));
@@ -71,6 +78,19 @@ describe('ClearingImport', () => {
     const counted = await registry.getSingleMetricAsString('authorization_clearing_lines_total');
     expect(counted).toContain('result="exception"} 1');
     expect(counted).toContain('result="applied"} 2');
+    // Recorded for operators (`authorizations clearing-exceptions`), without card data.
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        fileId: 'CLR-sandbox-20261123-000001',
+        sequence: 2,
+        rrn: 'RRN2',
+        cardId: 'crd-1',
+        amountMinor: 2000,
+        code: 'not_found',
+        reason: 'Authorization was not found',
+      }),
+    ]);
+    expect(JSON.stringify(recorded)).not.toContain('4242');
   });
 
   it('fails the delivery on an infrastructure failure (safe to repeat), and refuses a malformed file whole', async () => {

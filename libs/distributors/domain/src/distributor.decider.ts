@@ -1,3 +1,4 @@
+import { normalizeSettlementAddress, programAuthorizationProblems } from '@cip/authorizations/contract';
 import { Decider, DomainError, Environment } from '@cip/shared/contracts';
 import { distributorEvents, type DistributorEvent } from './distributor.events';
 import type { ApiKeyRecord, ProgramConfig } from './distributor.types';
@@ -54,6 +55,27 @@ function activeKey(state: DistributorRecord, keyId: string): ApiKeyRecord {
   return key;
 }
 
+/**
+ * A program as it may be recorded: its authorization settings (when it has its own) valid, the settlement
+ * address in its checksummed spelling. Refused with every problem named, so the operator fixes them at once.
+ */
+function validProgram(program: ProgramConfig): ProgramConfig {
+  const settings = program.authorization;
+  if (!settings) return program;
+  const problems = programAuthorizationProblems(settings);
+  if (problems.length > 0) {
+    throw new DomainError(
+      'validation_error',
+      `Invalid authorization settings: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
+      problems.map((p) => ({ field: `program.authorization.${p.field}`, message: p.message })),
+    );
+  }
+  return {
+    ...program,
+    authorization: { ...settings, settlementAddress: normalizeSettlementAddress(settings.settlementAddress) },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Decide / evolve
 // ---------------------------------------------------------------------------------------------------
@@ -62,7 +84,8 @@ export function decideDistributor(command: DistributorCommand, state: Distributo
   switch (command.type) {
     case 'CreateDistributor': {
       if (state.status !== 'absent') return [];
-      const { distributorId, name, program, isDefault, now } = command.data;
+      const { distributorId, name, isDefault, now } = command.data;
+      const program = validProgram(command.data.program);
       return [
         { type: 'DistributorCreated', data: { distributorId, name, program, isDefault, createdAt: now } },
       ];
@@ -74,7 +97,7 @@ export function decideDistributor(command: DistributorCommand, state: Distributo
           type: 'DistributorProgramConfigured',
           data: {
             distributorId: distributor.distributorId,
-            program: command.data.program,
+            program: validProgram(command.data.program),
             at: command.data.now,
           },
         },

@@ -1,4 +1,5 @@
 import type { Environment, Tenant } from './environment';
+import type { ProgramAuthorization } from './program-authorization';
 
 /**
  * A distributor's program (spec part 1, facts 5 and 8; KYC import needs a contract addendum). It belongs to
@@ -13,6 +14,8 @@ export interface ProgramRules {
   prepaid: boolean;
   /** The contract addendum for imported (shared) KYC is signed. */
   kycImportEnabled: boolean;
+  /** Card authorization settings (fees, fx rates, tolerance, hold expiry, settlement); absent: defaults. */
+  authorization?: ProgramAuthorization;
 }
 
 /**

@@ -8,3 +8,4 @@ export * from './context-contract';
 export * from './pages';
 export * from './upcasting';
 export * from './personal-data';
+export * from './program-authorization';
