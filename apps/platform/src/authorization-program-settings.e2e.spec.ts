@@ -141,7 +141,7 @@ describe('program authorization settings set with the CLI, applied by the runnin
   });
 
   it("clears within the program's tolerance, and lists a line beyond it as a clearing exception", async () => {
-    const { cardId } = await fundedCard(100);
+    const { cardId, walletId } = await fundedCard(100);
     await configure('--clearing-tolerance', '5%', '--fee-auth', '0');
     const authorization = await pay(cardId, 20, 'USD');
     const clear = async (body: object): Promise<ClearingFile> => {
@@ -200,5 +200,7 @@ describe('program authorization settings set with the CLI, applied by the runnin
       status: 'cleared',
       clearedAmount: 21,
     });
+    // And the wallet paid it, tip included: nothing held any more.
+    expect((await get(`/v1/wallets/${walletId}`)).body).toMatchObject({ balance: 79, availableBalance: 79 });
   });
 });
