@@ -10,3 +10,6 @@ export * from './back-off';
 export * from './secret-box';
 export * from './public-base-url';
 export * from './group-commit';
+export * from './outbound/url-guard';
+export * from './outbound/webhook-http-client';
+export * from './outbound/standard-webhooks';
