@@ -13,6 +13,7 @@ import type {
   Merchant,
 } from './authorization.types';
 import type { Advice } from './decision/authorization-decision.policy';
+import type { DecidedBy } from '@cip/authorizations/contract';
 import type { LedgerInstruction } from './authorization.ledger';
 
 // ---------------------------------------------------------------------------------------------------
@@ -54,6 +55,8 @@ export type AuthorizationDecided = DomainEvent<
       type: AuthorizationType;
       decision: AuthorizationDecision;
       declineReasonCode?: DeclineReasonCode;
+      /** Who decided (real-time decisioning); absent: the platform alone. */
+      decidedBy?: DecidedBy;
       /** Why it was declined, for operators (never sent to the network or in the public Event). */
       detail?: string;
       advice: Advice | null;

@@ -6,3 +6,4 @@ export * from './authorization.events';
 export * from './authorization.commands';
 export * from './authorization.state';
 export * from './authorization.decider';
+export * from './decisioning';

@@ -51,6 +51,7 @@ import type {
 } from './network/iso-issuer-messages';
 import { approvalCodeOf, RESPONSE, responseCodeOf } from './network/response-codes';
 import { executeLedger, holdForDecision, releaseUnrecordedHold } from './wallet-ledger-execution';
+import type { DistributorDecisioning } from './decisioning/distributor-decisioning';
 
 export interface AuthorizationsPorts {
   eventStore(environment: Environment): EventStore;
@@ -122,6 +123,8 @@ export class AuthorizationsService implements AuthorizationsApi {
   constructor(
     private readonly ports: AuthorizationsPorts,
     private readonly clock: Clock,
+    /** Real-time decisioning by the distributor (decisioning/); the platform decides alone without it. */
+    private readonly decisioning?: Pick<DistributorDecisioning, 'decide'>,
   ) {}
 
   // -------------------------------------------------------------------------------------------------
@@ -219,7 +222,10 @@ export class AuthorizationsService implements AuthorizationsApi {
       availableBalance: Number.MAX_SAFE_INTEGER,
       program,
     };
-    const outcome = decideAuthorization(facts);
+    // The distributor's real-time decision joins the facts when the platform's checks pass (decisioning/).
+    const outcome = this.decisioning
+      ? await this.decisioning.decide(environment, parties, facts)
+      : decideAuthorization(facts);
     if (outcome.decision === 'confirmed' && outcome.hold && !outcome.hold.force) {
       const held = await holdForDecision(
         this.ports.ledger,

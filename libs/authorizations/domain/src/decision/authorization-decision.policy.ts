@@ -2,6 +2,8 @@ import type { CardBlock, CardStatus, CardVerificationMethod } from '@cip/cards/c
 import { DomainError } from '@cip/shared/contracts';
 import type { UserStatus } from '@cip/users/contract';
 import type { AuthorizationDecision, DeclineReasonCode, Fee } from '../authorization.types';
+import type { DecidedBy } from '@cip/authorizations/contract';
+import type { DistributorVerdict } from '../decisioning/distributor-answer';
 import { isCurrencyCode, merchantAmountText, priceAuthorization, type MerchantCharge } from '../money';
 import type { AuthorizationProgram } from './authorization-program';
 
@@ -40,6 +42,11 @@ export interface AuthorizationFacts {
   /** The wallet's available balance (balance minus holds), minor units; may be negative. */
   availableBalance: number;
   program: AuthorizationProgram;
+  /**
+   * The distributor's real-time decision (`decisioning/`), asked once every other check passed; absent when
+   * the distributor has no decisioning configured.
+   */
+  distributor?: DistributorVerdict;
 }
 
 /** A hold to place on the wallet (`WalletLedger.placeHold`), minor units. */
@@ -64,6 +71,8 @@ export interface AuthorizationOutcome {
   fxRate: string | null;
   /** Null when rejected, or for a zero-amount check (account verification): nothing to hold. */
   hold: HoldToPlace | null;
+  /** Set when the distributor's real-time decisioning took part; absent: the platform decided alone. */
+  decidedBy?: DecidedBy;
 }
 
 const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -114,6 +123,16 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
   if (!priced.ok) return reject('other', priced.detail);
   if (!facts.controls.ok) return reject('failedControl', facts.controls.detail);
 
+  // The distributor's real-time decision (issue 12, decisioning/). Its decline is the distributor's own
+  // control (`failedControl`); a fallback decline after a timeout or an unusable answer is `other`. A
+  // partial approval is declined: the ISO link cannot answer one yet (see `DistributorVerdict.amount`).
+  const verdict = facts.distributor;
+  if (verdict && (verdict.decision === 'decline' || verdict.amount !== undefined)) {
+    const declined = reject(verdict.decidedBy === 'distributor' ? 'failedControl' : 'other', verdict.detail);
+    return { ...declined, decidedBy: verdict.decidedBy };
+  }
+  const decidedBy = verdict ? { decidedBy: verdict.decidedBy } : {};
+
   const total = priced.amount + priced.feeTotal;
   if (total > facts.availableBalance) {
     return reject(
@@ -121,7 +140,7 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
       `available balance of ${facts.availableBalance} minor units does not cover ${total}`,
     );
   }
-  return { decision: 'confirmed', ...amounts, hold: total > 0 ? { amount: total } : null };
+  return { decision: 'confirmed', ...amounts, ...decidedBy, hold: total > 0 ? { amount: total } : null };
 }
 
 /** Refuses a time not in the spec's `YYYY-MM-DDTHH:mm:ss.sssZ` (what `decidedAt` and the events carry). */

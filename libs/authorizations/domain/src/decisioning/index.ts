@@ -1,0 +1,2 @@
+export * from './decisioning-config';
+export * from './distributor-answer';
