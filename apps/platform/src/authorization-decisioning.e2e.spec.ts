@@ -147,7 +147,40 @@ describe('real-time authorization decisioning', () => {
     expect(await available()).toBe(before);
   });
 
-  it('a partial approval is declined (the network link cannot carry one) and holds nothing', async () => {
+  it('a partial approval answers 10 with the approved amount, holds it, and clears it', async () => {
+    const half = (request: { body: Record<string, unknown> }) => ({
+      status: 200,
+      body: JSON.stringify({
+        decision: 'approve',
+        amount: (request.body.authorization as { amountMinorUnits: number }).amountMinorUnits / 2,
+      }),
+    });
+    await decideWith(await receiver(half));
+    const before = await available();
+    const paid = await pay(40);
+    expect(paid.body.network).toMatchObject({ responseCode: '10', approvalCode: expect.any(String) });
+    expect(paid.body.authorization).toMatchObject({
+      status: 'confirmed',
+      decidedBy: 'distributor',
+      amount: 20,
+      merchantAmount: '20.00',
+    });
+    expect(await available()).toBe(before - 20);
+
+    const cleared = await post('/v1/simulate/authorization/clearing', {
+      authorizationId: paid.body.authorization.id,
+    });
+    expect(cleared.body.file.presentments).toEqual([expect.objectContaining({ amountMinor: 2000 })]);
+    await waitFor(
+      async () => (await get(`/v1/authorizations/${paid.body.authorization.id}`)).body.status === 'cleared',
+      { what: 'the partial approval cleared' },
+    );
+    expect((await get(`/v1/authorizations/${paid.body.authorization.id}`)).body).toMatchObject({
+      clearedAmount: 20,
+    });
+  });
+
+  it('a partial approval of a payment in another currency is declined (DE-004 cannot carry it exactly)', async () => {
     await decideWith(
       await receiver((request) => ({
         status: 200,
@@ -158,7 +191,12 @@ describe('real-time authorization decisioning', () => {
       })),
     );
     const before = await available();
-    const paid = await pay(40);
+    const paid = await post('/v1/simulate/authorization', {
+      cardId: card.cardId,
+      amount: 40,
+      currency: 'EUR',
+      merchant,
+    });
     expect(paid.body.authorization).toMatchObject({ status: 'rejected', declineReasonCode: 'failedControl' });
     expect(await available()).toBe(before);
   });

@@ -57,6 +57,8 @@ export type AuthorizationDecided = DomainEvent<
       declineReasonCode?: DeclineReasonCode;
       /** Who decided (real-time decisioning); absent: the platform alone. */
       decidedBy?: DecidedBy;
+      /** A partial approval (network response code 10): the minor units asked for; `amount` was approved. */
+      requestedAmount?: number;
       /** Why it was declined, for operators (never sent to the network or in the public Event). */
       detail?: string;
       advice: Advice | null;

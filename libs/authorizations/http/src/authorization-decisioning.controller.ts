@@ -21,9 +21,11 @@ const HOW_IT_WORKS =
   'the Standard Webhooks headers (webhook-id: the authorization id, webhook-timestamp, webhook-signature ' +
   '"v1,<HMAC-SHA256>" with the secret shown when you switched decisioning on); verify it with any Standard ' +
   'Webhooks library. Answer 2xx with {"decision":"approve"} or {"decision":"decline"}; an optional "amount" ' +
-  'in minor units equal to amountMinorUnits is an approval, below it a partial approval, which the card ' +
-  'network link cannot carry yet, so the payment is declined (as an issuer must when a merchant cannot take ' +
-  'a partial approval). Anything else (a timeout, a non-2xx status, a body that is not that JSON, an amount ' +
+  'in minor units equal to amountMinorUnits is an approval, below it a partial approval: the authorization ' +
+  'holds and shows the approved amount (rounded down to the cent; fees priced on it) and the network gets ' +
+  'response code 10 with the approved amount in DE-004. Only a USD merchant amount can be partially ' +
+  'approved exactly: in another currency, or below one cent, the payment is declined (failedControl). ' +
+  'Anything else (a timeout, a non-2xx status, a body that is not that JSON, an amount ' +
   'above the request) applies onTimeout; an answer arriving after timeoutMs is ignored and logged. If your ' +
   'endpoint keeps failing, a circuit breaker stops calling it for a few seconds and onTimeout applies at ' +
   'once. The authorization records decidedBy (platform, distributor, distributorTimeout); your decline has ' +

@@ -49,7 +49,7 @@ import type {
   NetworkReference,
   NetworkReversalRequest,
 } from './network/iso-issuer-messages';
-import { approvalCodeOf, RESPONSE, responseCodeOf } from './network/response-codes';
+import { networkAnswerOf, RESPONSE } from './network/response-codes';
 import { executeLedger, holdForDecision, releaseUnrecordedHold } from './wallet-ledger-execution';
 import type { DistributorDecisioning } from './decisioning/distributor-decisioning';
 
@@ -73,6 +73,8 @@ export interface NetworkAnswer {
   approvalCode?: string;
   /** The authorization the message was recorded on (absent when nothing was recorded). */
   authorizationId?: string;
+  /** A partial approval (response code 10): the wallet minor units approved, for DE-004 / DE-006. */
+  approvedAmount?: number;
 }
 
 const SPEND_PAGE = 100;
@@ -426,12 +428,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     }
     const decided = events.find((event) => event.type === 'AuthorizationDecided');
     if (decided?.type === 'AuthorizationDecided') {
-      const responseCode = responseCodeOf(decided.data);
-      return {
-        responseCode,
-        authorizationId,
-        ...(responseCode === RESPONSE.approved ? { approvalCode: approvalCodeOf(authorizationId) } : {}),
-      };
+      return networkAnswerOf(decided.data);
     }
     return { responseCode: RESPONSE.approved, authorizationId };
   }
@@ -457,12 +454,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     }
     if (decided?.type === 'AuthorizationDecided' && decided.data.networkKey === networkKey) {
       await this.rerunLedger(environment, authorizationId, decided.data.distributorId, null);
-      const responseCode = responseCodeOf(decided.data);
-      return {
-        responseCode,
-        authorizationId,
-        ...(responseCode === RESPONSE.approved ? { approvalCode: approvalCodeOf(authorizationId) } : {}),
-      };
+      return networkAnswerOf(decided.data);
     }
     return { responseCode: RESPONSE.approved, authorizationId };
   }

@@ -4,6 +4,7 @@ import type { UserStatus } from '@cip/users/contract';
 import type { AuthorizationDecision, DeclineReasonCode, Fee } from '../authorization.types';
 import type { DecidedBy } from '@cip/authorizations/contract';
 import type { DistributorVerdict } from '../decisioning/distributor-answer';
+import { partialCharge } from '../decisioning/partial-approval';
 import { isCurrencyCode, merchantAmountText, priceAuthorization, type MerchantCharge } from '../money';
 import type { AuthorizationProgram } from './authorization-program';
 
@@ -73,6 +74,8 @@ export interface AuthorizationOutcome {
   hold: HoldToPlace | null;
   /** Set when the distributor's real-time decisioning took part; absent: the platform decided alone. */
   decidedBy?: DecidedBy;
+  /** A partial approval: the minor units the network asked for (`amount` is what was approved). */
+  requestedAmount?: number;
 }
 
 const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -125,22 +128,31 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
 
   // The distributor's real-time decision (issue 12, decisioning/). Its decline is the distributor's own
   // control (`failedControl`); a fallback decline after a timeout or an unusable answer is `other`. A
-  // partial approval is declined: the ISO link cannot answer one yet (see `DistributorVerdict.amount`).
+  // partial approval is priced again on the approved amount (`partialCharge`: USD merchants only, others
+  // are declined) and goes on to the funds check like any approval.
   const verdict = facts.distributor;
-  if (verdict && (verdict.decision === 'decline' || verdict.amount !== undefined)) {
-    const declined = reject(verdict.decidedBy === 'distributor' ? 'failedControl' : 'other', verdict.detail);
+  const partial = verdict?.amount !== undefined ? partialCharge(request, verdict.amount) : undefined;
+  if (verdict && (verdict.decision === 'decline' || partial === null)) {
+    const declined = reject(
+      verdict.decidedBy === 'distributor' ? 'failedControl' : 'other',
+      partial === null ? `${verdict.detail}: not possible for this payment` : verdict.detail,
+    );
     return { ...declined, decidedBy: verdict.decidedBy };
   }
+  const charged = partial ? priceAuthorization(partial, program, { authFee: true }) : priced;
+  if (!charged.ok) return reject('other', charged.detail);
   const decidedBy = verdict ? { decidedBy: verdict.decidedBy } : {};
+  const { ok: _charged, ...chargedAmounts } = charged;
+  const approved = partial ? { ...chargedAmounts, requestedAmount: priced.amount } : amounts;
 
-  const total = priced.amount + priced.feeTotal;
+  const total = charged.amount + charged.feeTotal;
   if (total > facts.availableBalance) {
     return reject(
       'insufficientFund',
       `available balance of ${facts.availableBalance} minor units does not cover ${total}`,
     );
   }
-  return { decision: 'confirmed', ...amounts, ...decidedBy, hold: total > 0 ? { amount: total } : null };
+  return { decision: 'confirmed', ...approved, ...decidedBy, hold: total > 0 ? { amount: total } : null };
 }
 
 /** Refuses a time not in the spec's `YYYY-MM-DDTHH:mm:ss.sssZ` (what `decidedAt` and the events carry). */

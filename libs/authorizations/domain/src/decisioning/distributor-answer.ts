@@ -13,9 +13,9 @@ export interface DistributorVerdict {
   decidedBy: Exclude<DecidedBy, 'platform'>;
   decision: 'approve' | 'decline';
   /**
-   * A partial approval: the minor units the distributor approved, below the requested amount. The ISO link
-   * has no partial approval yet (response code 10 with DE-004/DE-006), so the policy declines it, as an
-   * issuer must when the merchant cannot take a partial approval.
+   * A partial approval: the minor units the distributor approved, below the requested amount. The policy
+   * confirms it for a USD merchant (network response code 10, the approved amount in DE-004) and declines
+   * it otherwise (`partialCharge`).
    */
   amount?: number;
   /** For operators and logs (why it fell back to `onTimeout`, or that the distributor declined). */

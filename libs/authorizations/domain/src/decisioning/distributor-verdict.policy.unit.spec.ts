@@ -73,11 +73,59 @@ describe("the distributor's verdict in the decision", () => {
     });
   });
 
-  it('a partial approval is declined (the network link cannot answer one)', () => {
-    expect(decideAuthorization(facts({ ...approve, amount: 1_000_000 }))).toMatchObject({
+  it('a partial approval confirms the approved amount, priced again (fees included), and says what was asked', () => {
+    const outcome = decideAuthorization(
+      facts({ ...approve, amount: 10_000_000 }, { program: { fxRates: {}, fees: { auth: 100_000 } } }),
+    );
+    expect(outcome).toMatchObject({
+      decision: 'confirmed',
+      decidedBy: 'distributor',
+      amount: 10_000_000,
+      requestedAmount: 42_500_000,
+      merchantAmount: '10.00',
+      fee: { auth: 100_000 },
+      hold: { amount: 10_100_000 },
+    });
+  });
+
+  it('a partial approval is rounded down to the cent', () => {
+    expect(decideAuthorization(facts({ ...approve, amount: 10_009_999 }))).toMatchObject({
+      amount: 10_000_000,
+      merchantAmount: '10.00',
+    });
+  });
+
+  it.each([
+    [
+      'in another currency',
+      { ...approve, amount: 10_000_000 },
+      { merchantAmount: 4_000, merchantCurrency: 'EUR' },
+    ],
+    ['below one cent', { ...approve, amount: 9_999 }, {}],
+  ])('a partial approval %s is declined failedControl', (_what, verdict, request) => {
+    const base = facts(verdict as DistributorVerdict, {
+      program: { fxRates: { EUR: '1.08' }, fees: {} },
+    });
+    expect(decideAuthorization({ ...base, request: { ...base.request, ...request } })).toMatchObject({
       decision: 'rejected',
       declineReasonCode: 'failedControl',
+      decidedBy: 'distributor',
       hold: null,
+    });
+  });
+
+  it('a partial approval is checked against the funds on its own total', () => {
+    expect(
+      decideAuthorization(facts({ ...approve, amount: 10_000_000 }, { availableBalance: 10_000_000 })),
+    ).toMatchObject({
+      decision: 'confirmed',
+      hold: { amount: 10_000_000 },
+    });
+    expect(
+      decideAuthorization(facts({ ...approve, amount: 10_000_000 }, { availableBalance: 9_999_999 })),
+    ).toMatchObject({
+      decision: 'rejected',
+      declineReasonCode: 'insufficientFund',
     });
   });
 
