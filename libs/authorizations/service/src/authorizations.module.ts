@@ -162,6 +162,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
             timeoutMs: LATE_ANSWER_CAP_MS,
             maxResponseBytes: 16 * 1024,
             maxSocketsPerOrigin: 64,
+            userAgent: 'card-issuing-platform-decisioning/1',
           }),
           clock,
           logger,
