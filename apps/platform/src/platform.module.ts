@@ -95,6 +95,10 @@ export class PlatformModule {
                   ...options.cardNetwork,
                   zpkHex: options.cardNetworkZpk,
                 },
+                decisioning: {
+                  dataDir: options.dataDir,
+                  allowPrivateUrls: options.webhooks.allowPrivateUrls,
+                },
               },
             },
             {

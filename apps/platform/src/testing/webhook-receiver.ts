@@ -13,19 +13,20 @@ export type Answer = { status: number; body?: string; headers?: Record<string, s
 
 /**
  * A distributor's webhook listener on 127.0.0.1: answers the verification handshake by echoing the
- * challenge (unless told not to) and Events with `answer` (200 by default); keeps every request.
+ * challenge (unless told not to) and Events with `answer` (200 by default); keeps every request. `answer`
+ * may return a promise: a slow receiver holds its response until the test settles it.
  */
 export class WebhookReceiver {
   readonly requests: ReceivedRequest[] = [];
   echoChallenge = true;
-  answer: (request: Omit<ReceivedRequest, 'status'>) => Answer = () => ({ status: 200 });
+  answer: (request: Omit<ReceivedRequest, 'status'>) => Answer | Promise<Answer> = () => ({ status: 200 });
   private server: Server | null = null;
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
         const rawBody = Buffer.concat(chunks).toString('utf8');
         const body = rawBody ? JSON.parse(rawBody) : {};
         const incoming = { headers: req.headers, rawBody, body };
@@ -34,7 +35,7 @@ export class WebhookReceiver {
             ? this.echoChallenge
               ? { status: 200, body: JSON.stringify({ challenge: body.challenge }) }
               : { status: 200, body: '{"ok":true}' }
-            : this.answer(incoming);
+            : await this.answer(incoming);
         this.requests.push({ ...incoming, status: answer.status });
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         res.end(answer.body ?? '');

@@ -6,6 +6,7 @@ import type {
   Fee,
   Merchant,
 } from './authorization.types';
+import type { DecidedBy } from './authorization-decisioning';
 
 /**
  * An authorization as the API shows it (`GET /v1/authorizations/{id}`), plus the owning distributor (kept
@@ -48,6 +49,8 @@ export interface AuthorizationView {
   originalAuthorizationId: string | null;
   /** Set on a stand-in or offline advice: the network approved it without asking (`stand_in`, `offline`). */
   advice: 'stand_in' | 'offline' | null;
+  /** Who decided: the platform alone, the distributor's real-time decisioning, or its `onTimeout` fallback. */
+  decidedBy?: DecidedBy;
   createdAt: string;
   updatedAt: string;
   [field: string]: unknown;

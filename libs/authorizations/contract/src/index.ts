@@ -3,3 +3,4 @@ export * from './authorization-view';
 export * from './authorizations.api';
 export * from './authorizations.integration-events';
 export * from './program-authorization';
+export * from './authorization-decisioning';

@@ -13,6 +13,7 @@ import type {
   Merchant,
 } from './authorization.types';
 import type { Advice } from './decision/authorization-decision.policy';
+import type { DecidedBy } from '@cip/authorizations/contract';
 import { upcastLedgerInstructions, type LedgerInstruction } from './authorization.ledger';
 
 // ---------------------------------------------------------------------------------------------------
@@ -54,6 +55,10 @@ export type AuthorizationDecided = DomainEvent<
       type: AuthorizationType;
       decision: AuthorizationDecision;
       declineReasonCode?: DeclineReasonCode;
+      /** Who decided (real-time decisioning); absent: the platform alone. */
+      decidedBy?: DecidedBy;
+      /** A partial approval (network response code 10): the minor units asked for; `amount` was approved. */
+      requestedAmount?: number;
       /** Why it was declined, for operators (never sent to the network or in the public Event). */
       detail?: string;
       advice: Advice | null;

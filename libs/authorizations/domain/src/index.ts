@@ -7,3 +7,4 @@ export * from './authorization.commands';
 export * from './authorization.state';
 export * from './authorization.decider';
 export * from './clearing-exception';
+export * from './decisioning';

@@ -4,6 +4,7 @@ import {
   AUTHORIZATION_DECISIONS,
   AUTHORIZATION_STATUSES,
   AUTHORIZATION_TYPES,
+  DECIDED_BY,
   DECLINE_REASON_CODES,
 } from '@cip/authorizations/contract';
 import { ListQueryDto, resourceIdPattern } from '@cip/gateway/http';
@@ -98,6 +99,13 @@ export class AuthorizationResponse {
     description: 'stand_in or offline: the network approved it without asking (an advice); null otherwise',
   })
   advice: string | null;
+  @ApiPropertyOptional({
+    enum: DECIDED_BY,
+    description:
+      'Who decided: platform (its own checks alone), distributor (your real-time decisioning endpoint ' +
+      'answered), distributorTimeout (no usable answer in time: your onTimeout applied)',
+  })
+  decidedBy?: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

@@ -37,6 +37,7 @@ function created(event: Decided, at: string): AuthorizationView {
     expiresAt: decided?.expiresAt ?? null,
     originalAuthorizationId: decided?.originalAuthorizationId ?? null,
     advice: decided?.advice ?? null,
+    decidedBy: decided?.decidedBy ?? 'platform',
     createdAt: at,
     updatedAt: at,
   };

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
-import { authorizationsContract } from '@cip/authorizations/contract';
+import { authorizationDecisioningContract, authorizationsContract } from '@cip/authorizations/contract';
 import type { AuthorizationProgram } from '@cip/authorizations/domain';
 import { authorizationsProjection } from '@cip/authorizations/read-models';
 import { CARD_NETWORK_API, type CardNetworkApi } from '@cip/cards/contract';
@@ -13,7 +13,18 @@ import {
   INFRASTRUCTURE,
   LOGGER,
 } from '@cip/shared/infrastructure';
-import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
+import {
+  CLOCK,
+  Clock,
+  loadOrCreateSecret,
+  Logger,
+  METRICS,
+  PlatformMetrics,
+  SecretBox,
+  systemResolver,
+  type Resolver,
+} from '@cip/shared/runtime';
+import { randomBytes } from 'node:crypto';
 import { CLEARING_FILE_SINK } from '@cip/simulator/contract';
 import { USER_LIFECYCLE_API, type UserLifecycleApi } from '@cip/users/contract';
 import { WALLET_LEDGER, WALLETS_API, type WalletLedger, type WalletsApi } from '@cip/wallets/contract';
@@ -24,6 +35,9 @@ import { AuthorizationsService } from './authorizations.service';
 import { ClearingExceptions } from './clearing-exceptions';
 import { ClearingImport, ClearingImportMetrics } from './clearing-import';
 import { IssuerLink, type CardNetworkLinkConfig } from './network/issuer-link';
+import { DecisioningConfigs } from './decisioning/decisioning-configs';
+import { DecisioningMetrics } from './decisioning/decisioning-metrics';
+import { DistributorDecisioning } from './decisioning/distributor-decisioning';
 
 /** What the app decides for the authorizations context (provided under AUTHORIZATIONS_OPTIONS). */
 export interface AuthorizationsModuleOptions {
@@ -34,12 +48,30 @@ export interface AuthorizationsModuleOptions {
    * the program's, as the distributor CLI sets them (`ProgramRules.authorization`), read at each call.
    */
   program?(environment: Environment, distributorId: string): AuthorizationProgram;
+  /** Real-time decisioning by the distributors' endpoints (`/v1/authorization-decisioning`). */
+  decisioning: AuthorizationDecisioningOptions;
 }
+
+export interface AuthorizationDecisioningOptions {
+  /** Where the key sealing the decisioning secrets is kept (DATA_DIR/secrets) unless `secretsKey` is set. */
+  dataDir: string;
+  /** 32-byte key (base64) sealing the decisioning secrets at rest; generated under DATA_DIR otherwise. */
+  secretsKey?: string;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: loopback and private addresses allowed in the sandbox (never in production). */
+  allowPrivateUrls: boolean;
+  /** How long an endpoint's open circuit stays open before one call is let through (10 s by default). */
+  breakerResetTimeoutMs?: number;
+  /** DNS resolution of decisioning hosts (tests substitute it). */
+  resolver?: Resolver;
+}
+
+/** A decision request whose answer comes later than this is dropped (its answer was long since ignored). */
+const LATE_ANSWER_CAP_MS = 10_000;
 
 export const AUTHORIZATIONS_OPTIONS = Symbol('AUTHORIZATIONS_OPTIONS');
 
 /** The authorizations context's APIs, by audience. */
-export const AUTHORIZATIONS_CONTRACTS = [authorizationsContract];
+export const AUTHORIZATIONS_CONTRACTS = [authorizationsContract, authorizationDecisioningContract];
 
 const PROJECTION_GROUPS = [`projection.${authorizationsProjection.name}`];
 /** How long a process's first network message waits for the ledger saga to finish what a crash left. */
@@ -68,6 +100,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
         WALLET_LEDGER,
         PROGRAM_DIRECTORY,
         LOGGER,
+        DistributorDecisioning,
       ],
       useFactory: (
         infrastructure: Infrastructure,
@@ -80,6 +113,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
         ledger: WalletLedger,
         programs: ProgramDirectory,
         logger: Logger,
+        decisioning: DistributorDecisioning,
       ) =>
         new AuthorizationsService(
           {
@@ -101,9 +135,57 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
               currentAuthorizationProgram(programs, distributorId),
           },
           clock,
+          decisioning,
         ),
     },
-    ...contractProviders(AuthorizationsService, AUTHORIZATIONS_CONTRACTS),
+    ...contractProviders(AuthorizationsService, [authorizationsContract]),
+    {
+      provide: DecisioningConfigs,
+      inject: [INFRASTRUCTURE, CLOCK, AUTHORIZATIONS_OPTIONS],
+      useFactory: (infrastructure: Infrastructure, clock: Clock, options: AuthorizationsModuleOptions) =>
+        new DecisioningConfigs({
+          eventStore: environmentStores(infrastructure).eventStore,
+          secrets: new SecretBox(
+            Buffer.from(
+              loadOrCreateSecret({
+                dataDir: options.decisioning.dataDir,
+                name: 'authorization-decisioning-secrets-key',
+                fromEnv: options.decisioning.secretsKey,
+                generate: () => randomBytes(32).toString('base64'),
+              }),
+              'base64',
+            ),
+          ),
+          addressPolicy: decisioningAddressPolicy(options.decisioning, 'sandbox'),
+          clock,
+        }),
+    },
+    ...contractProviders(DecisioningConfigs, [authorizationDecisioningContract]),
+    {
+      provide: DistributorDecisioning,
+      inject: [DecisioningConfigs, CLOCK, LOGGER, METRICS, AUTHORIZATIONS_OPTIONS],
+      useFactory: (
+        configs: DecisioningConfigs,
+        clock: Clock,
+        logger: Logger,
+        metrics: PlatformMetrics,
+        options: AuthorizationsModuleOptions,
+      ) =>
+        new DistributorDecisioning(
+          configs,
+          (environment) => ({
+            ...decisioningAddressPolicy(options.decisioning, environment),
+            timeoutMs: LATE_ANSWER_CAP_MS,
+            maxResponseBytes: 16 * 1024,
+            maxSocketsPerOrigin: 64,
+            userAgent: 'card-issuing-platform-decisioning/1',
+          }),
+          clock,
+          logger,
+          new DecisioningMetrics(metrics.registry),
+          { breakerResetTimeoutMs: options.decisioning.breakerResetTimeoutMs ?? 10_000 },
+        ),
+    },
     {
       provide: AuthorizationExpiryScheduler,
       inject: [AuthorizationsService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
@@ -159,12 +241,15 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     ISSUER_LINK,
     CLEARING_FILE_SINK,
     ClearingExceptions,
+    DecisioningConfigs,
+    DistributorDecisioning,
   ],
 })
 export class AuthorizationsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     @Inject(AuthorizationExpiryScheduler) private readonly expiry: AuthorizationExpiryScheduler,
     @Inject(ISSUER_LINK) private readonly link: IssuerLink | null,
+    @Inject(DistributorDecisioning) private readonly decisioning: DistributorDecisioning,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -175,5 +260,12 @@ export class AuthorizationsModule implements OnApplicationBootstrap, BeforeAppli
   async beforeApplicationShutdown(): Promise<void> {
     await this.link?.close();
     await this.expiry.stop();
+    this.decisioning.shutdown();
   }
 }
+
+/** Production never reaches a private address, whatever WEBHOOK_ALLOW_PRIVATE_URLS says. */
+const decisioningAddressPolicy = (options: AuthorizationDecisioningOptions, environment: Environment) => ({
+  allowPrivate: environment === 'sandbox' && options.allowPrivateUrls,
+  resolver: options.resolver ?? systemResolver,
+});

@@ -55,8 +55,9 @@ import type {
   NetworkReference,
   NetworkReversalRequest,
 } from './network/iso-issuer-messages';
-import { approvalCodeOf, RESPONSE, responseCodeOf } from './network/response-codes';
+import { networkAnswerOf, RESPONSE } from './network/response-codes';
 import { executeLedger, holdForDecision, releaseUnrecordedHold } from './wallet-ledger-execution';
+import type { DistributorDecisioning } from './decisioning/distributor-decisioning';
 
 export interface AuthorizationsPorts {
   eventStore(environment: Environment): EventStore;
@@ -84,6 +85,8 @@ export interface NetworkAnswer {
   approvalCode?: string;
   /** The authorization the message was recorded on (absent when nothing was recorded). */
   authorizationId?: string;
+  /** A partial approval (response code 10): the wallet minor units approved, for DE-004 / DE-006. */
+  approvedAmount?: number;
 }
 
 const SPEND_PAGE = 100;
@@ -145,6 +148,8 @@ export class AuthorizationsService implements AuthorizationsApi {
   constructor(
     private readonly ports: AuthorizationsPorts,
     private readonly clock: Clock,
+    /** Real-time decisioning by the distributor (decisioning/); the platform decides alone without it. */
+    private readonly decisioning?: Pick<DistributorDecisioning, 'decide'>,
   ) {}
 
   // -------------------------------------------------------------------------------------------------
@@ -250,7 +255,10 @@ export class AuthorizationsService implements AuthorizationsApi {
       availableBalance: Number.MAX_SAFE_INTEGER,
       program,
     };
-    const outcome = decideAuthorization(facts);
+    // The distributor's real-time decision joins the facts when the platform's checks pass (decisioning/).
+    const outcome = this.decisioning
+      ? await this.decisioning.decide(environment, parties, facts)
+      : decideAuthorization(facts);
     if (outcome.decision === 'confirmed' && outcome.hold && !outcome.hold.force) {
       const held = await holdForDecision(
         this.ports.ledger,
@@ -496,12 +504,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     }
     const decided = events.find((event) => event.type === 'AuthorizationDecided');
     if (decided?.type === 'AuthorizationDecided') {
-      const responseCode = responseCodeOf(decided.data);
-      return {
-        responseCode,
-        authorizationId,
-        ...(responseCode === RESPONSE.approved ? { approvalCode: approvalCodeOf(authorizationId) } : {}),
-      };
+      return networkAnswerOf(decided.data);
     }
     return { responseCode: RESPONSE.approved, authorizationId };
   }
@@ -591,12 +594,7 @@ export class AuthorizationsService implements AuthorizationsApi {
       return null;
     }
     if (decided?.type === 'AuthorizationDecided' && decided.data.networkKey === networkKey) {
-      const responseCode = responseCodeOf(decided.data);
-      return {
-        responseCode,
-        authorizationId,
-        ...(responseCode === RESPONSE.approved ? { approvalCode: approvalCodeOf(authorizationId) } : {}),
-      };
+      return networkAnswerOf(decided.data);
     }
     return { responseCode: RESPONSE.approved, authorizationId };
   }

@@ -11,3 +11,6 @@ export * from './secret-box';
 export * from './public-base-url';
 export * from './group-commit';
 export * from './keyed-serializer';
+export * from './outbound/url-guard';
+export * from './outbound/webhook-http-client';
+export * from './outbound/standard-webhooks';

@@ -15,6 +15,7 @@ import {
   AUTHORIZATION_DECISIONS,
   AUTHORIZATION_STATUSES,
   AUTHORIZATION_TYPES,
+  DECIDED_BY,
   DECLINE_REASON_CODES,
 } from '@cip/authorizations/contract';
 import { IsSafeText, resourceIdPattern } from '@cip/gateway/http';
@@ -235,6 +236,11 @@ export class SimulatedAuthorizationRecord {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
   @ApiProperty({ type: String, nullable: true }) originalAuthorizationId: string | null;
   @ApiProperty({ type: String, enum: ['stand_in', 'offline'], nullable: true }) advice: string | null;
+  @ApiPropertyOptional({
+    enum: DECIDED_BY,
+    description: 'platform, distributor (real-time decisioning) or distributorTimeout (its onTimeout)',
+  })
+  decidedBy?: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

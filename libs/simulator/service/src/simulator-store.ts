@@ -12,6 +12,8 @@ export interface NetworkTransaction {
   tx: AcquirerTransaction;
   responseCode: string;
   approvalCode: string | null;
+  /** A partial approval (response code 10): the minor units the issuer approved (its 0110's DE-004). */
+  approvedMinor?: number;
   /** Minor units released by reversals so far. */
   reversedMinor: number;
   /** The issuer's authorization id, once the issuer has shown its record. */

@@ -1,7 +1,7 @@
 import type { AuthorizationsApi, AuthorizationView } from '@cip/authorizations/contract';
 import type { CardholderDetails, CardSandboxApi } from '@cip/cards/contract';
 import { Caller, DomainError, Environment, notFound } from '@cip/shared/contracts';
-import { encryptPinBlock, pinBlockFormat0 } from '@cip/shared/iso8583';
+import { encryptPinBlock, F, pinBlockFormat0 } from '@cip/shared/iso8583';
 import type { Clock } from '@cip/shared/runtime';
 import type {
   ClearingFileSink,
@@ -58,6 +58,8 @@ export interface SimulatorPorts {
 
 const DEFAULT_MERCHANT_ID = 'SANDBOXMERCH001';
 const DEFAULT_TERMINAL_ID = 'SBXTERM1';
+/** DE-039 `10`: the issuer approved less than asked, the approved amount in its DE-004. */
+const PARTIAL_APPROVAL = '10';
 
 /**
  * The sandbox's acquirers (`SimulatorApi`): each simulation builds the ISO 8583 message a terminal's acquirer
@@ -127,13 +129,13 @@ export class SimulatorService implements SimulatorApi {
   ): Promise<SimulatedAuthorizationResult> {
     const store = this.ports.store(caller.environment);
     const known = this.carried(caller, input.authorizationId);
-    if (known.responseCode !== '00') {
+    if (known.responseCode !== '00' && known.responseCode !== PARTIAL_APPROVAL) {
       throw new DomainError(
         'invalid_state_transition',
         `Authorization ${input.authorizationId} was declined (${known.responseCode}): there is nothing to reverse`,
       );
     }
-    const remaining = known.tx.amountMinor - known.reversedMinor;
+    const remaining = (known.approvedMinor ?? known.tx.amountMinor) - known.reversedMinor;
     const currency = currencyAlpha(known.tx.currencyNumeric) ?? 'USD';
     const amount = input.amount === undefined ? remaining : this.minorUnits(input.amount, currency, 'amount');
     if (remaining <= 0) {
@@ -203,7 +205,7 @@ export class SimulatorService implements SimulatorApi {
         processingCode: known.tx.processingCode,
         amountMinor:
           input.amount === undefined
-            ? known.tx.amountMinor
+            ? (known.approvedMinor ?? known.tx.amountMinor)
             : this.minorUnits(input.amount, currency, 'amount'),
         currency,
         ...acceptorFields(known.tx.acceptor),
@@ -298,6 +300,9 @@ export class SimulatorService implements SimulatorApi {
       tx,
       responseCode: answer.responseCode,
       approvalCode: answer.approvalCode,
+      ...(answer.responseCode === PARTIAL_APPROVAL && answer.response
+        ? { approvedMinor: Number(answer.response.get(F.AMOUNT_TRANSACTION)) }
+        : {}),
       reversedMinor: 0,
       authorizationId: null,
     });

@@ -4,5 +4,4 @@ export * from './dispatch/webhook-dispatcher';
 export * from './dispatch/delivery-engine';
 export * from './signing/signing-keys';
 export * from './signing/webhook-signature';
-export * from './delivery/url-guard';
 export * from './webhooks.context';

@@ -17,11 +17,13 @@ import {
   METRICS,
   PlatformMetrics,
   SecretBox,
+  systemResolver,
+  WebhookHttpClient,
+  type AddressPolicy,
+  type Resolver,
 } from '@cip/shared/runtime';
 import { webhookSubscriptionsProjection } from '@cip/webhooks/read-models';
 import { randomBytes } from 'node:crypto';
-import { AddressPolicy, Resolver, systemResolver } from './delivery/url-guard';
-import { WebhookHttpClient } from './delivery/webhook-http-client';
 import { DeliveryEngine } from './dispatch/delivery-engine';
 import { SubscriptionDirectory } from './dispatch/subscription-directory';
 import { DISPATCHER_GROUP, WebhookDispatcher } from './dispatch/webhook-dispatcher';

@@ -2,7 +2,16 @@ import { Caller, DomainError, Environment, FindPage, FindResult, ownedBy } from 
 import type { PublicEventLog } from '@cip/events/contract';
 import { CommandContext, EventStore, handleCommand, loadState, callerContext } from '@cip/shared/eventing';
 import { forTenant, type ReadStore } from '@cip/shared/read-store';
-import { Clock, newId, SecretBox } from '@cip/shared/runtime';
+import {
+  AddressPolicy,
+  Clock,
+  newId,
+  parseWebhookUrl,
+  resolveDeliveryAddress,
+  SecretBox,
+  WebhookHttpClient,
+  WebhookTransportError,
+} from '@cip/shared/runtime';
 import {
   isWebhookSubscription,
   webhookSubscriptionDecider,
@@ -18,8 +27,6 @@ import {
   webhookSubscriptionsProjection,
 } from '@cip/webhooks/read-models';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AddressPolicy, parseWebhookUrl, resolveDeliveryAddress } from './delivery/url-guard';
-import { WebhookHttpClient, WebhookTransportError } from './delivery/webhook-http-client';
 import type { WebhookDispatcher } from './dispatch/webhook-dispatcher';
 import type { SigningKey, SigningKeyRing } from './signing/signing-keys';
 import { newSubscriptionSecret, signWebhook } from './signing/webhook-signature';

@@ -2,6 +2,9 @@ import type { CardBlock, CardStatus, CardVerificationMethod } from '@cip/cards/c
 import { DomainError } from '@cip/shared/contracts';
 import type { UserStatus } from '@cip/users/contract';
 import type { AuthorizationDecision, DeclineReasonCode, Fee } from '../authorization.types';
+import type { DecidedBy } from '@cip/authorizations/contract';
+import type { DistributorVerdict } from '../decisioning/distributor-answer';
+import { partialCharge } from '../decisioning/partial-approval';
 import { isCurrencyCode, merchantAmountText, priceAuthorization, type MerchantCharge } from '../money';
 import type { AuthorizationProgram } from './authorization-program';
 
@@ -40,6 +43,11 @@ export interface AuthorizationFacts {
   /** The wallet's available balance (balance minus holds), minor units; may be negative. */
   availableBalance: number;
   program: AuthorizationProgram;
+  /**
+   * The distributor's real-time decision (`decisioning/`), asked once every other check passed; absent when
+   * the distributor has no decisioning configured.
+   */
+  distributor?: DistributorVerdict;
 }
 
 /** A hold to place on the wallet (`WalletLedger.placeHold`), minor units. */
@@ -64,6 +72,10 @@ export interface AuthorizationOutcome {
   fxRate: string | null;
   /** Null when rejected, or for a zero-amount check (account verification): nothing to hold. */
   hold: HoldToPlace | null;
+  /** Set when the distributor's real-time decisioning took part; absent: the platform decided alone. */
+  decidedBy?: DecidedBy;
+  /** A partial approval: the minor units the network asked for (`amount` is what was approved). */
+  requestedAmount?: number;
 }
 
 const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -114,14 +126,33 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
   if (!priced.ok) return reject('other', priced.detail);
   if (!facts.controls.ok) return reject('failedControl', facts.controls.detail);
 
-  const total = priced.amount + priced.feeTotal;
+  // The distributor's real-time decision (issue 12, decisioning/). Its decline is the distributor's own
+  // control (`failedControl`); a fallback decline after a timeout or an unusable answer is `other`. A
+  // partial approval is priced again on the approved amount (`partialCharge`: USD merchants only, others
+  // are declined) and goes on to the funds check like any approval.
+  const verdict = facts.distributor;
+  const partial = verdict?.amount !== undefined ? partialCharge(request, verdict.amount) : undefined;
+  if (verdict && (verdict.decision === 'decline' || partial === null)) {
+    const declined = reject(
+      verdict.decidedBy === 'distributor' ? 'failedControl' : 'other',
+      partial === null ? `${verdict.detail}: not possible for this payment` : verdict.detail,
+    );
+    return { ...declined, decidedBy: verdict.decidedBy };
+  }
+  const charged = partial ? priceAuthorization(partial, program, { authFee: true }) : priced;
+  if (!charged.ok) return reject('other', charged.detail);
+  const decidedBy = verdict ? { decidedBy: verdict.decidedBy } : {};
+  const { ok: _charged, ...chargedAmounts } = charged;
+  const approved = partial ? { ...chargedAmounts, requestedAmount: priced.amount } : amounts;
+
+  const total = charged.amount + charged.feeTotal;
   if (total > facts.availableBalance) {
     return reject(
       'insufficientFund',
       `available balance of ${facts.availableBalance} minor units does not cover ${total}`,
     );
   }
-  return { decision: 'confirmed', ...amounts, hold: total > 0 ? { amount: total } : null };
+  return { decision: 'confirmed', ...approved, ...decidedBy, hold: total > 0 ? { amount: total } : null };
 }
 
 /** Refuses a time not in the spec's `YYYY-MM-DDTHH:mm:ss.sssZ` (what `decidedAt` and the events carry). */

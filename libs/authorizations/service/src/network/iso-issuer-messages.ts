@@ -1,4 +1,4 @@
-import type { Advice, MerchantCharge } from '@cip/authorizations/domain';
+import { MINOR_PER_CENT, type Advice, type MerchantCharge } from '@cip/authorizations/domain';
 import {
   DE048,
   decryptPinBlock,
@@ -188,11 +188,26 @@ export function readReversalRequest(message: IsoMessage): NetworkReversalRequest
   };
 }
 
-/** The response to `request` with `responseCode` (DE-039) and, approved, the approval code (DE-038). */
-export function answer(request: IsoMessage, responseCode: string, approvalCode?: string): IsoMessage {
+/**
+ * The response to `request` with `responseCode` (DE-039) and, approved, the approval code (DE-038). A
+ * partial approval (`10`) carries the approved amount instead of the requested one in DE-004 (and in DE-006
+ * when the request had it): `approvedAmount` in wallet minor units, a whole number of US cents (only a USD
+ * charge is partially approved, see `partialCharge`).
+ */
+export function answer(
+  request: IsoMessage,
+  responseCode: string,
+  approvalCode?: string,
+  approvedAmount?: number,
+): IsoMessage {
+  const approvedCents =
+    approvedAmount === undefined ? undefined : String(approvedAmount / MINOR_PER_CENT).padStart(12, '0');
   return new IsoMessage(responseMtiOf(request.mti), {
     [F.PROCESSING_CODE]: request.get(F.PROCESSING_CODE),
-    [F.AMOUNT_TRANSACTION]: request.get(F.AMOUNT_TRANSACTION),
+    [F.AMOUNT_TRANSACTION]: approvedCents ?? request.get(F.AMOUNT_TRANSACTION),
+    ...(approvedCents && request.get(F.AMOUNT_CARDHOLDER_BILLING)
+      ? { [F.AMOUNT_CARDHOLDER_BILLING]: approvedCents }
+      : {}),
     [F.TRANSMISSION_DATE_TIME]: request.get(F.TRANSMISSION_DATE_TIME),
     [F.STAN]: request.get(F.STAN),
     [F.ACQUIRING_INSTITUTION_ID]: request.get(F.ACQUIRING_INSTITUTION_ID),

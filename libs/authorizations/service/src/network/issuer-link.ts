@@ -59,7 +59,7 @@ export class IssuerLink {
     try {
       const outcome = await this.dispatch(environment, request);
       if (!outcome) return;
-      return answer(request, outcome.responseCode, outcome.approvalCode);
+      return answer(request, outcome.responseCode, outcome.approvalCode, outcome.approvedAmount);
     } catch (error) {
       if (error instanceof UnreadableMessage) {
         this.logger.warn({ mti: request.mti, reason: error.message }, 'card network message refused');

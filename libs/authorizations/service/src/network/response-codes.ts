@@ -8,6 +8,8 @@ import type { AuthorizationDecided } from '@cip/authorizations/domain';
 
 export const RESPONSE = {
   approved: '00',
+  /** Approved for less than asked: the approved amount is in DE-004 (the distributor's partial approval). */
+  partialApproval: '10',
   doNotHonour: '05',
   invalidCard: '14',
   insufficientFunds: '51',
@@ -24,9 +26,11 @@ export const RESPONSE = {
 
 /** The code of a recorded decision. */
 export function responseCodeOf(
-  decided: Pick<AuthorizationDecided['data'], 'decision' | 'declineReasonCode' | 'detail'>,
+  decided: Pick<AuthorizationDecided['data'], 'decision' | 'declineReasonCode' | 'detail' | 'requestedAmount'>,
 ): string {
-  if (decided.decision === 'confirmed') return RESPONSE.approved;
+  if (decided.decision === 'confirmed') {
+    return decided.requestedAmount === undefined ? RESPONSE.approved : RESPONSE.partialApproval;
+  }
   const detail = decided.detail ?? '';
   switch (decided.declineReasonCode) {
     case 'insufficientFund':
@@ -48,3 +52,26 @@ export const approvalCodeOf = (authorizationId: string): string =>
     .replace(/[^0-9a-f]/g, '')
     .slice(-6)
     .toUpperCase();
+
+/** The issuer's answer to the message that decided an authorization (the first time, and on a retry). */
+export function networkAnswerOf(decided: AuthorizationDecided['data']): {
+  responseCode: string;
+  authorizationId: string;
+  approvalCode?: string;
+  approvedAmount?: number;
+} {
+  const responseCode = responseCodeOf(decided);
+  const { authorizationId } = decided;
+  if (responseCode === RESPONSE.approved) {
+    return { responseCode, authorizationId, approvalCode: approvalCodeOf(authorizationId) };
+  }
+  if (responseCode === RESPONSE.partialApproval) {
+    return {
+      responseCode,
+      authorizationId,
+      approvalCode: approvalCodeOf(authorizationId),
+      approvedAmount: decided.amount,
+    };
+  }
+  return { responseCode, authorizationId };
+}

@@ -16,6 +16,8 @@ const TAGS: Record<string, string> = {
     "Digital-wallet tokens of your cards: Apple Pay and Google Pay push provisioning, activation, and the card's tokens, which follow the card.",
   Authorizations:
     'Card payments the card network asked about (ISO 8583): confirmed with a hold on the wallet or rejected with a reason, then cleared, reversed or expired.',
+  'Authorization decisioning':
+    "Your own endpoint approves or declines card payments in real time, after the platform's checks and before any money is held (signed requests, a deadline, a fallback).",
   Webhooks: 'Subscriptions that receive every Event, signed (Standard Webhooks), with their delivery log.',
   Events: 'The record of every occurrence (`user.created`, ...), as sent to webhooks.',
   Simulations: 'Sandbox only: play the provider, the chain or the network.',

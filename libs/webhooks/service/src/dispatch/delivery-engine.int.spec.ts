@@ -1,6 +1,12 @@
 import type { PublicEventName } from '@cip/shared/contracts';
 import { SqliteReadStore } from '@cip/shared/read-store';
-import { createLogger, ManualClock, openSqliteDatabase } from '@cip/shared/runtime';
+import {
+  createLogger,
+  ManualClock,
+  openSqliteDatabase,
+  systemResolver,
+  WebhookHttpClient,
+} from '@cip/shared/runtime';
 import { waitFor } from '@cip/shared/testing';
 import type { WebhookDelivery } from '@cip/webhooks/read-models';
 import type { WebhookSubscriptionRecord } from '@cip/webhooks/domain';
@@ -10,8 +16,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { systemResolver } from '../delivery/url-guard';
-import { WebhookHttpClient } from '../delivery/webhook-http-client';
 import { SigningKeyRing } from '../signing/signing-keys';
 import { newSubscriptionSecret } from '../signing/webhook-signature';
 import { DeliveryEngine } from './delivery-engine';

@@ -1,14 +1,15 @@
 import type { Environment } from '@cip/shared/contracts';
 import { PublicEventLog, renderEvent } from '@cip/events/contract';
 import type { ReadStore } from '@cip/shared/read-store';
-import type { Clock, Logger } from '@cip/shared/runtime';
-import { deliveryOutcome } from '@cip/webhooks/domain';
 import {
   retryAfterMs,
   WebhookHttpClient,
   WebhookResponse,
   WebhookTransportError,
-} from '../delivery/webhook-http-client';
+  type Clock,
+  type Logger,
+} from '@cip/shared/runtime';
+import { deliveryOutcome } from '@cip/webhooks/domain';
 import type { SigningKeyRing } from '../signing/signing-keys';
 import { signWebhook } from '../signing/webhook-signature';
 import { AttemptOutcome, DeliveryJob, DeliveryLog } from './delivery-log';

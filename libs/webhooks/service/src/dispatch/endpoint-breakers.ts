@@ -1,6 +1,5 @@
-import type { Logger } from '@cip/shared/runtime';
+import type { Logger, WebhookHttpClient, WebhookResponse } from '@cip/shared/runtime';
 import CircuitBreaker from 'opossum';
-import type { WebhookHttpClient, WebhookResponse } from '../delivery/webhook-http-client';
 
 /** A non-2xx answer: a failure for the circuit breaker, carrying the response for the delivery log. */
 export class UnsuccessfulResponse extends Error {

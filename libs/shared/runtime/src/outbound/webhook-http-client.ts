@@ -12,6 +12,8 @@ export interface WebhookHttpOptions extends AddressPolicy {
   maxResponseBytes: number;
   /** Concurrent connections per endpoint origin. */
   maxSocketsPerOrigin: number;
+  /** The User-Agent sent (webhook deliveries' by default). */
+  userAgent?: string;
 }
 
 export interface WebhookResponse {
@@ -89,7 +91,7 @@ export class WebhookHttpClient {
           ...headers,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
-          'user-agent': 'card-issuing-platform-webhooks/1',
+          'user-agent': this.options.userAgent ?? 'card-issuing-platform-webhooks/1',
         },
       });
       const deadline = setTimeout(

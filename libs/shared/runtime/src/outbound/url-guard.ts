@@ -3,8 +3,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 // ---------------------------------------------------------------------------------------------------
-// SSRF protection: webhook urls must point at the public internet. Checked when a url is registered and
-// again for every connection, since DNS may answer differently later (rebinding).
+// SSRF protection of outbound calls (webhook deliveries, authorization decisioning): urls must point at
+// the public internet. Checked when a url is registered and again for every connection, since DNS may
+// answer differently later (rebinding).
 // ---------------------------------------------------------------------------------------------------
 
 const MAX_URL_LENGTH = 2048;

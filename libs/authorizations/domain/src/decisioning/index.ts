@@ -1,0 +1,3 @@
+export * from './decisioning-config';
+export * from './distributor-answer';
+export * from './partial-approval';
