@@ -64,6 +64,18 @@ export type CloseSettlementBatch = {
 
 export type SettlementLedgerCommand = CutSettlementBatches | CloseSettlementBatch;
 
+/** How far past the ledger's scanned position a run without cuts must have read to record its position. */
+export const SCAN_CHECKPOINT_EVENTS = 10_000;
+
+/** Whether deferring these programs (and forgetting the idle ones) changes the ledger's programs. */
+function changesPrograms(state: SettlementLedgerState, deferred: SettlementDeferral[]): boolean {
+  const idle = [...state.programs.entries()].filter(([, program]) => program.open === null);
+  if (idle.length !== deferred.length) return true;
+  return deferred.some(
+    (deferral) => state.programs.get(deferral.distributorId)?.watermark !== deferral.fromPosition,
+  );
+}
+
 function cutBatches({ data }: CutSettlementBatches, state: SettlementLedgerState): SettlementLedgerEvent[] {
   if (data.scannedThrough < state.scannedThrough)
     throw new DomainError(
@@ -91,7 +103,11 @@ function cutBatches({ data }: CutSettlementBatches, state: SettlementLedgerState
         'concurrency_conflict',
         `Program ${deferral.distributorId}'s waiting items do not start at its watermark`,
       );
-  if (data.cuts.length === 0 && data.scannedThrough === state.scannedThrough) return [];
+  if (data.cuts.length === 0 && !changesPrograms(state, data.deferred)) {
+    // Nothing claimed and no program changes: recording the scanned position only saves rescanning it,
+    // worth an event once the scan has gone far enough.
+    if (data.scannedThrough - state.scannedThrough < SCAN_CHECKPOINT_EVENTS) return [];
+  }
   return [
     {
       type: 'SettlementBatchesCut',

@@ -6,6 +6,7 @@ import type { SettlementBatchEvent, SettlementLedgerEvent } from './settlement.e
 import {
   openSettlementBatches,
   planSettlement,
+  SCAN_CHECKPOINT_EVENTS,
   scanStartOf,
   SettlementItem,
   settlementLedgerDecider,
@@ -216,11 +217,32 @@ describe('the settlement ledger', () => {
       .thenThrows('concurrency_conflict');
   });
 
-  it('records nothing for a run that found nothing new', () => {
+  it('records nothing for a run that found nothing new, until it has read far enough to save rescanning', () => {
     spec
       .given([cutOf('dst-a', 'stb-1', 0, 9)])
       .when(cut(9, []))
       .thenNothing();
+    spec
+      .given([cutOf('dst-a', 'stb-1', 0, 9)])
+      .when(cut(9 + SCAN_CHECKPOINT_EVENTS - 1, []))
+      .thenNothing();
+    spec
+      .given([cutOf('dst-a', 'stb-1', 0, 9)])
+      .when(cut(9 + SCAN_CHECKPOINT_EVENTS, []))
+      .then([
+        {
+          type: 'SettlementBatchesCut',
+          data: { scannedThrough: 9 + SCAN_CHECKPOINT_EVENTS, cuts: [], deferred: [], at: T0 },
+        },
+      ]);
+  });
+
+  it('records a program whose items start waiting, however short the scan', () => {
+    const deferred = [{ distributorId: 'dst-b', fromPosition: 0, reason: 'no_settlement_address' as const }];
+    spec
+      .given([])
+      .when({ type: 'CutSettlementBatches', data: { scannedThrough: 3, cuts: [], deferred, now: T0 } })
+      .then([{ type: 'SettlementBatchesCut', data: { scannedThrough: 3, cuts: [], deferred, at: T0 } }]);
   });
 
   it('moves the watermark on when a batch is confirmed, and back to its start when it failed', () => {
