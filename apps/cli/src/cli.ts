@@ -16,6 +16,7 @@ import { registerProjectionCommands } from './commands/projections';
 import { registerUserCommands } from './commands/users';
 import { registerVaultCommands } from './commands/vault';
 import { registerWalletCommands } from './commands/wallets';
+import { registerSettlementCommands } from './commands/settlement';
 import { registerWebhookCommands } from './commands/webhooks';
 import { NO_PROGRESS, progressLines } from './progress';
 
@@ -26,6 +27,7 @@ const COMMAND_GROUPS: ((program: Command, cli: Cli) => void)[] = [
   registerUserCommands,
   registerKycCommands,
   registerWalletCommands,
+  registerSettlementCommands,
   registerCardCommands,
   registerAuthorizationCommands,
   registerWebhookCommands,

@@ -12,7 +12,7 @@ import {
   SimulatedPayout,
   UnconfiguredPayout,
 } from '@cip/wallets/chain';
-import type { WalletsModuleOptions } from '@cip/wallets/service';
+import { configuredSettlementAddresses, type WalletsModuleOptions } from '@cip/wallets/service';
 
 /**
  * The wallets context's chain adapters in the embedded runtime, per environment:
@@ -20,15 +20,21 @@ import type { WalletsModuleOptions } from '@cip/wallets/service';
  *   DATA_DIR/secrets on first start);
  * - with CHAIN_RPC_URL_<ENV> set, an EVM deposit watcher on that chain, and EVM payouts from
  *   HOT_WALLET_PRIVATE_KEY_<ENV> journaled on the wallet streams;
- * - without a chain: sandbox payouts on the simulated chain, production withdrawals rejected.
+ * - without a chain: sandbox payouts on the simulated chain, production withdrawals rejected;
+ * - settlement batches through the same payout adapters, to SETTLEMENT_ADDRESS_<ENV> every
+ *   SETTLEMENT_INTERVAL_MS.
  */
 export function embeddedWalletChain(
-  config: Pick<PlatformConfig, 'dataDir' | 'walletHdSeeds' | 'chains'>,
+  config: Pick<PlatformConfig, 'dataDir' | 'walletHdSeeds' | 'chains' | 'settlement'>,
   logger: Logger,
 ): WalletsModuleOptions {
   const seedOf = (environment: Environment) =>
     loadDepositSeed({ dataDir: config.dataDir, environment, fromEnv: config.walletHdSeeds?.[environment] });
   return {
+    settlement: {
+      settlementAddressOf: configuredSettlementAddresses(config),
+      intervalMs: config.settlement.intervalMs,
+    },
     chain: (environment, { simulated, payoutJournal }) => {
       const evm = config.chains[environment];
       return {

@@ -54,6 +54,8 @@ export async function startHarness(
     cardNetwork?: PlatformConfig['cardNetwork'];
     /** False: the platform's issuer does not link to its card network (a test's fake issuer answers). */
     linkIssuer?: boolean;
+    /** Settlement addresses and schedule (default: the configuration's, on demand only in tests). */
+    settlement?: PlatformConfig['settlement'];
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-'));
@@ -72,6 +74,8 @@ export async function startHarness(
       chains: options.chains ?? {},
       publicBaseUrl: options.publicBaseUrl,
       cardNetwork: options.cardNetwork,
+      // Tests run settlement on demand (SettlementRunner.runNow); no batch is cut behind their back.
+      settlement: options.settlement ?? { ...config.settlement, intervalMs: 0 },
     },
     {
       logger: options.logger ?? createLogger('silent'),

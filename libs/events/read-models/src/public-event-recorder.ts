@@ -73,7 +73,10 @@ export class PublicEventRecorder {
       const entity = snapshot.doc ? withoutTenant(snapshot.doc) : {};
       const eventIds: string[] = [];
       for (const draft of mapper.toPublicEvents(event, snapshot.doc)) {
-        const id = deterministicUuid(event.metadata.eventId, draft.eventName);
+        const id =
+          draft.idKey === undefined
+            ? deterministicUuid(event.metadata.eventId, draft.eventName)
+            : deterministicUuid(event.metadata.eventId, draft.eventName, draft.idKey);
         eventIds.push(id);
         records.push({
           id,

@@ -9,6 +9,12 @@ export interface PublicEventDraft {
   userId?: string;
   /** Event-specific fields of spec part 6, merged over the entity snapshot. */
   fields?: Record<string, unknown>;
+  /**
+   * Set when one domain event gives rise to several Events of the same name (a settlement batch: one
+   * `blockchainTransaction.confirmed` per wallet and type): it tells their ids apart. Absent: the id is
+   * derived from the domain event and the name alone, as it always was.
+   */
+  idKey?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { SANDBOX_ZPK, ZPK_HEX } from '@cip/shared/iso8583';
 import { resolve } from 'node:path';
+import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 
 /** Settings read from the environment at start-up (README, "Configuration"). */
@@ -47,6 +48,20 @@ export interface PlatformConfig {
   cardNetworkZpk: string;
   /** The sandbox card network the embedded platform runs (`SIMULATOR_*`). */
   simulator: SimulatorConfig;
+  /** On-chain settlement of card payments (README "Settlement"). */
+  settlement: SettlementConfig;
+}
+
+/** Where and how often cleared card payments leave custody (README "Settlement"). */
+export interface SettlementConfig {
+  /**
+   * SETTLEMENT_ADDRESS_<ENV>: the settlement address (checksummed EVM address) of every program of the
+   * environment until programs carry their own; unset: the sandbox on the simulated chain uses
+   * `SIMULATED_SETTLEMENT_ADDRESS`, otherwise card payments wait for an address.
+   */
+  addresses: { sandbox?: string; production?: string };
+  /** SETTLEMENT_INTERVAL_MS (default 3,600,000: hourly): between scheduled batches; 0: on demand only. */
+  intervalMs: number;
 }
 
 /** The sandbox card network simulator's settings (README "Configuration", `SIMULATOR_*`). */
@@ -178,6 +193,14 @@ const chainVariables = (suffix: 'SANDBOX' | 'PRODUCTION') => ({
     .optional(),
 });
 
+/** An EVM address: 0x and 40 hex digits, mixed case only with a valid EIP-55 checksum; read checksummed. */
+const evmAddress = z
+  .string()
+  .refine((value) => isAddress(value, { strict: true }), {
+    error: 'must be an EVM address (0x and 40 hex digits; mixed case only with a valid EIP-55 checksum)',
+  })
+  .transform((value) => getAddress(value));
+
 const base64Key = z
   .string()
   .refine((value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32, {
@@ -261,6 +284,9 @@ const PLATFORM_ENV = z.object({
   ...cardVariables('PRODUCTION'),
   CARD_NETWORK_ISO_ADDRESS: hostPort.optional(),
   ...SIMULATOR_ENV.shape,
+  SETTLEMENT_ADDRESS_SANDBOX: evmAddress.optional(),
+  SETTLEMENT_ADDRESS_PRODUCTION: evmAddress.optional(),
+  SETTLEMENT_INTERVAL_MS: integer(0).default(3_600_000),
 });
 
 const SECRET_VARIABLE = /KEY|KEK|CVK|PVK|ZPK|SECRET|SEED/;
@@ -386,5 +412,9 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
     cardNetwork: env.CARD_NETWORK_ISO_ADDRESS,
     cardNetworkZpk: env.CARD_NETWORK_ZPK,
     simulator: simulatorConfig(env, { isoPort: 0, isoHost: '127.0.0.1' }),
+    settlement: {
+      addresses: { sandbox: env.SETTLEMENT_ADDRESS_SANDBOX, production: env.SETTLEMENT_ADDRESS_PRODUCTION },
+      intervalMs: env.SETTLEMENT_INTERVAL_MS,
+    },
   };
 }

@@ -229,4 +229,41 @@ describe('the platform configuration, read from the environment', () => {
       ).toThrow(ConfigError);
     });
   });
+
+  describe('settlement', () => {
+    it('has no settlement address and an hourly schedule by default', () => {
+      expect(readPlatformConfig({}).settlement).toEqual({
+        addresses: { sandbox: undefined, production: undefined },
+        intervalMs: 3_600_000,
+      });
+    });
+
+    it('takes an address in lower case or with a valid checksum, and reads it checksummed', () => {
+      const config = readPlatformConfig({
+        SETTLEMENT_ADDRESS_SANDBOX: '0x38651ed2fbc13930d11fd4b1d88ddb974908b51f',
+        SETTLEMENT_ADDRESS_PRODUCTION: '0x38651Ed2FBc13930D11fd4b1d88DDB974908B51F',
+        SETTLEMENT_INTERVAL_MS: '0',
+      });
+      expect(config.settlement).toEqual({
+        addresses: {
+          sandbox: '0x38651Ed2FBc13930D11fd4b1d88DDB974908B51F',
+          production: '0x38651Ed2FBc13930D11fd4b1d88DDB974908B51F',
+        },
+        intervalMs: 0,
+      });
+    });
+
+    it('refuses an address with a wrong checksum or of the wrong length, naming the variable', () => {
+      const problems = problemsOf({
+        SETTLEMENT_ADDRESS_SANDBOX: '0x38651Ed2FBc13930D11fd4b1d88DDB974908b51F',
+        SETTLEMENT_ADDRESS_PRODUCTION: '0x1234',
+        SETTLEMENT_INTERVAL_MS: '-1',
+      });
+      expect(problems.map((problem) => problem.split(':')[0]).sort()).toEqual([
+        'SETTLEMENT_ADDRESS_PRODUCTION',
+        'SETTLEMENT_ADDRESS_SANDBOX',
+        'SETTLEMENT_INTERVAL_MS',
+      ]);
+    });
+  });
 });

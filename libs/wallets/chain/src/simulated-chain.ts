@@ -3,6 +3,12 @@ import { keccak256, stringToHex, zeroAddress } from 'viem';
 import type { PayoutPort, PayoutRequest, PayoutResult } from './chain.ports';
 
 /**
+ * Where the sandbox's settlement batches go on the simulated chain when SETTLEMENT_ADDRESS_SANDBOX is not
+ * set (an address nobody holds a key of: keccak256("cip:sandbox-settlement"), last 20 bytes).
+ */
+export const SIMULATED_SETTLEMENT_ADDRESS = '0x38651Ed2FBc13930D11fd4b1d88DDB974908B51F';
+
+/**
  * The sandbox's chain: nothing is broadcast; transactions get a hash derived from what they are (so the
  * same withdrawal always gets the same hash) and block heights that only grow, about one block a second.
  */

@@ -4,3 +4,6 @@ export * from './wallet.commands';
 export * from './wallet.decider';
 export * from './address-allocator.decider';
 export * from './recent-ids';
+export * from './settlement/settlement.events';
+export * from './settlement/settlement.ledger';
+export * from './settlement/settlement.batch';

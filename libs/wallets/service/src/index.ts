@@ -6,3 +6,6 @@ export * from './chain-bindings';
 export * from './wallet-transactions.read-model';
 export * from './withdrawal-payouts';
 export * from './embedded-wallets';
+export * from './settlement/settlement-batches';
+export * from './settlement/settlement-runner';
+export * from './settlement/settlement-addresses';

@@ -1,6 +1,6 @@
 import { WALLETS_CONTROLLERS } from '@cip/wallets/http';
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
-import { walletPublicEvents, walletsProjection } from '@cip/wallets/read-models';
+import { settlementPublicEvents, walletPublicEvents, walletsProjection } from '@cip/wallets/read-models';
 import { walletProvisioningSaga } from './sagas/wallet-provisioning.saga';
 import { walletTransactionsReadModel } from './wallet-transactions.read-model';
 import { WALLETS_CONTRACTS, WalletsModule } from './wallets.module';
@@ -11,7 +11,7 @@ export const walletsContext: ContextDefinition = {
   contracts: WALLETS_CONTRACTS,
   module: WalletsModule,
   readModels: [projectionReadModel(walletsProjection), walletTransactionsReadModel],
-  publicEvents: [walletPublicEvents],
+  publicEvents: [walletPublicEvents, settlementPublicEvents],
   sagas: [walletProvisioningSaga],
   controllers: WALLETS_CONTROLLERS,
 };

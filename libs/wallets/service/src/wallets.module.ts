@@ -27,6 +27,8 @@ import {
 } from '@cip/wallets/contract';
 import { WalletChain, WalletsService } from './wallets.service';
 import { PayoutMetrics, WithdrawalPayouts } from './withdrawal-payouts';
+import { routedPayoutJournal, SettlementAddressOf, SettlementBatches } from './settlement/settlement-batches';
+import { SettlementMetrics, SettlementRunner } from './settlement/settlement-runner';
 
 export const WITHDRAWAL_PAYOUT_GROUP = 'wallets.withdrawals';
 
@@ -41,6 +43,19 @@ export interface WalletsModuleOptions {
   ): WalletChain;
   /** A deposit watcher for an environment, or null for none (no chain endpoint configured). */
   watcher?(environment: Environment, sink: DepositSink, checkpoint: WatcherCheckpoint): DepositWatcher | null;
+  /**
+   * Settlement of card payments (README "Settlement"): each program's settlement address, and how often
+   * batches are cut (0 or absent: on demand only). Without it no program has an address: items wait.
+   */
+  settlement?: { settlementAddressOf: SettlementAddressOf; intervalMs: number };
+}
+
+/** The wallets service and the settlement batches, built together: they share the chain adapters. */
+class WalletsParts {
+  constructor(
+    readonly wallets: WalletsService,
+    readonly settlement: SettlementBatches,
+  ) {}
 }
 
 /** The wallets context's APIs, by audience (the ledger is for card authorizations). */
@@ -70,6 +85,29 @@ export class PayoutRunnerLifecycle implements OnApplicationBootstrap, BeforeAppl
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.payouts.stop();
+  }
+}
+
+/** How often the settlement schedule and the open batches are looked at (real time; runs follow the clock). */
+const SETTLEMENT_TICK_MS = 1_000;
+
+/** Runs the settlement schedule on a timer; lets a running batch finish on shutdown. */
+export class SettlementRunnerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+
+  constructor(private readonly runner: SettlementRunner) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.ticking ??= this.runner.tick().finally(() => (this.ticking = null));
+    }, SETTLEMENT_TICK_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.runner.stop();
   }
 }
 
@@ -127,7 +165,7 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
 @Module({
   providers: [
     {
-      provide: WalletsService,
+      provide: WalletsParts,
       inject: [INFRASTRUCTURE, ConsumerHost, CLOCK, WALLETS_OPTIONS],
       useFactory: (
         infrastructure: Infrastructure,
@@ -138,9 +176,10 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
         const simulatedChain = new SimulatedChain(clock);
         // Built once the service exists: the payout journal of each environment is kept by it.
         const chains = new Map<Environment, WalletChain>();
+        const eventStore = (environment: Environment) => infrastructure.scope(environment).eventStore;
         const wallets = new WalletsService(
           {
-            eventStore: (environment) => infrastructure.scope(environment).eventStore,
+            eventStore,
             readStore: (environment) => infrastructure.scope(environment).readStore,
             // A list read right after the user's activation must show the wallet the provisioning saga
             // creates for it: the saga catches up first, then the read models with what it appended.
@@ -157,16 +196,57 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
           },
           clock,
         );
+        // Settlement transfers go through the withdrawals' payout adapter: one signer per hot wallet.
+        const settlement = new SettlementBatches(
+          {
+            eventStore,
+            payout: (environment) => (chains.get(environment) as WalletChain).payout,
+            settlementAddressOf: options.settlement?.settlementAddressOf ?? (() => null),
+          },
+          clock,
+        );
         for (const environment of ENVIRONMENTS)
           chains.set(
             environment,
             options.chain(environment, {
               simulated: simulatedChain,
-              payoutJournal: walletPayoutJournal(wallets, environment),
+              payoutJournal: routedPayoutJournal(
+                walletPayoutJournal(wallets, environment),
+                settlement.journal(environment),
+              ),
             }),
           );
-        return wallets;
+        return new WalletsParts(wallets, settlement);
       },
+    },
+    { provide: WalletsService, inject: [WalletsParts], useFactory: (parts: WalletsParts) => parts.wallets },
+    {
+      provide: SettlementBatches,
+      inject: [WalletsParts],
+      useFactory: (parts: WalletsParts) => parts.settlement,
+    },
+    {
+      provide: SettlementRunner,
+      inject: [SettlementBatches, CLOCK, LOGGER, METRICS, WALLETS_OPTIONS],
+      useFactory: (
+        settlement: SettlementBatches,
+        clock: Clock,
+        logger: Logger,
+        metrics: PlatformMetrics,
+        options: WalletsModuleOptions,
+      ) =>
+        new SettlementRunner(
+          settlement,
+          clock,
+          logger.child({ component: 'settlement' }),
+          new SettlementMetrics(metrics.registry),
+          options.settlement?.intervalMs ?? 0,
+        ),
+    },
+    {
+      provide: SettlementRunnerLifecycle,
+      inject: [SettlementRunner],
+      useFactory: (runner: SettlementRunner) => new SettlementRunnerLifecycle(runner),
     },
     ...contractProviders(WalletsService, WALLETS_CONTRACTS),
     {
@@ -212,6 +292,8 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
     ...WALLETS_CONTRACTS.map((contract) => contract.token),
     DepositWatchers,
     WithdrawalPayouts,
+    SettlementBatches,
+    SettlementRunner,
   ],
 })
 export class WalletsModule {

@@ -7,6 +7,13 @@ export interface RpcProxy {
   up: boolean;
   /** JSON-RPC methods forwarded so far, in order: a signal that a client has polled, without sleeping. */
   readonly methods: string[];
+  /**
+   * Requests whose method this answers true for are held: never forwarded nor answered (a node that took
+   * the request and went silent), so a test can kill its client at that exact step. Null: none held.
+   */
+  hold: ((method: string) => boolean) | null;
+  /** The methods of the requests held so far, in order. */
+  readonly held: string[];
   close(): Promise<void>;
 }
 
@@ -18,6 +25,11 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
     if (!proxy.up) return void res.writeHead(503).end();
     const body = Buffer.concat(chunks);
     const calls = [JSON.parse(body.toString('utf8')) as { method: string } | { method: string }[]].flat();
+    const hold = proxy.hold;
+    if (hold && calls.some((call) => hold(call.method))) {
+      proxy.held.push(...calls.map((call) => call.method));
+      return;
+    }
     try {
       const answer = await fetch(targetUrl, {
         method: 'POST',
@@ -35,6 +47,8 @@ export async function startRpcProxy(targetUrl: string): Promise<RpcProxy> {
   const proxy: RpcProxy = {
     up: true,
     methods: [],
+    hold: null,
+    held: [],
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((closed) => {

@@ -1,0 +1,194 @@
+import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
+import { ConsumerHost } from '@cip/shared/infrastructure';
+import { METRICS, type PlatformMetrics } from '@cip/shared/runtime';
+import { waitFor } from '@cip/shared/testing';
+import { SIMULATED_SETTLEMENT_ADDRESS } from '@cip/wallets/chain';
+import { SettlementBatches, SettlementRunner } from '@cip/wallets/service';
+import { activeUserWithWallet, distributorCalls } from './testing/cardholders';
+import { Harness, startHarness } from './testing/platform-harness';
+
+// Settlement in the embedded runtime on the sandbox's simulated chain: card payments made and cleared
+// through the sandbox card network, a settlement run, and the blockchainTransaction.confirmed Events a
+// distributor reads. The same path on a real EVM chain (ganache), with kill -9, is in
+// settlement-crash.e2e.spec.ts.
+
+describe('settlement of cleared card payments on the simulated chain', () => {
+  let h: Harness;
+  const { post, get } = distributorCalls(() => h);
+  const merchant = { name: 'Corner Cafe', city: 'Paris', country: 'FR', mcc: '5814' };
+
+  beforeAll(async () => {
+    h = await startHarness();
+    const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
+    await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const caughtUp = () => h.platform.app.get(ConsumerHost).drain('sandbox');
+  const runSettlement = async () => {
+    await caughtUp();
+    return h.platform.app.get(SettlementRunner).runNow('sandbox');
+  };
+  const chainEventsOf = async (userId: string) => {
+    await caughtUp();
+    const response = await get('/v1/events', {
+      userId,
+      eventName: 'blockchainTransaction.confirmed',
+      limit: '100',
+    });
+    expect(response.status).toBe(200);
+    return (response.body.items as { data: Record<string, unknown> }[]).filter(
+      (event) => event.data.type === 'settlement' || event.data.type === 'refund',
+    );
+  };
+
+  async function cardholder(funds: number) {
+    const holder = await activeUserWithWallet(h);
+    const card = await post('/v1/cards', { userId: holder.userId, type: 'virtual' });
+    expect(card.status).toBe(201);
+    expect((await post('/v1/simulate/deposit', { walletId: holder.walletId, amount: funds })).status).toBe(
+      201,
+    );
+    return { ...holder, cardId: card.body.id as string };
+  }
+
+  async function paid(cardId: string, amount: number) {
+    const authorization = await post('/v1/simulate/authorization', {
+      cardId,
+      amount,
+      currency: 'USD',
+      merchant,
+    });
+    expect(authorization.body.network).toMatchObject({ responseCode: '00' });
+    const clearing = await post('/v1/simulate/authorization/clearing', {
+      authorizationId: authorization.body.authorization.id,
+    });
+    expect(clearing.body.delivered).toBe(true);
+  }
+
+  it('settles what was cleared and refunded in one transfer, and tells each wallet with its type and amount', async () => {
+    const ada = await cardholder(100);
+    const bob = await cardholder(100);
+    await paid(ada.cardId, 25);
+    await paid(ada.cardId, 4.5);
+    await paid(bob.cardId, 10);
+    const refund = await post('/v1/simulate/authorization/refund', {
+      cardId: bob.cardId,
+      amount: 3,
+      merchant,
+    });
+    expect(refund.body.network).toMatchObject({ responseCode: '00' });
+    // An authorization that is not cleared yet is not settled.
+    await post('/v1/simulate/authorization', { cardId: ada.cardId, amount: 7, currency: 'USD', merchant });
+
+    const run = await runSettlement();
+    const net = 25_000_000 + 4_500_000 + 10_000_000 - 3_000_000;
+    expect(run.batches).toEqual([
+      expect.objectContaining({ distributorId: h.platform.distributorId, amount: net, items: 4 }),
+    ]);
+    expect(run.settled).toEqual([expect.objectContaining({ outcome: 'confirmed', amount: net })]);
+    const [{ transactionHash, blockNumber, batchId }] = run.settled;
+    const batch = await h.platform.app.get(SettlementBatches).batch('sandbox', batchId);
+    expect(batch).toMatchObject({ settlementAddress: SIMULATED_SETTLEMENT_ADDRESS, amount: net });
+
+    const adaEvents = await chainEventsOf(ada.userId);
+    expect(adaEvents).toEqual([
+      expect.objectContaining({
+        eventName: 'blockchainTransaction.confirmed',
+        userId: ada.userId,
+        eventTargetId: ada.walletId,
+        data: {
+          userId: ada.userId,
+          walletId: ada.walletId,
+          type: 'settlement',
+          amount: 29_500_000,
+          transactionHash,
+          blockNumber,
+        },
+      }),
+    ]);
+    expect(transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(typeof blockNumber).toBe('number');
+    const bobEvents = await chainEventsOf(bob.userId);
+    expect(bobEvents.map((event) => event.data)).toEqual(
+      expect.arrayContaining([
+        {
+          userId: bob.userId,
+          walletId: bob.walletId,
+          type: 'settlement',
+          amount: 10_000_000,
+          transactionHash,
+          blockNumber,
+        },
+        {
+          userId: bob.userId,
+          walletId: bob.walletId,
+          type: 'refund',
+          amount: 3_000_000,
+          transactionHash,
+          blockNumber,
+        },
+      ]),
+    );
+    expect(bobEvents).toHaveLength(2);
+
+    // Run again: nothing new is settled, no Event repeats.
+    expect((await runSettlement()).batches).toEqual([]);
+    expect(await chainEventsOf(ada.userId)).toHaveLength(1);
+
+    const metrics = await h.platform.app.get<PlatformMetrics>(METRICS).registry.metrics();
+    expect(metrics).toContain('wallet_settlement_batches_total{environment="sandbox",outcome="confirmed"}');
+  });
+
+  it("does not mix one program's payments into another's batch", async () => {
+    const other = await h.newDistributor();
+    const theirs = await activeUserWithWallet(h, { key: other.sandboxKey });
+    const card = await post('/v1/cards', { userId: theirs.userId, type: 'virtual' }, other.sandboxKey);
+    await post('/v1/simulate/deposit', { walletId: theirs.walletId, amount: 50 }, other.sandboxKey);
+    const authorization = await post(
+      '/v1/simulate/authorization',
+      { cardId: card.body.id, amount: 8, currency: 'USD', merchant },
+      other.sandboxKey,
+    );
+    await post(
+      '/v1/simulate/authorization/clearing',
+      { authorizationId: authorization.body.authorization.id },
+      other.sandboxKey,
+    );
+    const ours = await cardholder(20);
+    await paid(ours.cardId, 2);
+
+    const run = await runSettlement();
+    expect(run.batches).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ distributorId: other.distributorId, amount: 8_000_000, items: 1 }),
+        expect.objectContaining({ distributorId: h.platform.distributorId, amount: 2_000_000, items: 1 }),
+      ]),
+    );
+    expect(run.batches).toHaveLength(2);
+    // Each distributor reads its own Events only.
+    await caughtUp();
+    const mine = await get('/v1/events', {
+      userId: theirs.userId,
+      eventName: 'blockchainTransaction.confirmed',
+    });
+    expect(mine.body.items).toEqual([]);
+    expect(await chainEventsOf(ours.userId)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ type: 'settlement', amount: 2_000_000 }) }),
+    ]);
+    const theirEvents = await get(
+      '/v1/events',
+      { userId: theirs.userId, eventName: 'blockchainTransaction.confirmed' },
+      other.sandboxKey,
+    );
+    expect(
+      (theirEvents.body.items as { data: { type: string } }[]).filter(
+        (event) => event.data.type !== 'deposit',
+      ),
+    ).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ type: 'settlement', amount: 8_000_000 }) }),
+    ]);
+  });
+});
