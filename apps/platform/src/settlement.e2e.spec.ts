@@ -1,3 +1,4 @@
+import { DEFAULT_PROGRAM_AUTHORIZATION } from '@cip/authorizations/contract';
 import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { METRICS, type PlatformMetrics } from '@cip/shared/runtime';
@@ -142,8 +143,12 @@ describe('settlement of cleared card payments on the simulated chain', () => {
     expect(metrics).toContain('wallet_settlement_batches_total{environment="sandbox",outcome="confirmed"}');
   });
 
-  it("does not mix one program's payments into another's batch", async () => {
-    const other = await h.newDistributor();
+  it("does not mix one program's payments into another's batch, each sent to its program's address", async () => {
+    // The other program has its own settlement address (its settings); ours uses the configured one.
+    const theirAddress = '0x1111111111111111111111111111111111111111';
+    const other = await h.newDistributor({
+      authorization: { ...DEFAULT_PROGRAM_AUTHORIZATION, settlementAddress: theirAddress },
+    });
     const theirs = await activeUserWithWallet(h, { key: other.sandboxKey });
     const card = await post('/v1/cards', { userId: theirs.userId, type: 'virtual' }, other.sandboxKey);
     await post('/v1/simulate/deposit', { walletId: theirs.walletId, amount: 50 }, other.sandboxKey);
@@ -163,11 +168,26 @@ describe('settlement of cleared card payments on the simulated chain', () => {
     const run = await runSettlement();
     expect(run.batches).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ distributorId: other.distributorId, amount: 8_000_000, items: 1 }),
-        expect.objectContaining({ distributorId: h.platform.distributorId, amount: 2_000_000, items: 1 }),
+        expect.objectContaining({
+          distributorId: other.distributorId,
+          amount: 8_000_000,
+          items: 1,
+        }),
+        expect.objectContaining({
+          distributorId: h.platform.distributorId,
+          amount: 2_000_000,
+          items: 1,
+        }),
       ]),
     );
     expect(run.batches).toHaveLength(2);
+    const addressOf = async (distributorId: string) => {
+      const { batchId } = run.batches.find((batch) => batch.distributorId === distributorId)!;
+      const batch = await h.platform.app.get(SettlementBatches).batch('sandbox', batchId);
+      return batch.status === 'absent' ? null : batch.settlementAddress;
+    };
+    expect(await addressOf(other.distributorId)).toBe(theirAddress);
+    expect(await addressOf(h.platform.distributorId)).toBe(SIMULATED_SETTLEMENT_ADDRESS);
     // Each distributor reads its own Events only.
     await caughtUp();
     const mine = await get('/v1/events', {

@@ -1,10 +1,15 @@
 import type { Environment } from '@cip/shared/contracts';
 import { readPlatformConfig, systemClock } from '@cip/shared/runtime';
 import { fromMinorUnits } from '@cip/wallets/contract';
-import { configuredSettlementAddresses, SettlementBatches } from '@cip/wallets/service';
+import {
+  configuredSettlementAddresses,
+  programSettlementAddresses,
+  SettlementBatches,
+} from '@cip/wallets/service';
 import type { Command } from 'commander';
 import { Cli, commandGroup, examples, print, table } from '../command';
 import { environmentOption } from '../options';
+import { openControlPlane } from './control-plane';
 
 const usdc = (minor: number) => `${fromMinorUnits(minor)} USDC`;
 
@@ -17,7 +22,8 @@ export function registerSettlementCommands(program: Command, cli: Cli): void {
       "Cut the environment's settlement batches now: per program, every cleared payment, force post and " +
         'refund not yet in a batch, netted into one transfer to its settlement address. The batches are ' +
         'claimed here and paid by the platform (within a second while it runs, otherwise when it starts): ' +
-        'only the platform signs with the hot wallet. Settlement addresses come from SETTLEMENT_ADDRESS_<ENV>, ' +
+        "only the platform signs with the hot wallet. Settlement addresses are the programs' (distributors configure " +
+        '--settlement-address), else SETTLEMENT_ADDRESS_<ENV>, ' +
         'read as the platform reads them. Run twice, or beside a scheduled run, no payment is settled twice.',
     )
     .addOption(environmentOption())
@@ -25,13 +31,17 @@ export function registerSettlementCommands(program: Command, cli: Cli): void {
     .action(
       cli.action<{ env: Environment }>(async (context, { options }) => {
         const infrastructure = context.infrastructure();
+        const { directory } = await openControlPlane(context);
         const batches = new SettlementBatches(
           {
             eventStore: (environment) => infrastructure.scope(environment).eventStore,
             payout: () => {
               throw new Error('the CLI cuts settlement batches; the platform pays them');
             },
-            settlementAddressOf: configuredSettlementAddresses(readPlatformConfig(context.io.env)),
+            settlementAddressOf: programSettlementAddresses(
+              { programOf: (distributorId) => directory.get(distributorId)?.program ?? null },
+              configuredSettlementAddresses(readPlatformConfig(context.io.env)),
+            ),
           },
           systemClock,
         );

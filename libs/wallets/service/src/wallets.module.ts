@@ -1,3 +1,4 @@
+import { PROGRAM_DIRECTORY, type ProgramDirectory } from '@cip/distributors/contract';
 import { BeforeApplicationShutdown, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
 import {
@@ -28,6 +29,7 @@ import {
 import { WalletChain, WalletsService } from './wallets.service';
 import { PayoutMetrics, WithdrawalPayouts } from './withdrawal-payouts';
 import { routedPayoutJournal, SettlementAddressOf, SettlementBatches } from './settlement/settlement-batches';
+import { programSettlementAddresses } from './settlement/settlement-addresses';
 import { SettlementMetrics, SettlementRunner } from './settlement/settlement-runner';
 
 export const WITHDRAWAL_PAYOUT_GROUP = 'wallets.withdrawals';
@@ -166,12 +168,19 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
   providers: [
     {
       provide: WalletsParts,
-      inject: [INFRASTRUCTURE, ConsumerHost, CLOCK, WALLETS_OPTIONS],
+      inject: [
+        INFRASTRUCTURE,
+        ConsumerHost,
+        CLOCK,
+        WALLETS_OPTIONS,
+        { token: PROGRAM_DIRECTORY, optional: true },
+      ],
       useFactory: (
         infrastructure: Infrastructure,
         consumers: ConsumerHost,
         clock: Clock,
         options: WalletsModuleOptions,
+        programs: ProgramDirectory | null,
       ) => {
         const simulatedChain = new SimulatedChain(clock);
         // Built once the service exists: the payout journal of each environment is kept by it.
@@ -201,7 +210,10 @@ export class DepositWatchers implements OnApplicationBootstrap, BeforeApplicatio
           {
             eventStore,
             payout: (environment) => (chains.get(environment) as WalletChain).payout,
-            settlementAddressOf: options.settlement?.settlementAddressOf ?? (() => null),
+            settlementAddressOf: programSettlementAddresses(
+              programs ?? null,
+              options.settlement?.settlementAddressOf ?? (() => null),
+            ),
           },
           clock,
         );
