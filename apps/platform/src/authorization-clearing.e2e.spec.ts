@@ -1,9 +1,7 @@
-import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { METRICS, type PlatformMetrics } from '@cip/shared/runtime';
-import { waitFor } from '@cip/shared/testing';
 import { CLEARING_FILE_SINK, type ClearingFile, type ClearingFileSink } from '@cip/simulator/contract';
-import { activeUserWithWallet, distributorCalls } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 
 // Clearing through the sandbox: POST /v1/simulate/authorization/clearing cuts a clearing file, which the
@@ -16,8 +14,7 @@ describe('clearing files from the sandbox card network to the issuer', () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
-    await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+    await issuerLinked(h);
   });
   afterAll(async () => {
     await h?.close();

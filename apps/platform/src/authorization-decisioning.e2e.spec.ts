@@ -1,7 +1,6 @@
-import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { waitFor } from '@cip/shared/testing';
 import { Webhook } from 'standardwebhooks';
-import { activeUserWithWallet, distributorCalls, vaultSecretsOf } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, issuerLinked, vaultSecretsOf } from './testing/cardholders';
 import { Harness, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 import { Answer, WebhookReceiver } from './testing/webhook-receiver';
 
@@ -53,8 +52,7 @@ describe('real-time authorization decisioning', () => {
 
   beforeAll(async () => {
     h = await startHarness({ allowPrivateWebhookUrls: true });
-    const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
-    await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+    await issuerLinked(h);
     const holder = await activeUserWithWallet(h);
     const created = await post('/v1/cards', { userId: holder.userId, type: 'virtual' });
     expect(created.status).toBe(201);

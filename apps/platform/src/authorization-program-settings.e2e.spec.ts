@@ -1,4 +1,3 @@
-import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { DistributorDirectory } from '@cip/distributors/service';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { CLEARING_FILE_SINK, type ClearingFile, type ClearingFileSink } from '@cip/simulator/contract';
@@ -6,7 +5,7 @@ import { waitFor } from '@cip/shared/testing';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { activeUserWithWallet, distributorCalls } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 
 /** The built CLI, as `npm run cli` runs it (the e2e project's global setup builds dist/ first). */
@@ -25,8 +24,7 @@ describe('program authorization settings set with the CLI, applied by the runnin
 
   beforeAll(async () => {
     h = await startHarness();
-    const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
-    await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+    await issuerLinked(h);
   });
   afterAll(async () => {
     await h?.close();

@@ -1,8 +1,6 @@
-import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { CARDS_OPTIONS, type CardsModuleOptions } from '@cip/cards/service';
 import { INFRASTRUCTURE, type Infrastructure } from '@cip/shared/infrastructure';
-import { waitFor } from '@cip/shared/testing';
-import { activeUserWithWallet, distributorCalls } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 
 // A PIN entered at the sandbox's card network (POST /v1/simulate/authorization) travels as DE-052, a format 0
@@ -16,8 +14,7 @@ describe('PIN through the sandbox card network to the issuer', () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
-    await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+    await issuerLinked(h);
   });
   afterAll(async () => {
     await h?.close();

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { discardPlatform, fundedCardholder, jsonCaller, startDurablePlatform } from './testing/kill-nine';
 import { exited, freePort } from './testing/platform-process';
 
 const KEY = 'sk_sandbox_authzCrashKeyEEEEEEEEEEEEEEEEEEEEEEEEEE';
@@ -33,22 +33,9 @@ describe('durability: kill -9 in the middle of an authorization storm on the ISO
       waitFor(() => [...network.connections].some((connection) => connection.isOpen), { what });
     child = await startDurablePlatform(dataDir, port, KEY, env);
 
-    const user = await call('POST', '/v1/users', {
-      email: 'authz-crash@example.com',
-      firstName: 'Kill',
-      lastName: 'Nine',
-      countryOfResidence: 'FR',
-    });
-    const kyc = await call('PUT', '/v1/kycs', { userId: user.body.id, type: 'full' });
-    await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/complete`, {});
-    expect((await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/approve`, {})).status).toBe(200);
-    const wallets = await call('GET', `/v1/wallets?userId=${String(user.body.id)}`);
-    const walletId = (wallets.body.items as { id: string }[])[0].id;
-    expect((await call('POST', '/v1/simulate/deposit', { walletId, amount: 1000 })).status).toBe(201);
-    const card = await call('POST', '/v1/cards', { userId: user.body.id, type: 'virtual' });
-    expect(card.status).toBe(201);
-    const cardId = card.body.id as string;
-    const expiry = `${String(card.body.expYear).slice(2)}${String(card.body.expMonth).padStart(2, '0')}`;
+    const { walletId, card } = await fundedCardholder(call, 'authz-crash@example.com', 1000);
+    const cardId = card.id as string;
+    const expiry = `${String(card.expYear).slice(2)}${String(card.expMonth).padStart(2, '0')}`;
     // The PAN as the reveal page shows it (the network knows it; the test plays the network).
     const link = await call('POST', `/v1/cards/${cardId}/reveal`);
     const page = await (await fetch(new URL(new URL(link.body.url as string).pathname, base))).text();

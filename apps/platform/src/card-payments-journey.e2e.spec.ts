@@ -1,9 +1,8 @@
-import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { Webhook } from 'standardwebhooks';
-import { activeUserWithWallet, distributorCalls } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 import { WebhookReceiver, type ReceivedRequest } from './testing/webhook-receiver';
 
@@ -25,8 +24,7 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
 
   beforeAll(async () => {
     h = await startHarness({ allowPrivateWebhookUrls: true });
-    const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
-    await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+    await issuerLinked(h);
     receiver = await new WebhookReceiver().start();
     // Step 6 first, so every Event of the journey is delivered.
     const subscription = await post('/v1/webhook-subscriptions', { url: receiver.url });

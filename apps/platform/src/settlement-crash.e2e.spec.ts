@@ -12,7 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { discardPlatform, fundedCardholder, jsonCaller, startDurablePlatform } from './testing/kill-nine';
 import { exited, freePort } from './testing/platform-process';
 
 const KEY = 'sk_sandbox_settleCrashKeyFFFFFFFFFFFFFFFFFFFFFFFFF';
@@ -85,27 +85,18 @@ describe('durability: kill -9 during a settlement transfer on a local EVM chain'
     const merchant = { name: 'Crash Cafe', city: 'Lyon', country: 'FR', mcc: '5814' };
     const users: { userId: string; walletId: string }[] = [];
     for (const [index, amount] of [12.5, 7.25].entries()) {
-      const user = await call('POST', '/v1/users', {
-        email: `settle-crash-${index}@example.com`,
-        firstName: 'Kill',
-        lastName: 'Nine',
-        countryOfResidence: 'FR',
-      });
-      const kyc = await call('PUT', '/v1/kycs', { userId: user.body.id, type: 'full' });
-      await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/complete`, {});
-      expect((await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/approve`, {})).status).toBe(200);
-      const wallets = await call('GET', `/v1/wallets?userId=${String(user.body.id)}`);
-      const walletId = (wallets.body.items as { id: string }[])[0].id;
-      expect((await call('POST', '/v1/simulate/deposit', { walletId, amount: 100 })).status).toBe(201);
-      const card = await call('POST', '/v1/cards', { userId: user.body.id, type: 'virtual' });
-      expect(card.status).toBe(201);
+      const { userId, walletId, card } = await fundedCardholder(
+        call,
+        `settle-crash-${index}@example.com`,
+        100,
+      );
       // The issuer links to the embedded card network just after the platform listens.
       let authorization: Record<string, unknown> = {};
       await waitFor(
         async () => {
           authorization = (
             await call('POST', '/v1/simulate/authorization', {
-              cardId: card.body.id,
+              cardId: card.id,
               amount,
               currency: 'USD',
               merchant,
@@ -119,7 +110,7 @@ describe('durability: kill -9 during a settlement transfer on a local EVM chain'
         authorizationId: (authorization.authorization as { id: string }).id,
       });
       expect(clearing.body.delivered).toBe(true);
-      users.push({ userId: user.body.id as string, walletId });
+      users.push({ userId, walletId });
     }
     const net = 12_500_000n + 7_250_000n;
     const custodyBefore = await chain.tokenBalance(chain.accounts[0].address);

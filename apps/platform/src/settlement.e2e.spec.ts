@@ -1,11 +1,9 @@
 import { DEFAULT_PROGRAM_AUTHORIZATION } from '@cip/authorizations/contract';
-import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { METRICS, type PlatformMetrics } from '@cip/shared/runtime';
-import { waitFor } from '@cip/shared/testing';
 import { SIMULATED_SETTLEMENT_ADDRESS } from '@cip/wallets/chain';
 import { SettlementBatches, SettlementRunner } from '@cip/wallets/service';
-import { activeUserWithWallet, distributorCalls } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 
 // Settlement in the embedded runtime on the sandbox's simulated chain: card payments made and cleared
@@ -20,8 +18,7 @@ describe('settlement of cleared card payments on the simulated chain', () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
-    await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+    await issuerLinked(h);
   });
   afterAll(async () => {
     await h?.close();

@@ -1,5 +1,7 @@
+import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
 import { INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
+import { waitFor } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,4 +86,10 @@ export async function eraseAsOperator(h: Harness, userId: string, reason: string
     userId,
     { erasedBy: 'operator:test', reason },
   );
+}
+
+/** Resolves once the platform's issuer is linked to the sandbox card network (just after it listens). */
+export async function issuerLinked(h: Harness): Promise<void> {
+  const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
+  await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
 }

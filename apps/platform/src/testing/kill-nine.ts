@@ -46,3 +46,32 @@ export function jsonCaller(base: string, apiKey: string) {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 }
+
+/**
+ * Over HTTP with `call`: a user, a full KYC approved, its wallet funded with `deposit` (USD) and a virtual
+ * card: the cardholder a kill -9 test pays with.
+ */
+export async function fundedCardholder(
+  call: ReturnType<typeof jsonCaller>,
+  email: string,
+  deposit: number,
+): Promise<{ userId: string; walletId: string; card: Record<string, unknown> }> {
+  const user = await call('POST', '/v1/users', {
+    email,
+    firstName: 'Kill',
+    lastName: 'Nine',
+    countryOfResidence: 'FR',
+  });
+  const userId = String(user.body.id);
+  const kyc = await call('PUT', '/v1/kycs', { userId, type: 'full' });
+  await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/complete`, {});
+  const approved = await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/approve`, {});
+  if (approved.status !== 200) throw new Error(`KYC approval answered ${approved.status}`);
+  const wallets = await call('GET', `/v1/wallets?userId=${userId}`);
+  const walletId = (wallets.body.items as { id: string }[])[0].id;
+  const funded = await call('POST', '/v1/simulate/deposit', { walletId, amount: deposit });
+  if (funded.status !== 201) throw new Error(`The deposit answered ${funded.status}`);
+  const card = await call('POST', '/v1/cards', { userId, type: 'virtual' });
+  if (card.status !== 201) throw new Error(`The card creation answered ${card.status}`);
+  return { userId, walletId, card: card.body };
+}
