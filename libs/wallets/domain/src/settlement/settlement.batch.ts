@@ -1,6 +1,7 @@
 import { DomainError, type Decider } from '@cip/shared/contracts';
 import type { WalletEvent } from '../wallet.events';
-import type { PlannedSettlementBatch, SettlementItem } from './settlement.ledger';
+import type { PlannedSettlementBatch } from './settlement.events';
+import type { SettlementItem } from './settlement.ledger';
 import {
   SettlementBatchEvent,
   settlementBatchEvents,

@@ -75,23 +75,24 @@ export interface SettlementWalletTotals {
   items: number;
 }
 
+/** What a cut plans for one program: the batch's content (a type, not an interface: event data is a record). */
+export type PlannedSettlementBatch = {
+  distributorId: string;
+  settlementAddress: string;
+  fromPosition: number;
+  throughPosition: number;
+  /** `settled - refunded`: what the one transfer sends; always above 0. */
+  amount: number;
+  settled: number;
+  refunded: number;
+  items: number;
+  wallets: SettlementWalletTotals[];
+};
+
 /** A batch's content, recorded before its cut is claimed (an unclaimed batch is never paid). */
 export type SettlementBatchOpened = DomainEvent<
   'SettlementBatchOpened',
-  {
-    batchId: string;
-    distributorId: string;
-    settlementAddress: string;
-    fromPosition: number;
-    throughPosition: number;
-    /** `settled - refunded`: what the one transfer sends; always above 0. */
-    amount: number;
-    settled: number;
-    refunded: number;
-    items: number;
-    wallets: SettlementWalletTotals[];
-    at: string;
-  }
+  { batchId: string } & PlannedSettlementBatch & { at: string }
 >;
 
 /**

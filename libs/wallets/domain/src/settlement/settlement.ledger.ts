@@ -1,5 +1,6 @@
 import { DomainError, type Decider } from '@cip/shared/contracts';
 import {
+  PlannedSettlementBatch,
   SettlementCut,
   SettlementDeferral,
   SettlementLedgerEvent,
@@ -190,18 +191,6 @@ export interface SettlementItem {
   /** `settlement`: a debit (clearing, force post); `refund`: a credit. */
   kind: 'settlement' | 'refund';
   amount: number;
-}
-
-export interface PlannedSettlementBatch {
-  distributorId: string;
-  settlementAddress: string;
-  fromPosition: number;
-  throughPosition: number;
-  amount: number;
-  settled: number;
-  refunded: number;
-  items: number;
-  wallets: SettlementWalletTotals[];
 }
 
 export interface SettlementPlan {
