@@ -359,7 +359,9 @@ interface BenchOptions {
  */
 export async function issuerAuthorizationsBench(options: BenchOptions = {}): Promise<Figure[]> {
   const name = options.label ? `issuer (${options.label})` : 'issuer';
-  console.log(`\n== Card authorizations decided by the platform's issuer${options.label ? ` (${options.label})` : ''} ==`);
+  console.log(
+    `\n== Card authorizations decided by the platform's issuer${options.label ? ` (${options.label})` : ''} ==`,
+  );
   const phases = options.phases ?? ['iso', 'http'];
   const figures: Figure[] = [];
   if (phases.includes('iso')) figures.push(...(await isoPhase(options, name)));

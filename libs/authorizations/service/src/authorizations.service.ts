@@ -58,7 +58,7 @@ export interface AuthorizationsPorts {
   /** Waits until the authorizations projection has caught up with the log (read-your-writes for lists). */
   settle(environment: Environment): Promise<void>;
   cards: CardNetworkApi;
-  users: Pick<UserLifecycleApi, 'findUser'>;
+  users: Pick<UserLifecycleApi, 'userStatus'>;
   wallets: Pick<WalletsApi, 'getWallet'>;
   ledger: WalletLedger;
   programs: ProgramDirectory;
@@ -538,12 +538,13 @@ export class AuthorizationsService implements AuthorizationsApi {
     };
   }
 
+  /** The cardholder's status alone (the users context reads it without opening personal data). */
   private async userStatus(environment: Environment, card: CardForAuthorization) {
-    const user = await this.ports.users.findUser(
+    const status = await this.ports.users.userStatus(
       this.callerFor(environment, card.distributorId),
       card.userId,
     );
-    return user?.status ?? 'deleted';
+    return status ?? 'deleted';
   }
 
   /** The CVV2 or PIN check of the request, counted by the cards context (three failures block the card). */
