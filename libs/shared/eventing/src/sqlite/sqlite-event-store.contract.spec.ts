@@ -34,7 +34,11 @@ describe('SQLite event store: subscriptions at different positions share the rec
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const event = (n: number) => ({ type: 'Counted', data: { n }, metadata: { eventId: `e-${n}` } });
+  const event = (n: number) => ({
+    type: 'Counted',
+    data: { n },
+    metadata: { eventId: `e-${n}`, occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
+  });
   /** Appends `count` events, each on a stream of its own group of ten; resolves once all are committed. */
   const appendMany = (from: number, count: number) =>
     Promise.all(
