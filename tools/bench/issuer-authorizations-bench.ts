@@ -91,10 +91,12 @@ async function doubleSpends(
 ): Promise<number> {
   let bad = 0;
   for (const card of cards) {
-    const expectedHeld = await approvedMinorOf(card);
+    let expectedHeld = NaN;
     let held = NaN;
     let balance = NaN;
     for (let attempt = 0; attempt < 100; attempt++) {
+      // Both sides read again: a payment still being decided when the load stopped lands meanwhile.
+      expectedHeld = await approvedMinorOf(card);
       const wallet = (await call(platform, 'GET', `/v1/wallets/${card.walletId}`)) as {
         balance: number;
         availableBalance: number;
@@ -279,7 +281,11 @@ async function isoPhase(options: BenchOptions, name: string): Promise<Figure[]> 
 
 /** POST /v1/simulate/authorization at 50 connections on the embedded platform (simulator in its process). */
 async function httpPhase(options: BenchOptions, name: string): Promise<Figure[]> {
-  const platform = await spawnPlatform({ logLevel: 'warn', main: options.main });
+  const platform = await spawnPlatform({
+    logLevel: 'warn',
+    main: options.main,
+    nodeArgs: options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [],
+  });
   try {
     await waitForHealth(platform);
     const cards: BenchCard[] = [];
@@ -347,7 +353,7 @@ interface BenchOptions {
   /** Another build's dist/apps/platform/src/main.js (a baseline); this build's by default. */
   main?: string;
   label?: string;
-  /** Write the platform's CPU profile (node --cpu-prof) of the ISO phase here. */
+  /** Write the platform's CPU profiles (node --cpu-prof, one per phase) here. */
   profileDir?: string;
   phases?: ('iso' | 'http')[];
 }

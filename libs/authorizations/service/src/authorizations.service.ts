@@ -18,6 +18,7 @@ import {
   type AuthorizationProgram,
   type AuthorizationRecord,
   type ControlsOutcome,
+  type LedgerInstruction,
 } from '@cip/authorizations/domain';
 import { authorizationsProjection } from '@cip/authorizations/read-models';
 import {
@@ -78,6 +79,19 @@ const SPEND_PAGE = 100;
 
 /** What an event does to the wallet (a force post's comes with the Cleared event after it). */
 const ledgerOf = (event: AuthorizationEvent) => ('ledger' in event.data ? event.data.ledger : []);
+/** A hold placed on the wallet before the decision was recorded (`holdForDecision`). */
+type PlacedHold = { holdId: string; amount: number };
+/**
+ * Whether a ledger instruction is exactly the hold already placed: carrying it out again would change nothing
+ * (the ledger is idempotent on the hold id) but would queue behind the wallet's other commands for a turn of
+ * its durable commit, which on a hot wallet is most of an authorization's time.
+ */
+const isPlaced = (step: LedgerInstruction, placed: PlacedHold | undefined) =>
+  placed !== undefined &&
+  step.op === 'placeHold' &&
+  !step.force &&
+  step.holdId === placed.holdId &&
+  step.amount === placed.amount;
 /** Concurrent messages on one authorization (a retry racing its original) retry on the fresh stream. */
 const STREAM_ATTEMPTS = 10;
 
@@ -161,11 +175,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     if (typeof ref?.acquirerId !== 'string' || typeof ref?.rrn !== 'string') {
       throw new DomainError('validation_error', 'acquirerId and rrn are required');
     }
-    const authorizationId = authorizationIdOf(caller.environment, ref);
-    await this.ports.settle(caller.environment);
-    const view = await this.ports
-      .readStore(caller.environment)
-      .get<AuthorizationView>(authorizationsProjection.collection, authorizationId);
+    const view = await this.view(caller.environment, authorizationIdOf(caller.environment, ref));
     if (!view || view.distributorId !== caller.distributorId) return null;
     return renderAuthorization(view) as AuthorizationView;
   }
@@ -220,24 +230,26 @@ export class AuthorizationsService implements AuthorizationsApi {
       program,
     };
     const outcome = decideAuthorization(facts);
+    let placed: PlacedHold | undefined;
     if (outcome.decision === 'confirmed' && outcome.hold && !outcome.hold.force) {
+      const hold = { holdId: authorizationId, amount: outcome.hold.amount };
       const held = await holdForDecision(
         this.ports.ledger,
         this.ledgerContext(environment, context),
         card.walletId,
-        {
-          holdId: authorizationId,
-          amount: outcome.hold.amount,
-        },
+        hold,
       );
       if (held === 'insufficient_funds') {
         facts.availableBalance = await this.availableBalance(environment, card, outcome.hold.amount);
-      }
+      } else placed = hold;
     }
-    return this.run(environment, authorizationId, context, {
-      type: 'DecideAuthorization',
-      data: { ...parties, networkKey: request.networkKey, facts },
-    });
+    return this.run(
+      environment,
+      authorizationId,
+      context,
+      { type: 'DecideAuthorization', data: { ...parties, networkKey: request.networkKey, facts } },
+      placed,
+    );
   }
 
   /** An 0400 or 0420: the hold released (all, or down to DE-095's new total); the answer for 0410 / 0430. */
@@ -386,6 +398,8 @@ export class AuthorizationsService implements AuthorizationsApi {
     authorizationId: string,
     context: CommandContext,
     command: AuthorizationCommand,
+    /** The hold this message placed just before (`authorize`): its instruction need not go to the ledger again. */
+    placed?: PlacedHold,
   ): Promise<NetworkAnswer> {
     const networkKey = 'networkKey' in command.data ? command.data.networkKey : null;
     let events: AuthorizationEvent[];
@@ -416,7 +430,8 @@ export class AuthorizationsService implements AuthorizationsApi {
     const walletId = await this.walletOf(environment, authorizationId, events);
     const ledgerContext = this.ledgerContext(environment, context);
     for (const event of events) {
-      await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
+      const instructions = ledgerOf(event).filter((step) => !isPlaced(step, placed));
+      await executeLedger(this.ports.ledger, ledgerContext, walletId, instructions, authorizationId);
     }
     const decided = events.find((event) => event.type === 'AuthorizationDecided');
     if (decided?.type === 'AuthorizationDecided') {
@@ -683,10 +698,16 @@ export class AuthorizationsService implements AuthorizationsApi {
     );
   }
 
+  /**
+   * The authorization as its read model shows it, folded from its stream with the projection's own evolve:
+   * the same document, without waiting for the projection to catch up (the simulator reads it right after
+   * each exchange, under load).
+   */
   private async view(environment: Environment, authorizationId: string): Promise<AuthorizationView | null> {
-    await this.ports.settle(environment);
-    return this.ports
-      .readStore(environment)
-      .get<AuthorizationView>(authorizationsProjection.collection, authorizationId);
+    const recorded = await this.ports.eventStore(environment).readStream(authorizationId);
+    return recorded.reduce<AuthorizationView | null>(
+      (doc, event) => authorizationsProjection.evolve(doc, event),
+      null,
+    );
   }
 }
