@@ -11,6 +11,8 @@ const WALLETS = 64;
 /** Authorizations the simulator keeps outstanding on the link (closed loop). */
 const IN_FLIGHT = 256;
 const HOT_SENDERS = 16;
+/** A light load, for the decision latency itself rather than the queue in front of a saturated issuer. */
+const LATENCY_IN_FLIGHT = 8;
 const DURATION_S = 10;
 const HOT_DURATION_S = 5;
 const WARM_UP_S = 2;
@@ -256,9 +258,14 @@ async function isoPhase(options: BenchOptions, name: string): Promise<Figure[]> 
     await linkRun(network, platform, IN_FLIGHT, WARM_UP_S, (n) => spread[n % WALLETS]);
     const figures = [
       ...linkFigures(
-        `${name} ISO link, ${WALLETS} wallets`,
+        `${name} ISO link, ${WALLETS} wallets, ${IN_FLIGHT} in flight`,
         await linkRun(network, platform, IN_FLIGHT, DURATION_S, (n) => spread[n % WALLETS]),
         true,
+      ),
+      ...linkFigures(
+        `${name} ISO link, ${WALLETS} wallets, ${LATENCY_IN_FLIGHT} in flight`,
+        await linkRun(network, platform, LATENCY_IN_FLIGHT, HOT_DURATION_S, (n) => spread[n % WALLETS]),
+        false,
       ),
       ...linkFigures(
         `${name} ISO link, one hot wallet, ${HOT_SENDERS} senders`,
