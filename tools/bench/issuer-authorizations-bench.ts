@@ -138,6 +138,19 @@ async function approvedOnPlatform(platform: PlatformChild, card: BenchCard): Pro
   }
 }
 
+/**
+ * Waits until the platform is idle (under 10% of a core over a quarter second, at most 30 s): the read models
+ * and the public Events of a previous run caught up, so that a run measures its own load only.
+ */
+async function quiesce(platform: PlatformChild): Promise<void> {
+  const pid = platform.child.pid as number;
+  for (let i = 0; i < 120; i++) {
+    const before = cpuMs(pid);
+    await sleep(250);
+    if (cpuMs(pid) - before < 25) return;
+  }
+}
+
 interface LinkRun {
   rate: number;
   latencies: number[];
@@ -160,6 +173,7 @@ async function linkRun(
   cardFor: (n: number) => BenchCard,
 ): Promise<LinkRun> {
   const run: LinkRun = { rate: 0, latencies: [], approved: 0, declined: 0, standIns: 0, cpuPerAuthMs: 0 };
+  await quiesce(platform);
   const pid = platform.child.pid as number;
   const cpuBefore = cpuMs(pid);
   let n = 0;
@@ -322,6 +336,7 @@ async function httpPhase(options: BenchOptions, name: string): Promise<Figure[]>
         ],
       });
     await load(WARM_UP_S);
+    await quiesce(platform);
     const pid = platform.child.pid as number;
     const cpuBefore = cpuMs(pid);
     const result = await load(DURATION_S);
