@@ -151,6 +151,18 @@ async function quiesce(platform: PlatformChild): Promise<void> {
   }
 }
 
+/** The sandbox event store's group-commit counters, from the platform's /metrics. */
+async function commitCounters(platform: PlatformChild) {
+  const text = await (await fetch(`${platform.url}/metrics`)).text();
+  const value = (name: string) =>
+    Number(new RegExp(`^${name}\\{store="sqlite:sandbox"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    commits: value('event_store_group_commit_appends_count'),
+    appends: value('event_store_group_commit_appends_sum'),
+    waitedSeconds: value('event_store_append_duration_seconds_sum'),
+  };
+}
+
 interface LinkRun {
   rate: number;
   latencies: number[];
@@ -158,6 +170,8 @@ interface LinkRun {
   declined: number;
   standIns: number;
   cpuPerAuthMs: number;
+  /** Durable commits of the sandbox event store during the run, appends per commit, mean wait of an append. */
+  commits: { perSecond: number; appendsEach: number; waitMs: number };
 }
 
 /**
@@ -172,9 +186,18 @@ async function linkRun(
   seconds: number,
   cardFor: (n: number) => BenchCard,
 ): Promise<LinkRun> {
-  const run: LinkRun = { rate: 0, latencies: [], approved: 0, declined: 0, standIns: 0, cpuPerAuthMs: 0 };
+  const run: LinkRun = {
+    rate: 0,
+    latencies: [],
+    approved: 0,
+    declined: 0,
+    standIns: 0,
+    cpuPerAuthMs: 0,
+    commits: { perSecond: 0, appendsEach: 0, waitMs: 0 },
+  };
   await quiesce(platform);
   const pid = platform.child.pid as number;
+  const countersBefore = await commitCounters(platform);
   const cpuBefore = cpuMs(pid);
   let n = 0;
   const started = performance.now();
@@ -210,6 +233,14 @@ async function linkRun(
   const elapsed = (performance.now() - started) / 1000;
   run.rate = run.latencies.length / elapsed;
   run.cpuPerAuthMs = (cpuMs(pid) - cpuBefore) / Math.max(1, run.latencies.length);
+  const counters = await commitCounters(platform);
+  const commits = counters.commits - countersBefore.commits;
+  const appends = counters.appends - countersBefore.appends;
+  run.commits = {
+    perSecond: commits / elapsed,
+    appendsEach: appends / Math.max(1, commits),
+    waitMs: ((counters.waitedSeconds - countersBefore.waitedSeconds) / Math.max(1, appends)) * 1000,
+  };
   run.latencies.sort((a, b) => a - b);
   return run;
 }
@@ -217,7 +248,9 @@ async function linkRun(
 function linkFigures(name: string, run: LinkRun, targets: boolean): Figure[] {
   console.log(
     `  ${name}: ${run.latencies.length.toLocaleString('en-US')} authorizations, ${run.approved} approved, ` +
-      `${run.declined} declined, ${run.standIns} stood in`,
+      `${run.declined} declined, ${run.standIns} stood in; ${formatNumber(run.commits.perSecond)} durable ` +
+      `commits/s of ${formatNumber(run.commits.appendsEach)} appends each, an append waiting ` +
+      `${formatNumber(run.commits.waitMs)} ms on average`,
   );
   return [
     {
