@@ -20,7 +20,7 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function call(platform: PlatformChild, method: string, path: string, body?: object) {
+export async function call(platform: PlatformChild, method: string, path: string, body?: object) {
   const response = await fetch(`${platform.url}${path}`, {
     method,
     headers: { 'x-api-key': platform.apiKey, 'content-type': 'application/json' },
@@ -33,7 +33,7 @@ async function call(platform: PlatformChild, method: string, path: string, body?
 }
 
 /** An active user with a provisioned wallet, through the sandbox's own flow (hosted KYC, simulated review). */
-async function activeUser(platform: PlatformChild, i: number): Promise<string> {
+export async function activeUser(platform: PlatformChild, i: number): Promise<string> {
   const user = await call(platform, 'POST', '/v1/users', {
     email: `cards-bench-${i}@example.com`,
     firstName: 'Ada',

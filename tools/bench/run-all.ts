@@ -5,6 +5,7 @@ import { ledgerPostingsBench } from './ledger-postings';
 import { ledgerHoldsBench } from './ledger-holds-bench';
 import { chainDepositLatencyBench } from './chain-deposit-latency';
 import { iso8583Bench } from './iso8583-bench';
+import { issuerAuthorizationsBench } from './issuer-authorizations-bench';
 import { networkAuthorizationsBench } from './network-authorizations-bench';
 import { startupMemoryBench } from './startup-memory-bench';
 import { usersHttpBench } from './users-http-bench';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     ...(await cardVaultBench()),
     ...(await iso8583Bench()),
     ...(await networkAuthorizationsBench()),
+    ...(await issuerAuthorizationsBench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));

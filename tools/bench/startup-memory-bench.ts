@@ -41,6 +41,10 @@ export async function spawnPlatform(
     logLevel?: string;
     /** Another build's platform (a baseline to compare with); this build's by default. */
     main?: string;
+    /** More environment for the child (e.g. CARD_NETWORK_ISO_ADDRESS). */
+    env?: Record<string, string>;
+    /** More Node options for the child (e.g. --cpu-prof). */
+    nodeArgs?: string[];
   } = {},
 ): Promise<PlatformChild> {
   const port = await freePort();
@@ -48,7 +52,7 @@ export async function spawnPlatform(
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-platform-'));
   const tail: string[] = [];
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [options.main ?? PLATFORM_MAIN], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.main ?? PLATFORM_MAIN], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -56,6 +60,7 @@ export async function spawnPlatform(
       LOG_LEVEL: options.logLevel ?? 'warn',
       BOOTSTRAP_SANDBOX_API_KEY: apiKey,
       RATE_LIMIT_PER_SECOND: '1000000',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -170,7 +170,7 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
             return true;
           },
           cards: cards as CardNetworkApi,
-          users: { findUser: async () => ({ status: 'active' }) as never },
+          users: { userStatus: async () => 'active' as never },
           wallets,
           ledger: processLedger,
           programs: { programOf: () => null },

@@ -18,6 +18,7 @@ import {
   type AuthorizationProgram,
   type AuthorizationRecord,
   type ControlsOutcome,
+  type LedgerInstruction,
 } from '@cip/authorizations/domain';
 import { authorizationsProjection } from '@cip/authorizations/read-models';
 import {
@@ -65,7 +66,7 @@ export interface AuthorizationsPorts {
   /** Waits until the authorizations projection has caught up with the log (read-your-writes for lists). */
   settle(environment: Environment): Promise<void>;
   cards: CardNetworkApi;
-  users: Pick<UserLifecycleApi, 'findUser'>;
+  users: Pick<UserLifecycleApi, 'userStatus'>;
   wallets: Pick<WalletsApi, 'getWallet'>;
   ledger: WalletLedger;
   programs: ProgramDirectory;
@@ -93,6 +94,19 @@ const SPEND_PAGE = 100;
 
 /** What an event does to the wallet (a force post's comes with the Cleared event after it). */
 const ledgerOf = (event: AuthorizationEvent) => ('ledger' in event.data ? event.data.ledger : []);
+/** A hold placed on the wallet before the decision was recorded (`holdForDecision`). */
+type PlacedHold = { holdId: string; amount: number };
+/**
+ * Whether a ledger instruction is exactly the hold already placed: carrying it out again would change nothing
+ * (the ledger is idempotent on the hold id) but would queue behind the wallet's other commands for a turn of
+ * its durable commit, which on a hot wallet is most of an authorization's time.
+ */
+const isPlaced = (step: LedgerInstruction, placed: PlacedHold | undefined) =>
+  placed !== undefined &&
+  step.op === 'placeHold' &&
+  !step.force &&
+  step.holdId === placed.holdId &&
+  step.amount === placed.amount;
 /** Concurrent messages on one authorization (a retry racing its original) retry on the fresh stream. */
 const STREAM_ATTEMPTS = 10;
 /** Events carried out inline and not yet passed by the ledger saga; bounded where no saga runs. */
@@ -189,11 +203,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     if (typeof ref?.acquirerId !== 'string' || typeof ref?.rrn !== 'string') {
       throw new DomainError('validation_error', 'acquirerId and rrn are required');
     }
-    const authorizationId = authorizationIdOf(caller.environment, ref);
-    await this.ports.settle(caller.environment);
-    const view = await this.ports
-      .readStore(caller.environment)
-      .get<AuthorizationView>(authorizationsProjection.collection, authorizationId);
+    const view = await this.view(caller.environment, authorizationIdOf(caller.environment, ref));
     if (!view || view.distributorId !== caller.distributorId) return null;
     return renderAuthorization(view) as AuthorizationView;
   }
@@ -259,24 +269,26 @@ export class AuthorizationsService implements AuthorizationsApi {
     const outcome = this.decisioning
       ? await this.decisioning.decide(environment, parties, facts)
       : decideAuthorization(facts);
+    let placed: PlacedHold | undefined;
     if (outcome.decision === 'confirmed' && outcome.hold && !outcome.hold.force) {
+      const hold = { holdId: authorizationId, amount: outcome.hold.amount };
       const held = await holdForDecision(
         this.ports.ledger,
         this.ledgerContext(environment, context),
         card.walletId,
-        {
-          holdId: authorizationId,
-          amount: outcome.hold.amount,
-        },
+        hold,
       );
       if (held === 'insufficient_funds') {
         facts.availableBalance = await this.availableBalance(environment, card, outcome.hold.amount);
-      }
+      } else placed = hold;
     }
-    return this.run(environment, authorizationId, context, {
-      type: 'DecideAuthorization',
-      data: { ...parties, networkKey: request.networkKey, facts },
-    });
+    return this.run(
+      environment,
+      authorizationId,
+      context,
+      { type: 'DecideAuthorization', data: { ...parties, networkKey: request.networkKey, facts } },
+      placed,
+    );
   }
 
   /**
@@ -447,13 +459,15 @@ export class AuthorizationsService implements AuthorizationsApi {
     authorizationId: string,
     context: CommandContext,
     command: AuthorizationCommand,
+    /** The hold this message placed just before (`authorize`): its instruction need not go to the ledger again. */
+    placed?: PlacedHold,
   ): Promise<NetworkAnswer> {
     await this.ledgerRecovered(environment);
     if (this.owed.has(authorizationId) && (await this.ports.ledgerRecovery(environment))) {
       this.owed.delete(authorizationId);
     }
     return this.streams.run(authorizationId, () =>
-      this.runInTurn(environment, authorizationId, context, command),
+      this.runInTurn(environment, authorizationId, context, command, placed),
     );
   }
 
@@ -462,6 +476,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     authorizationId: string,
     context: CommandContext,
     command: AuthorizationCommand,
+    placed: PlacedHold | undefined,
   ): Promise<NetworkAnswer> {
     const networkKey = 'networkKey' in command.data ? command.data.networkKey : null;
     let events: AuthorizationEvent[];
@@ -493,8 +508,9 @@ export class AuthorizationsService implements AuthorizationsApi {
     const ledgerContext = this.ledgerContext(environment, context);
     const first = revision - events.length + 1;
     for (const [index, event] of events.entries()) {
+      const instructions = ledgerOf(event).filter((step) => !isPlaced(step, placed));
       try {
-        await executeLedger(this.ports.ledger, ledgerContext, walletId, ledgerOf(event), authorizationId);
+        await executeLedger(this.ports.ledger, ledgerContext, walletId, instructions, authorizationId);
       } catch (error) {
         // Recorded, not carried out: the saga carries it out; the authorization's next message waits for it.
         this.owed.add(authorizationId);
@@ -658,12 +674,13 @@ export class AuthorizationsService implements AuthorizationsApi {
     };
   }
 
+  /** The cardholder's status alone (the users context reads it without opening personal data). */
   private async userStatus(environment: Environment, card: CardForAuthorization) {
-    const user = await this.ports.users.findUser(
+    const status = await this.ports.users.userStatus(
       this.callerFor(environment, card.distributorId),
       card.userId,
     );
-    return user?.status ?? 'deleted';
+    return status ?? 'deleted';
   }
 
   /** The CVV2 or PIN check of the request, counted by the cards context (three failures block the card). */
@@ -803,10 +820,16 @@ export class AuthorizationsService implements AuthorizationsApi {
     );
   }
 
+  /**
+   * The authorization as its read model shows it, folded from its stream with the projection's own evolve:
+   * the same document, without waiting for the projection to catch up (the simulator reads it right after
+   * each exchange, under load).
+   */
   private async view(environment: Environment, authorizationId: string): Promise<AuthorizationView | null> {
-    await this.ports.settle(environment);
-    return this.ports
-      .readStore(environment)
-      .get<AuthorizationView>(authorizationsProjection.collection, authorizationId);
+    const recorded = await this.ports.eventStore(environment).readStream(authorizationId);
+    return recorded.reduce<AuthorizationView | null>(
+      (doc, event) => authorizationsProjection.evolve(doc, event),
+      null,
+    );
   }
 }

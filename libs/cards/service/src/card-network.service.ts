@@ -109,6 +109,17 @@ export class CardNetworkService implements CardNetworkApi {
     }
     const record = await this.record(environment, cardId);
     const ok = await check(this.ports.vault(environment), record);
+    if (ok && record.consecutiveFailures === 0) {
+      // A pass with no failure to reset records nothing (the decider appends no event for it): answered from
+      // the card just read, without loading it again to decide nothing (the authorization hot path).
+      return {
+        cardId,
+        status: record.status,
+        blocked: record.blocks.includes('pin_cvv_attempts'),
+        consecutiveFailures: 0,
+        ok,
+      };
+    }
     const outcome = await this.ports.verification.recordVerification(environment, cardId, {
       authorizationId: entered.authorizationId,
       method,

@@ -1,5 +1,5 @@
 import { Caller, defineContext, type FindPage, type FindResult } from '@cip/shared/contracts';
-import type { Phone, ShippingAddress, TargetStatus } from './user.types';
+import type { Phone, ShippingAddress, TargetStatus, UserStatus } from './user.types';
 import type { UserView } from './user-view';
 
 export interface CreateUserInput {
@@ -47,6 +47,11 @@ export const usersContract = defineContext<UsersApi>({
 export interface UserLifecycleApi {
   /** The user, or null when it does not exist or belongs to another distributor. */
   findUser(caller: Caller, userId: string): Promise<UserView | null>;
+  /**
+   * The user's status alone (null: no such user, or another distributor's), read without opening the user's
+   * personal data: no data key, no decryption. For hot paths that only need the status (card authorizations).
+   */
+  userStatus(caller: Caller, userId: string): Promise<UserStatus | null>;
   changeStatus(
     caller: Caller,
     userId: string,
@@ -65,6 +70,7 @@ export const userLifecycleContract = defineContext<UserLifecycleApi>({
   token: USER_LIFECYCLE_API,
   methods: {
     findUser: ['caller', 'userId'],
+    userStatus: ['caller', 'userId'],
     changeStatus: ['caller', 'userId', 'to', 'reason', 'cause'],
     setVerifiedShippingAddress: ['caller', 'userId', 'address'],
   },

@@ -24,6 +24,7 @@ export const USERS_CONTRACTS = [usersContract, userLifecycleContract];
         new UsersService(
           {
             ...environmentStores(infrastructure),
+            storedEventStore: (environment) => infrastructure.scope(environment).storedEventStore,
             settle: consumers.settler([`projection.${usersProjection.name}`]),
           },
           clock,

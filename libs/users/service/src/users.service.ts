@@ -34,13 +34,24 @@ import {
 } from '@cip/users/domain';
 import { toUserView, UserView, usersProjection } from '@cip/users/read-models';
 import { createHash } from 'node:crypto';
-import type { CreateUserInput, UserLifecycleApi, UserListFilter, UsersApi } from '@cip/users/contract';
+import type {
+  CreateUserInput,
+  UserLifecycleApi,
+  UserListFilter,
+  UsersApi,
+  UserStatus,
+} from '@cip/users/contract';
 
 /** A reservation older than this whose owner never came to exist was left by a creation that died. */
 const ABANDONED_RESERVATION_MS = 30_000;
 
 export interface UsersPorts {
   eventStore(environment: Environment): EventStore;
+  /**
+   * The log as stored, personal data sealed: for reads that need no personal field (`userStatus`). Without
+   * it (tools that only write) those reads go through `eventStore`.
+   */
+  storedEventStore?(environment: Environment): EventStore;
   readStore(environment: Environment): ReadStore;
   /** Waits until the users projection has caught up with the log (read-your-writes for lists). */
   settle(environment: Environment): Promise<void>;
@@ -152,6 +163,17 @@ export class UsersService implements UsersApi, UserLifecycleApi {
   async findUser(caller: Caller, userId: string): Promise<UserView | null> {
     const { state } = await loadState(this.ports.eventStore(caller.environment), userDecider, userId);
     return isUser(state) && isOwnedBy(caller, state) ? toUserView(state) : null;
+  }
+
+  /**
+   * The status from the log as stored: the user's personal fields stay sealed (the decider's evolve carries
+   * them along unread), so no data key is fetched and nothing is decrypted.
+   */
+  async userStatus(caller: Caller, userId: string): Promise<UserStatus | null> {
+    const { environment } = caller;
+    const log = this.ports.storedEventStore?.(environment) ?? this.ports.eventStore(environment);
+    const { state } = await loadState(log, userDecider, userId);
+    return isUser(state) && isOwnedBy(caller, state) ? state.status : null;
   }
 
   /** The distributor a user belongs to, for operators who name a user only (not for API callers). */

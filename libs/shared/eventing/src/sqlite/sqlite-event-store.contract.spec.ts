@@ -19,3 +19,57 @@ describe('event store contract: SQLite (embedded)', () => {
     },
   });
 });
+
+describe('SQLite event store: subscriptions at different positions share the recently read events', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-es-tail-'));
+  let db: SqliteDatabase;
+  let store: SqliteEventStore;
+  beforeAll(() => {
+    db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
+    store = new SqliteEventStore(db, { name: 'sqlite:tail', pollIntervalMs: 20 });
+  });
+  afterAll(async () => {
+    await store.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const event = (n: number) => ({
+    type: 'Counted',
+    data: { n },
+    metadata: { eventId: `e-${n}`, occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
+  });
+  /** Appends `count` events, each on a stream of its own group of ten; resolves once all are committed. */
+  const appendMany = (from: number, count: number) =>
+    Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        store.append(`cnt-${Math.floor((from + i) / 10)}`, [event(from + i)]),
+      ),
+    );
+  /** Everything after `after` in reads of `batch`, as a subscription reads: the n of each event, in order. */
+  const readFrom = (after: number, batch: number) => {
+    const seen: number[] = [];
+    for (let read = store.readAllSync(after, batch); read.length;) {
+      seen.push(...read.map((e) => (e.data as { n: number }).n));
+      read = store.readAllSync(read[read.length - 1].position, batch);
+    }
+    return seen;
+  };
+  const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+  // Positions count from 1: event n is at position n + 1, so the events after position p are n >= p.
+
+  it('gives every reader every event after its position exactly once, in order, however the reads interleave', async () => {
+    await appendMany(0, 3_000);
+    // A reader at the head, one far behind, one in between; the log grows between their reads.
+    expect(store.readAllSync(2_990, 500).map((e) => (e.data as { n: number }).n)).toEqual(
+      range(2_990, 3_000),
+    );
+    await appendMany(3_000, 4_000);
+    expect(readFrom(2_999, 137)).toEqual(range(2_999, 7_000));
+    expect(readFrom(0, 500)).toEqual(range(0, 7_000));
+    expect(readFrom(6_500, 500)).toEqual(range(6_500, 7_000));
+    await appendMany(7_000, 10);
+    expect(readFrom(6_990, 3)).toEqual(range(6_990, 7_010));
+    expect(readFrom(7_010, 500)).toEqual([]);
+  });
+});

@@ -14,6 +14,9 @@ import {
 } from '../event-store.port';
 import { LogSubscription } from './log-subscription';
 
+/** How many recent events `readAllSync` keeps parsed for the subscriptions (see `tail`). */
+const TAIL_EVENTS = 5_000;
+
 interface PendingAppend {
   streamId: string;
   rows: { type: string; data: string; metadata: string }[];
@@ -61,6 +64,16 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: Statement;
   private readonly selectAll: Statement;
   private readonly selectHead: Statement;
+  /**
+   * The events the subscriptions read last, parsed: exactly every event with a position in
+   * (tailFrom, last position of `tail`]. Each consumer group has its own subscription reading the same recent
+   * events a moment after the others; they share this instead of each selecting and parsing them again.
+   * Committed events never change and positions are assigned by the single writer in commit order, so a
+   * position seen implies every smaller one was already visible: the range stays complete as it grows.
+   * Readers share the event objects (consumers never modify what they are given).
+   */
+  private tail: RecordedEvent[] = [];
+  private tailFrom = 0;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -181,7 +194,45 @@ export class SqliteEventStore implements EventStore {
 
   /** Synchronous read used by subscriptions (better-sqlite3 is synchronous; no await in the hot loop). */
   readAllSync(after: number, maxCount: number): RecordedEvent[] {
+    const tailTo = this.tail.length ? this.tail[this.tail.length - 1].position : this.tailFrom;
+    if (after < this.tailFrom || after > tailTo) {
+      // Outside what is cached (a consumer catching up from far behind): read it, and cache it from there.
+      const read = this.selectAfter(after, maxCount);
+      if (read.length) {
+        this.tail = read;
+        this.tailFrom = after;
+      }
+      return read;
+    }
+    const first = this.firstAfter(after);
+    const cached = this.tail.slice(first, first + maxCount);
+    if (cached.length === maxCount) return cached;
+    const newer = this.selectAfter(tailTo, maxCount - cached.length);
+    if (newer.length) {
+      this.tail.push(...newer);
+      if (this.tail.length > TAIL_EVENTS) {
+        const dropped = this.tail.length - TAIL_EVENTS;
+        this.tailFrom = this.tail[dropped - 1].position;
+        this.tail = this.tail.slice(dropped);
+      }
+    }
+    return cached.concat(newer);
+  }
+
+  private selectAfter(after: number, maxCount: number): RecordedEvent[] {
     return (this.selectAll.all(after, maxCount) as EventRow[]).map(toRecorded);
+  }
+
+  /** The index in `tail` of the first event after `position` (binary search: positions ascend). */
+  private firstAfter(position: number): number {
+    let low = 0;
+    let high = this.tail.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.tail[mid].position <= position) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   async headPosition(): Promise<number> {
