@@ -251,6 +251,28 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
     expect(deliveries('cardAuthentication.accepted', id)).toHaveLength(0);
   });
 
+  it("gives the challenge the program's deadline", async () => {
+    const other = await h.newDistributor({ threeDs: { challengeDeadlineSeconds: 120 } });
+    const holder = await activeUserWithWallet(h, { key: other.sandboxKey, seen });
+    const card = await post('/v1/cards', { userId: holder.userId, type: 'virtual' }, other.sandboxKey);
+    pans.push((await vaultSecretsOf(h, card.body.id)).pan);
+    const simulated = await post(
+      '/v1/simulate/3ds',
+      { cardId: card.body.id, merchantName: 'Quick Shop', merchantAmount: 99 },
+      other.sandboxKey,
+    );
+    expect(simulated.body.cardAuthentication).toMatchObject({
+      status: 'pending',
+      expiresAt: new Date(clock.now().getTime() + 120_000).toISOString(),
+    });
+    const reject = await post(
+      '/v1/3ds/reject',
+      { cardAuthenticationId: simulated.body.cardAuthenticationId },
+      other.sandboxKey,
+    );
+    expect(reject.status).toBe(200);
+  });
+
   it("keeps a distributor's authentications to itself", async () => {
     const { cardId } = await newCard();
     const id = (await simulate({ cardId, merchantName: 'Private Shop', merchantAmount: 50 }))
