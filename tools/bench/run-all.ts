@@ -7,6 +7,7 @@ import { chainDepositLatencyBench } from './chain-deposit-latency';
 import { iso8583Bench } from './iso8583-bench';
 import { networkAuthorizationsBench } from './network-authorizations-bench';
 import { startupMemoryBench } from './startup-memory-bench';
+import { threeDsBench } from './three-ds-bench';
 import { usersHttpBench } from './users-http-bench';
 import { webhooksDeliveryBench } from './webhooks-delivery-bench';
 
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     ...(await cardVaultBench()),
     ...(await iso8583Bench()),
     ...(await networkAuthorizationsBench()),
+    ...(await threeDsBench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));
