@@ -5,6 +5,8 @@ import { CardAuthenticationExpiryScheduler } from '@cip/three-ds/service';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
@@ -407,6 +409,124 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
       expect(bad.status).toBe(200);
       expect(bad.body).toMatchObject({ errorCode: '203', errorDetail: 'threeDSServerTransID' });
       expect(bad.body.threeDSServerTransID).toBeUndefined();
+    });
+
+    it('challenges a browser on a hosted page, then hands it the CRes for the requestor (C)', async () => {
+      // The test's own directory server: the RReq of this transaction comes to it.
+      const rreqs: Record<string, string>[] = [];
+      const ds = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () => {
+          const rreq = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, string>;
+          rreqs.push(rreq);
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ ...rreq, messageType: 'RRes', resultsStatus: '01' }));
+        });
+      });
+      await new Promise<void>((resolve) => ds.listen(0, '127.0.0.1', resolve));
+      try {
+        const { secrets, maskedPan } = await newCard();
+        const {
+          sdkAppID: _a,
+          sdkTransID: _b,
+          sdkReferenceNumber: _c,
+          sdkMaxTimeout: _d,
+          sdkEncData: _e,
+          sdkEphemPubKey: _f,
+          deviceRenderOptions: _g,
+          threeDSRequestorDecReqInd: _h,
+          ...common
+        } = areq;
+        const threeDSServerTransID = randomUUID();
+        const ares = await acs({
+          ...common,
+          threeDSServerTransID,
+          dsURL: `http://127.0.0.1:${(ds.address() as AddressInfo).port}/rreq`,
+          deviceChannel: '02',
+          threeDSCompInd: 'Y',
+          notificationURL: 'https://merchant.example/3ds/notify',
+          browserAcceptHeader: 'text/html',
+          browserLanguage: 'fr-FR',
+          browserUserAgent: 'Mozilla/5.0',
+          acctNumber: secrets.pan,
+          cardExpiryDate: `${String(secrets.expYear).slice(-2)}${String(secrets.expMonth).padStart(2, '0')}`,
+          merchantName: 'Browser Shop',
+        });
+        expect(ares.body).toMatchObject({ messageType: 'ARes', transStatus: 'C', authenticationType: '03' });
+        const acsURL = new URL(ares.body.acsURL as string);
+        expect(acsURL.pathname).toBe('/hosted/3ds/challenge/sandbox');
+        const creq = Buffer.from(
+          JSON.stringify({
+            messageType: 'CReq',
+            messageVersion: '2.2.0',
+            threeDSServerTransID,
+            acsTransID: ares.body.acsTransID,
+            challengeWindowSize: '05',
+          }),
+        ).toString('base64url');
+        const postForm = (form: Record<string, string>) =>
+          fetch(new URL(acsURL.pathname, h.platform.url), {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams(form).toString(),
+          }).then(async (response) => ({
+            status: response.status,
+            headers: response.headers,
+            text: await response.text(),
+          }));
+
+        const pending = await postForm({ creq, threeDSSessionData: 'c2Vzc2lvbg' });
+        bodies.push(pending.text);
+        expect(pending.status).toBe(200);
+        expect(pending.text).toContain('Browser Shop');
+        expect(pending.text).toContain('19.99 EUR');
+        expect(pending.text).toContain(maskedPan);
+        expect(pending.text).not.toContain('<script');
+        expect(pending.headers.get('content-security-policy')).toContain('frame-ancestors *');
+        const id = `tds-${String(ares.body.acsTransID)}`;
+        await settle();
+        expect(deliveries('cardAuthentication.created', id)).toHaveLength(1);
+
+        expect((await postForm({ creq: 'not-a-creq' })).status).toBe(400);
+        expect(
+          (
+            await postForm({
+              creq: Buffer.from(
+                JSON.stringify({
+                  messageType: 'CReq',
+                  messageVersion: '2.2.0',
+                  threeDSServerTransID: randomUUID(),
+                  acsTransID: ares.body.acsTransID,
+                  challengeWindowSize: '05',
+                }),
+              ).toString('base64url'),
+            })
+          ).status,
+        ).toBe(400);
+
+        expect((await post('/v1/3ds/accept', { cardAuthenticationId: id })).status).toBe(200);
+        const done = await postForm({ creq, threeDSSessionData: 'c2Vzc2lvbg' });
+        bodies.push(done.text);
+        expect(done.text).toContain('action="https://merchant.example/3ds/notify"');
+        expect(done.headers.get('content-security-policy')).toContain(
+          "form-action 'self' https://merchant.example",
+        );
+        const cres = /name="cres" value="([^"]+)"/.exec(done.text)?.[1] as string;
+        expect(JSON.parse(Buffer.from(cres, 'base64url').toString('utf8'))).toEqual({
+          messageType: 'CRes',
+          messageVersion: '2.2.0',
+          threeDSServerTransID,
+          acsTransID: ares.body.acsTransID,
+          transStatus: 'Y',
+          challengeCompletionInd: 'Y',
+        });
+        expect(done.text).toContain('name="threeDSSessionData" value="c2Vzc2lvbg"');
+        await waitFor(() => rreqs.length > 0, { what: 'the RReq of the browser challenge' });
+        expect(rreqs[0]).toMatchObject({ transStatus: 'Y', authenticationType: '03', eci: '05' });
+      } finally {
+        await new Promise((resolve) => ds.close(resolve));
+      }
     });
 
     it('refuses a card that is not active with R 12', async () => {

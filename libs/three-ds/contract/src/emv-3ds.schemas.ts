@@ -1,5 +1,14 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { EMV_3DS_VERSION, erro, type AReq, type Erro, type ErroCode, type RReq, type RRes } from './emv-3ds';
+import {
+  EMV_3DS_VERSION,
+  erro,
+  type AReq,
+  type CReq,
+  type Erro,
+  type ErroCode,
+  type RReq,
+  type RRes,
+} from './emv-3ds';
 
 // ---------------------------------------------------------------------------------------------------
 // JSON Schemas of the EMV 3DS 2.2.0 messages the platform receives, written from the core specification's
@@ -170,6 +179,19 @@ const RREQ_SCHEMA = {
   ],
 };
 
+const CREQ_SCHEMA = {
+  $id: 'CReq',
+  type: 'object',
+  required: ['messageType', 'messageVersion', 'threeDSServerTransID', 'acsTransID', 'challengeWindowSize'],
+  properties: {
+    messageType: oneOf('CReq'),
+    messageVersion: text(8),
+    threeDSServerTransID: transId,
+    acsTransID: transId,
+    challengeWindowSize: oneOf('01', '02', '03', '04', '05'),
+  },
+};
+
 const RRES_SCHEMA = {
   $id: 'RRes',
   type: 'object',
@@ -197,10 +219,12 @@ const validators = {
   AReq: ajv.compile(AREQ_SCHEMA),
   RReq: ajv.compile(RREQ_SCHEMA),
   RRes: ajv.compile(RRES_SCHEMA),
+  CReq: ajv.compile(CREQ_SCHEMA),
 } satisfies Record<string, ValidateFunction>;
 
 interface MessageTypes {
   AReq: AReq;
+  CReq: CReq;
   RReq: RReq;
   RRes: RRes;
 }

@@ -1,3 +1,4 @@
+import { fromBase64UrlJson, toBase64UrlJson } from './emv-3ds';
 import { readEmvMessage } from './emv-3ds.schemas';
 
 const TRANS_ID = '11111111-1111-4111-8111-111111111111';
@@ -214,6 +215,45 @@ describe('EMV 3DS 2.2 message schemas', () => {
         errorCode: '203',
         errorDetail: 'transStatus',
       });
+    });
+  });
+
+  describe('CReq', () => {
+    const creq = (overrides: Record<string, unknown> = {}) => ({
+      messageType: 'CReq',
+      messageVersion: '2.2.0',
+      threeDSServerTransID: TRANS_ID,
+      acsTransID: ACS_TRANS_ID,
+      challengeWindowSize: '05',
+      ...overrides,
+    });
+
+    it('accepts a browser challenge request, and reads it from its base64url form field', () => {
+      expect(readEmvMessage('CReq', creq(), 'A')).toEqual({ message: creq() });
+      expect(fromBase64UrlJson(toBase64UrlJson(creq()))).toEqual(creq());
+    });
+
+    it('refuses a missing transaction id (201) and a window size out of the list (203)', () => {
+      expect(errorOf(readEmvMessage('CReq', without(creq(), 'acsTransID'), 'A'))).toMatchObject({
+        errorCode: '201',
+        errorDetail: 'acsTransID',
+      });
+      expect(errorOf(readEmvMessage('CReq', creq({ challengeWindowSize: '06' }), 'A'))).toMatchObject({
+        errorCode: '203',
+        errorDetail: 'challengeWindowSize',
+      });
+    });
+
+    it('reads nothing from a form field that is not base64url JSON', () => {
+      for (const field of [
+        undefined,
+        '',
+        'not base64!',
+        Buffer.from('not json').toString('base64url'),
+        'x'.repeat(9000),
+      ]) {
+        expect(fromBase64UrlJson(field)).toBeNull();
+      }
     });
   });
 

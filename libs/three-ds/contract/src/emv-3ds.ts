@@ -65,6 +65,8 @@ export interface AReq {
   merchantName?: string;
   mcc?: string;
   merchantCountryCode?: string;
+  /** Browser channel: where the final CRes is posted (by the cardholder's browser). */
+  notificationURL?: string;
   /** App channel: the URL the OOB app returns the cardholder to (2.2). */
   threeDSRequestorAppURL?: string;
   /** Y: the requestor supports decoupled authentication; N or absent: it does not. */
@@ -102,6 +104,46 @@ export interface ARes {
   /** C, browser channel only: where the 3DS requestor posts the CReq. */
   acsURL?: string;
   messageExtension?: unknown[];
+}
+
+/**
+ * Challenge Request (browser channel): the cardholder's browser posts it to the ARes's `acsURL` as the form
+ * field `creq`, base64url-encoded JSON.
+ */
+export interface CReq {
+  messageType: 'CReq';
+  messageVersion: string;
+  threeDSServerTransID: string;
+  acsTransID: string;
+  /** 01 250x400 ... 05 full screen. */
+  challengeWindowSize: string;
+}
+
+/**
+ * Challenge Response (browser channel): the final one is posted by the cardholder's browser to the AReq's
+ * `notificationURL` as the form field `cres`, base64url-encoded JSON.
+ */
+export interface CRes {
+  messageType: 'CRes';
+  messageVersion: string;
+  threeDSServerTransID: string;
+  acsTransID: string;
+  transStatus: 'Y' | 'N';
+  challengeCompletionInd: 'Y' | 'N';
+}
+
+/** Base64url of a message's JSON, as CReq and CRes travel in browser form posts. */
+export const toBase64UrlJson = (message: object): string =>
+  Buffer.from(JSON.stringify(message), 'utf8').toString('base64url');
+
+/** The JSON a base64url form field carries, or null when it is not base64url JSON. */
+export function fromBase64UrlJson(encoded: unknown): unknown {
+  if (typeof encoded !== 'string' || !/^[A-Za-z0-9_-]{1,8192}={0,2}$/.test(encoded)) return null;
+  try {
+    return JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 /** Results Request: the final outcome of a challenge, from the ACS to the DS (and the 3DS server). */

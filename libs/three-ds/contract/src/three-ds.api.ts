@@ -34,12 +34,39 @@ export const threeDsContract = defineContext<ThreeDsApi>({
  */
 export interface AcsApi {
   authenticationRequest(environment: Environment, message: unknown): Promise<ARes | Erro>;
+  /**
+   * The browser challenge (ARes `C`): the cardholder's browser posts the CReq (`creq`, base64url JSON) to the
+   * ARes's `acsURL`; the answer is the screen to show.
+   */
+  challengeRequest(environment: Environment, creq: unknown): Promise<ChallengeScreen>;
 }
+
+/** The browser challenge page, a hosted page of the platform: the ARes's `acsURL` is `<public base><it>/<env>`. */
+export const CHALLENGE_PAGE_PATH = '/hosted/3ds/challenge';
+
+/**
+ * What the challenge page shows: the purchase while the distributor's answer is awaited (the cardholder
+ * approves in the distributor's app, out of band, and continues), or the final CRes to post back to the
+ * 3DS requestor's `notificationURL`; `invalid` for a CReq that names no challenge of this ACS.
+ */
+export type ChallengeScreen =
+  | { kind: 'invalid' }
+  | {
+      kind: 'pending';
+      merchantName: string;
+      merchantAmount: string | null;
+      merchantCurrency: string | null;
+      maskedPan: string;
+      expiresAt: string;
+      /** The CReq again, for the page's "continue" button. */
+      creq: string;
+    }
+  | { kind: 'done'; transStatus: 'Y' | 'N'; notificationURL: string; cres: string };
 
 export const ACS_API = Symbol('ACS_API');
 
 export const acsContract = defineContext<AcsApi>({
   name: 'three-ds.acs',
   token: ACS_API,
-  methods: { authenticationRequest: ['environment', 'message'] },
+  methods: { authenticationRequest: ['environment', 'message'], challengeRequest: ['environment', 'creq'] },
 });

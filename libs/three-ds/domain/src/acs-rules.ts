@@ -36,6 +36,7 @@ export interface AcsFacts {
 
 export type AcsOutcome =
   | { transStatus: 'Y' }
+  | { transStatus: 'C' }
   | { transStatus: 'D' }
   | { transStatus: 'N' | 'R'; transStatusReason: TransStatusReason };
 
@@ -55,8 +56,9 @@ export const withinFrictionlessLimit = (amount: { minor: bigint; exponent: numbe
  * blocked (R 12 "transaction not permitted": the issuer asks that no authorization be attempted), a 3RI
  * request (N 21: the ACS authenticates cardholders, not merchants' own initiatives), a low-value payment at a
  * known merchant without a requested challenge (Y, frictionless), else a challenge: decoupled (D), the
- * distributor's app asking the cardholder, when the requestor accepts it; otherwise N 23 (decoupled required
- * but not requested: the browser challenge is not offered yet).
+ * distributor's app asking the cardholder, when the requestor accepts it; else, in a browser, a challenge
+ * page (C) where the cardholder is asked to approve in the distributor's app; otherwise (an app that does not
+ * accept decoupled authentication: the SDK's native challenge is not offered) N 23.
  */
 export function acsOutcome(facts: AcsFacts): AcsOutcome {
   const { card } = facts;
@@ -78,6 +80,7 @@ export function acsOutcome(facts: AcsFacts): AcsOutcome {
     !CHALLENGE_ASKED.has(facts.challengeIndicator ?? '');
   if (frictionless) return { transStatus: 'Y' };
   if (facts.decoupledRequested) return { transStatus: 'D' };
+  if (facts.deviceChannel === '02') return { transStatus: 'C' };
   return { transStatus: 'N', transStatusReason: TRANS_STATUS_REASONS.decoupledRequiredNotRequested };
 }
 

@@ -52,7 +52,15 @@ describe('the ACS rules', () => {
     expect(acsOutcome(facts(overrides))).toEqual({ transStatus: 'D' });
   });
 
-  it('refuses with N 23 a challenge the requestor cannot take decoupled', () => {
+  it('challenges in the browser (C) when the requestor does not take decoupled authentication', () => {
+    expect(
+      acsOutcome(facts({ knownMerchant: false, decoupledRequested: false, deviceChannel: '02' })),
+    ).toEqual({
+      transStatus: 'C',
+    });
+  });
+
+  it('refuses with N 23 an app challenge the requestor cannot take decoupled', () => {
     expect(acsOutcome(facts({ knownMerchant: false, decoupledRequested: false }))).toEqual({
       transStatus: 'N',
       transStatusReason: '23',

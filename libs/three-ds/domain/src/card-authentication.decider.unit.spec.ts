@@ -35,6 +35,8 @@ const challengeData = {
     threeDSServerTransID: '11111111-1111-4111-8111-111111111111',
     dsTransID: '22222222-2222-4222-8222-222222222222',
     dsURL: 'https://ds.example/rreq',
+    authenticationType: '04' as const,
+    notificationURL: null,
   },
 };
 

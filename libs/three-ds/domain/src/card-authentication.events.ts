@@ -18,6 +18,10 @@ export interface EmvTransaction {
   dsTransID: string;
   /** Where the RReq goes (the directory server). */
   dsURL: string;
+  /** 03 out of band in the browser challenge (ARes `C`), 04 decoupled (ARes `D`). */
+  authenticationType: '03' | '04';
+  /** Browser challenge: where the final CRes is posted; null for a decoupled one. */
+  notificationURL: string | null;
 }
 
 export type CardAuthenticationChallenged = DomainEvent<

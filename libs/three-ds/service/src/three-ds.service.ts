@@ -8,11 +8,17 @@ import {
   DEFAULT_THREE_DS_DEADLINE_SECONDS,
   EMV_3DS_VERSION,
   erro,
+  fromBase64UrlJson,
   readEmvMessage,
+  toBase64UrlJson,
+  TRANS_STATUS_REASONS,
   type AcsApi,
   type AReq,
   type ARes,
   type CardAuthenticationView,
+  CHALLENGE_PAGE_PATH,
+  type ChallengeScreen,
+  type CRes,
   type Erro,
   type RReq,
   type ThreeDsApi,
@@ -49,6 +55,8 @@ export const ACS_OPERATOR_ID = 'CIP-ACS-OPERATOR';
 const ECI_AUTHENTICATED = '05';
 /** `authenticationType` 04: decoupled (the distributor's app asks the cardholder out of band). */
 const DECOUPLED = '04';
+/** `authenticationType` 03: out of band, from the browser challenge page (the cardholder approves in the app). */
+const OUT_OF_BAND = '03';
 
 /** A card authentication's stream id from its EMV `acsTransID`, and back. */
 export const cardAuthenticationIdOf = (acsTransID: string): string => `tds-${acsTransID}`;
@@ -69,6 +77,8 @@ const newAuthenticationValue = (): string => randomBytes(20).toString('base64');
  * logged or returned: the masked PAN only.
  */
 export class ThreeDsService implements ThreeDsApi, AcsApi {
+  private challengeBaseUrl: string | null = null;
+
   constructor(
     private readonly ports: ThreeDsPorts,
     private readonly clock: Clock,
@@ -123,19 +133,99 @@ export class ThreeDsService implements ThreeDsApi, AcsApi {
     if (outcome.transStatus === 'Y') {
       return { ...ares, authenticationValue: newAuthenticationValue(), eci: ECI_AUTHENTICATED };
     }
-    if (outcome.transStatus !== 'D') return { ...ares, transStatusReason: outcome.transStatusReason };
+    if (outcome.transStatus === 'N' || outcome.transStatus === 'R') {
+      return { ...ares, transStatusReason: outcome.transStatusReason };
+    }
+    const browser = outcome.transStatus === 'C';
+    if (browser && this.challengeBaseUrl === null) {
+      // The challenge page's address is not known yet (the app is starting): no browser challenge.
+      return {
+        ...ares,
+        transStatus: 'N',
+        transStatusReason: TRANS_STATUS_REASONS.decoupledRequiredNotRequested,
+      };
+    }
     // The card was found (a challenge needs one).
     const found = card as NonNullable<typeof card>;
-    await this.challenge(environment, areq, acsTransID, found, {
-      merchantName,
-      merchantAmount: amount ? decimalAmount(amount.minor, amount.exponent) : null,
-      merchantCurrency: currency,
-    });
+    await this.challenge(
+      environment,
+      areq,
+      acsTransID,
+      found,
+      {
+        merchantName,
+        merchantAmount: amount ? decimalAmount(amount.minor, amount.exponent) : null,
+        merchantCurrency: currency,
+      },
+      browser,
+    );
+    if (browser) {
+      return {
+        ...ares,
+        authenticationType: OUT_OF_BAND,
+        acsChallengeMandated: 'N',
+        acsURL: `${this.challengeBaseUrl as string}${CHALLENGE_PAGE_PATH}/${environment}`,
+      };
+    }
     return {
       ...ares,
       authenticationType: DECOUPLED,
       acsDecConInd: 'Y',
       cardholderInfo: 'Approve this purchase in your card app',
+    };
+  }
+
+  /**
+   * Where browser challenges are served (the platform's public address: the page is a hosted page);
+   * until it is known, a browser that needs a challenge gets N 23.
+   */
+  useChallengeBaseUrl(url: string): void {
+    this.challengeBaseUrl = url.replace(/\/+$/, '');
+  }
+
+  async challengeRequest(environment: Environment, encoded: unknown): Promise<ChallengeScreen> {
+    const read = readEmvMessage('CReq', fromBase64UrlJson(encoded), 'A');
+    if ('error' in read) return { kind: 'invalid' };
+    const creq = read.message;
+    const id = cardAuthenticationIdOf(creq.acsTransID.toLowerCase());
+    const store = this.ports.eventStore(environment);
+    let { state } = await loadState(store, cardAuthenticationDecider, id);
+    if (
+      !isCardAuthentication(state) ||
+      !state.transaction.notificationURL ||
+      state.transaction.threeDSServerTransID !== creq.threeDSServerTransID
+    ) {
+      return { kind: 'invalid' };
+    }
+    if (state.status === 'pending' && this.clock.now().toISOString() >= state.expiresAt) {
+      await this.expireIfDue(environment, id);
+      ({ state } = await loadState(store, cardAuthenticationDecider, id));
+    }
+    const record = state as CardAuthenticationRecord;
+    if (!record.decision) {
+      return {
+        kind: 'pending',
+        merchantName: record.merchantName,
+        merchantAmount: record.merchantAmount,
+        merchantCurrency: record.merchantCurrency,
+        maskedPan: record.maskedPan,
+        expiresAt: record.expiresAt,
+        creq: String(encoded),
+      };
+    }
+    const cres: CRes = {
+      messageType: 'CRes',
+      messageVersion: record.transaction.messageVersion,
+      threeDSServerTransID: record.transaction.threeDSServerTransID,
+      acsTransID: creq.acsTransID,
+      transStatus: record.decision.transStatus,
+      challengeCompletionInd: 'Y',
+    };
+    return {
+      kind: 'done',
+      transStatus: record.decision.transStatus,
+      notificationURL: record.transaction.notificationURL as string,
+      cres: toBase64UrlJson(cres),
     };
   }
 
@@ -160,6 +250,7 @@ export class ThreeDsService implements ThreeDsApi, AcsApi {
     acsTransID: string,
     card: { cardId: string; distributorId: string; userId: string; walletId: string },
     purchase: { merchantName: string; merchantAmount: string | null; merchantCurrency: string | null },
+    browser: boolean,
   ): Promise<void> {
     const program = this.ports.programs.programOf(card.distributorId);
     if (!program) throw new Error(`Card ${card.cardId} belongs to no known program`);
@@ -200,6 +291,8 @@ export class ThreeDsService implements ThreeDsApi, AcsApi {
             threeDSServerTransID: areq.threeDSServerTransID,
             dsTransID: areq.dsTransID,
             dsURL: areq.dsURL,
+            authenticationType: browser ? OUT_OF_BAND : DECOUPLED,
+            notificationURL: browser ? (areq.notificationURL ?? null) : null,
           },
           now: now.toISOString(),
         },
@@ -328,7 +421,7 @@ export class ThreeDsService implements ThreeDsApi, AcsApi {
       dsTransID: transaction.dsTransID,
       acsTransID: acsTransIdOf(cardAuthenticationId),
       transStatus: decision.transStatus,
-      authenticationType: DECOUPLED,
+      authenticationType: transaction.authenticationType,
       interactionCounter: '01',
       ...(decision.transStatus === 'Y'
         ? { authenticationValue: decision.authenticationValue as string, eci: decision.eci as string }
