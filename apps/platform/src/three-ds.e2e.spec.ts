@@ -405,6 +405,17 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
         body: JSON.stringify(areq),
       });
       expect(await nowhere.json()).toMatchObject({ messageType: 'Erro', errorCode: '303' });
+      // Production's directory server is reached over https only (the URL comes in the message).
+      const production = await fetch(`${h.platform.url}/3ds/acs/production/areq`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(areq),
+      });
+      expect(await production.json()).toMatchObject({
+        messageType: 'Erro',
+        errorCode: '203',
+        errorDetail: 'dsURL',
+      });
       const bad = await acs({ ...areq, threeDSServerTransID: 'not-a-uuid' });
       expect(bad.status).toBe(200);
       expect(bad.body).toMatchObject({ errorCode: '203', errorDetail: 'threeDSServerTransID' });

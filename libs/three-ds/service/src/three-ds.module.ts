@@ -9,18 +9,19 @@ import {
   INFRASTRUCTURE,
   LOGGER,
 } from '@cip/shared/infrastructure';
+import type { Environment } from '@cip/shared/contracts';
 import { CLOCK, type Clock, type Logger } from '@cip/shared/runtime';
 import { acsContract, threeDsContract, type RReq } from '@cip/three-ds/contract';
 import { cardAuthenticationsProjection } from '@cip/three-ds/read-models';
 import { WALLETS_API, type WalletsApi } from '@cip/wallets/contract';
 import { CardAuthenticationExpiryScheduler } from './card-authentication-expiry.scheduler';
-import { sendResultToDirectoryServer } from './directory-server-client';
+import { DirectoryServerClient } from './directory-server-client';
 import { ThreeDsService } from './three-ds.service';
 
 /** What the app may decide for the 3DS context (optional, under THREE_DS_OPTIONS). */
 export interface ThreeDsModuleOptions {
   /** How RReqs reach the directory server; HTTP POST to the AReq's `dsURL` by default. */
-  sendResult?(dsURL: string, rreq: RReq): Promise<unknown>;
+  sendResult?(environment: Environment, dsURL: string, rreq: RReq): Promise<unknown>;
 }
 
 export const THREE_DS_OPTIONS = Symbol('THREE_DS_OPTIONS');
@@ -38,8 +39,13 @@ const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
 @Module({
   providers: [
     {
+      provide: DirectoryServerClient,
+      useFactory: () => new DirectoryServerClient(),
+    },
+    {
       provide: ThreeDsService,
       inject: [
+        DirectoryServerClient,
         INFRASTRUCTURE,
         CLOCK,
         LOGGER,
@@ -49,6 +55,7 @@ const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
         { token: THREE_DS_OPTIONS, optional: true },
       ],
       useFactory: (
+        directoryServer: DirectoryServerClient,
         infrastructure: Infrastructure,
         clock: Clock,
         logger: Logger,
@@ -63,7 +70,9 @@ const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
             cards,
             wallets,
             programs,
-            sendResult: options?.sendResult ?? sendResultToDirectoryServer,
+            sendResult:
+              options?.sendResult ??
+              ((environment, dsURL, rreq) => directoryServer.sendResult(environment, dsURL, rreq)),
             logger,
           },
           clock,
@@ -100,6 +109,7 @@ const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
 export class ThreeDsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     @Inject(CardAuthenticationExpiryScheduler) private readonly expiry: CardAuthenticationExpiryScheduler,
+    @Inject(DirectoryServerClient) private readonly directoryServer: DirectoryServerClient,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -108,5 +118,6 @@ export class ThreeDsModule implements OnApplicationBootstrap, BeforeApplicationS
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.expiry.stop();
+    this.directoryServer.close();
   }
 }

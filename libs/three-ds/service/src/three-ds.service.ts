@@ -36,6 +36,7 @@ import {
 import { cardAuthenticationsProjection, toCardAuthenticationView } from '@cip/three-ds/read-models';
 import type { WalletsApi } from '@cip/wallets/contract';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { DirectoryServerRefused } from './directory-server-client';
 
 export interface ThreeDsPorts {
   eventStore(environment: Environment): EventStore;
@@ -43,8 +44,11 @@ export interface ThreeDsPorts {
   cards: Pick<CardNetworkApi, 'cardForAuthorization'>;
   wallets: Pick<WalletsApi, 'getWallet'>;
   programs: ProgramDirectory;
-  /** Sends an RReq to the directory server and returns its answer (an RRes, or anything it sent). */
-  sendResult(dsURL: string, rreq: RReq): Promise<unknown>;
+  /**
+   * Sends an RReq to the directory server and returns its answer (an RRes, or anything it sent); throws
+   * `DirectoryServerRefused` when the URL can never be reached (no retry helps).
+   */
+  sendResult(environment: Environment, dsURL: string, rreq: RReq): Promise<unknown>;
   logger: Logger;
 }
 
@@ -92,6 +96,9 @@ export class ThreeDsService implements ThreeDsApi, AcsApi {
     const read = readEmvMessage('AReq', received, 'A');
     if ('error' in read) return read.error;
     const areq = read.message;
+    if (environment === 'production' && !areq.dsURL.startsWith('https://')) {
+      return this.erro(areq, '203', 'Format of one or more data elements is invalid', 'dsURL');
+    }
     const payment = areq.messageCategory === '01';
     const currency = payment ? iso4217Alpha(areq.purchaseCurrency as string) : null;
     if (payment && !currency) {
@@ -428,7 +435,20 @@ export class ThreeDsService implements ThreeDsApi, AcsApi {
         : { transStatusReason: decision.transStatusReason as RReq['transStatusReason'] }),
       ...(state.status === 'expired' ? { challengeCancel: '05' } : {}),
     };
-    const answer = readEmvMessage('RRes', await this.ports.sendResult(transaction.dsURL, rreq), 'A');
+    let sent: unknown;
+    try {
+      sent = await this.ports.sendResult(environment, transaction.dsURL, rreq);
+    } catch (error) {
+      if (!(error instanceof DirectoryServerRefused)) throw error;
+      // The AReq named a DS the platform may not reach: retrying changes nothing, and would hold back every
+      // other result. Logged for operators; the challenge keeps its outcome (GET shows notifiedAt null).
+      this.ports.logger.warn(
+        { cardAuthenticationId, reason: error.message },
+        'RReq not sent: the directory server URL is refused',
+      );
+      return;
+    }
+    const answer = readEmvMessage('RRes', sent, 'A');
     if ('error' in answer) {
       throw new Error(
         `The directory server did not acknowledge the RReq of ${cardAuthenticationId}: ${answer.error.errorCode} ${answer.error.errorDetail}`,
