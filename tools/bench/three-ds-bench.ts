@@ -16,7 +16,7 @@ import { formatNumber, printFigures, type Figure } from './append-bench';
 const API_KEY = 'sk_sandbox_threeDsBenchKeyAAAAAAAAAAAAAAAAAAAAAAAA';
 const AREQ_RATE_PER_S = 500;
 const AREQ_SECONDS = 6;
-const BACKLOG_EVENTS = 10_000;
+const BACKLOG_EVENTS = Number(process.env.THREE_DS_BENCH_BACKLOG ?? 10_000);
 const EXPRESS_SAMPLES = 200;
 
 /**
