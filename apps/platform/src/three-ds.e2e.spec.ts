@@ -540,6 +540,45 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
       }
     });
 
+    it('sends the RReq again until the directory server acknowledges it, then once only', async () => {
+      const received: Record<string, string>[] = [];
+      const ds = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () => {
+          const rreq = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, string>;
+          received.push(rreq);
+          // The DS is down for the first two attempts.
+          if (received.length <= 2) {
+            response.writeHead(503);
+            return response.end();
+          }
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ ...rreq, messageType: 'RRes', resultsStatus: '01' }));
+        });
+      });
+      await new Promise<void>((resolve) => ds.listen(0, '127.0.0.1', resolve));
+      try {
+        const ares = await acs({
+          ...areq,
+          threeDSServerTransID: randomUUID(),
+          dsURL: `http://127.0.0.1:${(ds.address() as AddressInfo).port}/rreq`,
+        });
+        expect(ares.body.transStatus).toBe('D');
+        const id = `tds-${String(ares.body.acsTransID)}`;
+        expect((await post('/v1/3ds/reject', { cardAuthenticationId: id })).status).toBe(200);
+        await waitFor(async () => (await get(`/v1/3ds/${id}`)).body.result.notifiedAt !== null, {
+          what: 'the RReq acknowledged after the DS came back',
+        });
+        await settle();
+        expect(received).toHaveLength(3);
+        expect(new Set(received.map((rreq) => rreq.acsTransID))).toEqual(new Set([ares.body.acsTransID]));
+        expect(received[2]).toMatchObject({ transStatus: 'N', transStatusReason: '01' });
+      } finally {
+        await new Promise((resolve) => ds.close(resolve));
+      }
+    });
+
     it('refuses a card that is not active with R 12', async () => {
       const { cardId, secrets } = await newCard();
       expect((await post(`/v1/cards/${cardId}/freeze`)).status).toBe(200);
