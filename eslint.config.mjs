@@ -16,6 +16,7 @@ const CONTEXT_SCOPES = [
   'distributors',
   'cards',
   'tokenization',
+  'three-ds',
   'authorizations',
   'simulator',
 ];

@@ -8,6 +8,7 @@ import { iso8583Bench } from './iso8583-bench';
 import { issuerAuthorizationsBench } from './issuer-authorizations-bench';
 import { networkAuthorizationsBench } from './network-authorizations-bench';
 import { startupMemoryBench } from './startup-memory-bench';
+import { threeDsBench } from './three-ds-bench';
 import { usersHttpBench } from './users-http-bench';
 import { webhooksDeliveryBench } from './webhooks-delivery-bench';
 
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     ...(await iso8583Bench()),
     ...(await networkAuthorizationsBench()),
     ...(await issuerAuthorizationsBench()),
+    ...(await threeDsBench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));

@@ -3,7 +3,10 @@ import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
 import { CardRevealService } from '@cip/cards/service';
 import { SandboxIdentityProvider } from '@cip/kyc/service';
-import { startSandboxNetwork } from '@cip/simulator/service';
+import { startSandboxNetwork, ThreeDsServerSimulator } from '@cip/simulator/service';
+import { ThreeDsService } from '@cip/three-ds/service';
+import { ACS_PATH } from '@cip/three-ds/http';
+import { SIMULATED_DS_PATH } from '@cip/simulator/http';
 import {
   Clock,
   createLogger,
@@ -99,9 +102,17 @@ export async function startPlatform(
   const port = typeof address === 'object' && address ? address.port : config.port;
   app.get(SandboxIdentityProvider).usePublicBaseUrl(publicBaseUrl(config, port));
   app.get(CardRevealService).usePublicBaseUrl(publicBaseUrl(config, port));
+  app.get(ThreeDsService).useChallengeBaseUrl(publicBaseUrl(config, port));
+  // The sandbox 3DS server posts AReqs to the ACS (THREE_DS_BASE_URL, else this platform's own) and takes
+  // RReqs at its simulated directory server, on this platform's port.
+  const localUrl = listenUrl(config.host, port);
+  app.get(ThreeDsServerSimulator).useAddresses({
+    acsBaseUrl: config.threeDsBaseUrl ?? `${localUrl}${ACS_PATH}`,
+    dsBaseUrl: `${localUrl}${SIMULATED_DS_PATH}`,
+  });
   return {
     app,
-    url: listenUrl(config.host, port),
+    url: localUrl,
     distributorId: bootstrap.distributor.distributorId,
     firstSandboxKey: bootstrap.firstSandboxKey,
     cardNetworkAddress: config.cardNetwork

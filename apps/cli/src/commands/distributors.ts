@@ -1,4 +1,5 @@
 import { programAuthorization } from '@cip/authorizations/contract';
+import { DEFAULT_THREE_DS_DEADLINE_SECONDS, THREE_DS_DEADLINE_RANGE_SECONDS } from '@cip/three-ds/contract';
 import type { ApiKeyRecord, DistributorRecord, ProgramConfig } from '@cip/distributors/domain';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Cli, commandGroup, examples, print, table, UsageError, yesNo } from '../command';
@@ -55,6 +56,7 @@ const programLines = (program: ProgramConfig) => [
   `  b2b         ${yesNo(program.b2b)}`,
   `  prepaid     ${yesNo(program.prepaid)}`,
   `  kyc import  ${yesNo(program.kycImportEnabled)}`,
+  `  3DS deadline ${program.threeDs?.challengeDeadlineSeconds ?? DEFAULT_THREE_DS_DEADLINE_SECONDS} s${program.threeDs ? '' : ' (default)'}`,
 ];
 
 const countriesOption = (description: string) =>
@@ -65,6 +67,21 @@ interface ProgramFlags {
   b2b?: boolean;
   prepaid?: boolean;
   kycImport?: boolean;
+  threeDsDeadline?: number;
+}
+
+/**
+ * `--three-ds-deadline 3m`: how long a 3DS challenge waits for the distributor's answer, in minutes (`3m`) or
+ * seconds (`90s`), 1 to 10 minutes; in whole seconds.
+ */
+export function parseThreeDsDeadline(value: string): number {
+  const match = /^(\d{1,4})(m|s)$/.exec(value.trim());
+  const seconds = match ? Number(match[1]) * (match[2] === 'm' ? 60 : 1) : NaN;
+  const { min, max } = THREE_DS_DEADLINE_RANGE_SECONDS;
+  if (!(seconds >= min && seconds <= max)) {
+    throw new InvalidArgumentError(`give a duration from 1m to 10m, in minutes (3m) or seconds (90s)`);
+  }
+  return seconds;
 }
 
 export function registerDistributorCommands(program: Command, cli: Cli): void {
@@ -139,7 +156,13 @@ export function registerDistributorCommands(program: Command, cli: Cli): void {
     .addOption(countriesOption('countries its users may reside in'))
     .addOption(booleanOption('--b2b <true|false>', 'business users allowed'))
     .addOption(booleanOption('--prepaid <true|false>', 'prepaid cards'))
-    .addOption(booleanOption('--kyc-import <true|false>', 'KYC import allowed'));
+    .addOption(booleanOption('--kyc-import <true|false>', 'KYC import allowed'))
+    .addOption(
+      new Option(
+        '--three-ds-deadline <duration>',
+        "how long a 3DS challenge waits for the distributor's answer before it is refused: 1m to 10m (default 5m)",
+      ).argParser(parseThreeDsDeadline),
+    );
   for (const option of authorizationOptions()) configure.addOption(option);
   configure
     .addHelpText(
@@ -151,21 +174,23 @@ export function registerDistributorCommands(program: Command, cli: Cli): void {
           'distributors configure dst-... --fee-fx 15000 --fee-auth 100000   (1.5%, 0.10 USD)',
           'distributors configure dst-... --fx-rate EUR=1.0856 --fx-rate SEK=0.095 --fx-rate JPY=none',
           'distributors configure dst-... --clearing-tolerance 15% --hold-expiry-days 10',
+          'distributors configure dst-... --three-ds-deadline 3m',
           'distributors configure dst-... --settlement-address 0x52908400098527886E0F7030069857D2E4169EE7',
         ),
     )
     .action(
       cli.action<ProgramFlags & AuthorizationFlags>(async (context, { args: [distributorId], options }) => {
-        const { countries, b2b, prepaid, kycImport, ...authorizationFlags } = options;
+        const { countries, b2b, prepaid, kycImport, threeDsDeadline, ...authorizationFlags } = options;
         const changes: Partial<ProgramConfig> = {};
         if (countries) changes.allowedCountries = countries;
         if (b2b !== undefined) changes.b2b = b2b;
         if (prepaid !== undefined) changes.prepaid = prepaid;
         if (kycImport !== undefined) changes.kycImportEnabled = kycImport;
+        if (threeDsDeadline !== undefined) changes.threeDs = { challengeDeadlineSeconds: threeDsDeadline };
         const given = Object.values(authorizationFlags).some((value) => value !== undefined);
         if (Object.keys(changes).length === 0 && !given) {
           throw new UsageError(
-            'Nothing to configure: give --countries, --b2b, --prepaid, --kyc-import or an authorization ' +
+            'Nothing to configure: give --countries, --b2b, --prepaid, --kyc-import, --three-ds-deadline or an authorization ' +
               'setting (--fee-fx, --fee-atm, --fee-auth, --fx-rate, --clearing-tolerance, ' +
               '--hold-expiry-days, --settlement-address)',
           );

@@ -1,5 +1,6 @@
 import { normalizeSettlementAddress, programAuthorizationProblems } from '@cip/authorizations/contract';
 import { Decider, DomainError, Environment } from '@cip/shared/contracts';
+import { THREE_DS_DEADLINE_RANGE_SECONDS } from '@cip/three-ds/contract';
 import { distributorEvents, type DistributorEvent } from './distributor.events';
 import type { ApiKeyRecord, ProgramConfig } from './distributor.types';
 
@@ -60,6 +61,7 @@ function activeKey(state: DistributorRecord, keyId: string): ApiKeyRecord {
  * address in its checksummed spelling. Refused with every problem named, so the operator fixes them at once.
  */
 function validProgram(program: ProgramConfig): ProgramConfig {
+  validThreeDs(program);
   const settings = program.authorization;
   if (!settings) return program;
   const problems = programAuthorizationProblems(settings);
@@ -74,6 +76,25 @@ function validProgram(program: ProgramConfig): ProgramConfig {
     ...program,
     authorization: { ...settings, settlementAddress: normalizeSettlementAddress(settings.settlementAddress) },
   };
+}
+
+/** A program's 3DS challenge deadline: whole seconds, 1 to 10 minutes (issue 13). */
+function validThreeDs(program: ProgramConfig): void {
+  const seconds = program.threeDs?.challengeDeadlineSeconds;
+  if (seconds === undefined) return;
+  const { min, max } = THREE_DS_DEADLINE_RANGE_SECONDS;
+  if (!Number.isInteger(seconds) || seconds < min || seconds > max) {
+    throw new DomainError(
+      'validation_error',
+      `Invalid 3DS settings: the challenge deadline must be ${min} to ${max} seconds`,
+      [
+        {
+          field: 'program.threeDs.challengeDeadlineSeconds',
+          message: `must be a whole number of seconds from ${min} to ${max}`,
+        },
+      ],
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

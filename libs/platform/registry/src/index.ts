@@ -3,6 +3,7 @@ import { cardsContext } from '@cip/cards/service';
 import { eventsContext } from '@cip/events/service';
 import { kycContext } from '@cip/kyc/service';
 import { simulatorContext } from '@cip/simulator/service';
+import { threeDsContext } from '@cip/three-ds/service';
 import { tokenizationContext } from '@cip/tokenization/service';
 import type { PersonalDataPolicy } from '@cip/shared/contracts';
 import {
@@ -30,6 +31,7 @@ export const PLATFORM_CONTEXTS: readonly ContextDefinition[] = [
   cardsContext,
   tokenizationContext,
   authorizationsContext,
+  threeDsContext,
   simulatorContext,
   // Last: its read model records the public Events of every context above.
   eventsContext,

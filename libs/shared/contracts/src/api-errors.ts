@@ -22,6 +22,7 @@ export const API_ERROR_STATUS = {
   wallet_compliance_hold: 409,
   card_not_active: 409,
   activation_method_unavailable: 409,
+  card_authentication_expired: 409,
   request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,

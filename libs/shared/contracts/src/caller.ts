@@ -16,6 +16,14 @@ export interface ProgramRules {
   kycImportEnabled: boolean;
   /** Card authorization settings (fees, fx rates, tolerance, hold expiry, settlement); absent: defaults. */
   authorization?: ProgramAuthorization;
+  /** 3-D Secure settings (issue 13); absent: the defaults (`DEFAULT_THREE_DS_DEADLINE_SECONDS`). */
+  threeDs?: ProgramThreeDs;
+}
+
+/** A program's 3-D Secure settings, set by the operator (`distributors configure --three-ds-deadline`). */
+export interface ProgramThreeDs {
+  /** How long an out-of-band challenge waits for the distributor's answer: 60 to 600 seconds. */
+  challengeDeadlineSeconds: number;
 }
 
 /**

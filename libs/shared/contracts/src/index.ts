@@ -9,3 +9,4 @@ export * from './pages';
 export * from './upcasting';
 export * from './personal-data';
 export * from './program-authorization';
+export * from './iso-4217';

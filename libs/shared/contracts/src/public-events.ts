@@ -49,6 +49,9 @@ export const PUBLIC_EVENT_NAMES = [
   'cardAuthorization.reversed',
   'cardAuthorization.expired',
   'cardAuthentication.created',
+  'cardAuthentication.accepted',
+  'cardAuthentication.rejected',
+  'cardAuthentication.expired',
   'cardTokenization.deliverActivationCode',
   'cardTokenization.activated',
 ] as const;

@@ -50,6 +50,11 @@ export interface PlatformConfig {
   simulator: SimulatorConfig;
   /** On-chain settlement of card payments (README "Settlement"). */
   settlement: SettlementConfig;
+  /**
+   * THREE_DS_BASE_URL: where the access control server (the 3DS host) is reached, `{3ds_host}` of the spec:
+   * AReqs go to `<it>/<environment>/areq`. Unset: `/3ds/acs` on the platform's own listening address.
+   */
+  threeDsBaseUrl?: string;
 }
 
 /** Where and how often cleared card payments leave custody (README "Settlement"). */
@@ -287,6 +292,7 @@ const PLATFORM_ENV = z.object({
   SETTLEMENT_ADDRESS_SANDBOX: evmAddress.optional(),
   SETTLEMENT_ADDRESS_PRODUCTION: evmAddress.optional(),
   SETTLEMENT_INTERVAL_MS: integer(0).default(3_600_000),
+  THREE_DS_BASE_URL: httpUrl.optional(),
 });
 
 const SECRET_VARIABLE = /KEY|KEK|CVK|PVK|ZPK|SECRET|SEED/;
@@ -416,5 +422,6 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
       addresses: { sandbox: env.SETTLEMENT_ADDRESS_SANDBOX, production: env.SETTLEMENT_ADDRESS_PRODUCTION },
       intervalMs: env.SETTLEMENT_INTERVAL_MS,
     },
+    threeDsBaseUrl: env.THREE_DS_BASE_URL,
   };
 }

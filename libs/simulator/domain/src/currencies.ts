@@ -36,6 +36,11 @@ export function currencyNumeric(currency: string): string | null {
   return CURRENCIES[currency]?.numeric ?? null;
 }
 
+/** The currency's ISO 4217 exponent (its minor unit's decimals), or null when it is not listed. */
+export function currencyExponent(currency: string): number | null {
+  return CURRENCIES[currency]?.exponent ?? null;
+}
+
 export function currencyAlpha(numeric: string): string | null {
   for (const [alpha, info] of Object.entries(CURRENCIES)) if (info.numeric === numeric) return alpha;
   return null;

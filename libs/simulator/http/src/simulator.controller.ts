@@ -11,6 +11,10 @@ import {
   SimulateRefundDto,
   SimulateReversalDto,
 } from './simulator.dto';
+import {
+  SimulatedDirectoryServerController,
+  ThreeDsSimulationController,
+} from './three-ds-simulation.controller';
 
 const OVER_THE_LINK =
   'The sandbox card network builds the ISO 8583 message an acquirer would send and puts it on the link to the ' +
@@ -105,4 +109,8 @@ export class AuthorizationSimulationController {
 }
 
 /** The simulator's controllers, mounted by apps that provide SIMULATOR_API. */
-export const SIMULATOR_CONTROLLERS = [AuthorizationSimulationController];
+export const SIMULATOR_CONTROLLERS = [
+  AuthorizationSimulationController,
+  ThreeDsSimulationController,
+  SimulatedDirectoryServerController,
+];

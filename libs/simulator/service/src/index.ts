@@ -6,3 +6,5 @@ export * from './simulator-store';
 export * from './simulator.context';
 export * from './simulator.module';
 export * from './simulator.service';
+export * from './three-ds/three-ds-server';
+export * from './three-ds/three-ds-server-store';

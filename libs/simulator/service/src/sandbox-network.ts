@@ -4,6 +4,7 @@ import type { Clock, SimulatorConfig } from '@cip/shared/runtime';
 import { join } from 'node:path';
 import { CardNetwork } from './card-network';
 import { SimulatorStore } from './simulator-store';
+import { ThreeDsServerStore } from './three-ds/three-ds-server-store';
 import type { SimulatorModuleOptions } from './simulator.module';
 
 /** The simulator's settings (`readPlatformConfig` / `readSimulatorConfig`) and the ZPK shared with the issuer. */
@@ -38,6 +39,7 @@ export async function startSandboxNetwork(input: {
   });
   const address = await network.listen(config.isoPort, config.isoHost);
   const stores = new Map<Environment, SimulatorStore>();
+  const threeDsStores = new Map<Environment, ThreeDsServerStore>();
   return {
     network,
     address,
@@ -48,6 +50,14 @@ export async function startSandboxNetwork(input: {
         if (!store) {
           store = new SimulatorStore(join(input.dataDir, 'simulator', environment));
           stores.set(environment, store);
+        }
+        return store;
+      },
+      threeDsStore: (environment) => {
+        let store = threeDsStores.get(environment);
+        if (!store) {
+          store = new ThreeDsServerStore(join(input.dataDir, 'simulator', environment));
+          threeDsStores.set(environment, store);
         }
         return store;
       },

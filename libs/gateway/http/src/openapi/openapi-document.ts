@@ -18,6 +18,8 @@ const TAGS: Record<string, string> = {
     'Card payments the card network asked about (ISO 8583): confirmed with a hold on the wallet or rejected with a reason, then cleared, reversed or expired.',
   'Authorization decisioning':
     "Your own endpoint approves or declines card payments in real time, after the platform's checks and before any money is held (signed requests, a deadline, a fallback).",
+  '3D Secure':
+    'Out-of-band 3-D Secure challenges of your cards (`cardAuthentication.created`, on the webhook express lane): accept or reject each before `expiresAt`; unanswered ones fail closed.',
   Webhooks: 'Subscriptions that receive every Event, signed (Standard Webhooks), with their delivery log.',
   Events: 'The record of every occurrence (`user.created`, ...), as sent to webhooks.',
   Simulations: 'Sandbox only: play the provider, the chain or the network.',

@@ -30,6 +30,27 @@ export function errorBody(
   return { error: { code, message, ...(details?.length ? { details } : {}) }, requestId };
 }
 
+/**
+ * Paths outside /v1 that speak another protocol, whose errors are that protocol's messages (the 3DS access
+ * control server answers EMV `Erro` messages): a request the pipeline refuses there (a body that is not a
+ * JSON object, too large, rate limited, ...) gets the protocol's error instead of the API's error body.
+ */
+export interface ProtocolErrors {
+  /** A path prefix outside /v1 (`/3ds/acs/`). */
+  prefix: string;
+  render(code: ApiErrorCode, message: string): { status: number; body: unknown };
+}
+
+const protocolErrors: ProtocolErrors[] = [];
+
+/** Registers a protocol's error messages for its paths (once per prefix; the last registration wins). */
+export function registerProtocolErrors(errors: ProtocolErrors): void {
+  if (errors.prefix.startsWith('/v1/')) throw new Error('The /v1 API keeps its own error body');
+  const index = protocolErrors.findIndex((known) => known.prefix === errors.prefix);
+  if (index >= 0) protocolErrors.splice(index, 1);
+  protocolErrors.push(errors);
+}
+
 export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -38,6 +59,11 @@ export function sendError(
   details?: ApiFieldError[],
   headers: Record<string, string> = {},
 ): FastifyReply {
+  const protocol = protocolErrors.find((known) => request.url.startsWith(known.prefix));
+  if (protocol) {
+    const { status, body } = protocol.render(code, message);
+    return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
+  }
   return reply
     .code(API_ERROR_STATUS[code])
     .headers(headers)

@@ -53,6 +53,30 @@ describe('webhook HTTP client', () => {
       maxSocketsPerOrigin: 4,
     });
 
+  it("gives each pool its own connections: one pool's request never waits behind another's", async () => {
+    const http = new WebhookHttpClient({
+      allowPrivate: true,
+      resolver: dns(['127.0.0.1']).resolver,
+      timeoutMs: 10_000,
+      maxResponseBytes: 1024,
+      maxSocketsPerOrigin: 1,
+    });
+    try {
+      // The standard pool's only connection is held by a receiver that never answers...
+      const held = http.post(new URL(`http://127.0.0.1:${port}/silent`), '{}', {}, 'standard');
+      held.catch(() => undefined);
+      // ...and the express pool's request to the same origin is answered all the same.
+      await expect(
+        http.post(new URL(`http://127.0.0.1:${port}/express`), '{}', {}, 'express'),
+      ).resolves.toMatchObject({
+        statusCode: 200,
+      });
+      expect(hits).toContain('/silent');
+    } finally {
+      http.close();
+    }
+  });
+
   it('refuses at connection time a host that now resolves to a private address (DNS rebinding)', async () => {
     const { resolver, asked } = dns(['127.0.0.1']);
     const http = client(false, resolver);

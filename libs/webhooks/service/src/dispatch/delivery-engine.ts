@@ -216,7 +216,13 @@ export class DeliveryEngine {
     let response: WebhookResponse | null = null;
     let error: string | null = null;
     try {
-      response = await endpoint.breaker.fire(job.delivery.eventId, entry.url, job.body, { ...headers });
+      response = await endpoint.breaker.fire(
+        job.delivery.eventId,
+        entry.url,
+        job.body,
+        { ...headers },
+        job.delivery.lane,
+      );
     } catch (failure) {
       if ((failure as { code?: string }).code === 'EOPENBREAKER') {
         // Not an attempt: nothing was sent. The queue waits for the breaker; the grace period runs on.

@@ -10,7 +10,8 @@ export class UnsuccessfulResponse extends Error {
 
 /** One subscription's endpoint: its breaker, and the queues waiting for the breaker to let them go. */
 export interface Endpoint {
-  breaker: CircuitBreaker<[string, URL, string, Record<string, string>], WebhookResponse>;
+  /** Fired with the event id, the url, the body, the headers and the lane (its own connections). */
+  breaker: CircuitBreaker<[string, URL, string, Record<string, string>, string], WebhookResponse>;
   url: string;
   inFlight: number;
   /** Queues that found the breaker open; they go again when it half-opens or closes. */
@@ -68,8 +69,10 @@ export class EndpointBreakers {
 
   private open(subscriptionId: string, url: string): Endpoint {
     const breaker = new CircuitBreaker(
-      async (id: string, target: URL, body: string, headers: Record<string, string>) => {
-        const response = await this.http.post(target, body, { ...headers, 'webhook-id': id });
+      async (id: string, target: URL, body: string, headers: Record<string, string>, lane: string) => {
+        // Each lane has its own connections: an express delivery never waits for a socket behind the
+        // standard lane's backlog to the same receiver.
+        const response = await this.http.post(target, body, { ...headers, 'webhook-id': id }, lane);
         if (response.statusCode < 200 || response.statusCode >= 300) throw new UnsuccessfulResponse(response);
         return response;
       },

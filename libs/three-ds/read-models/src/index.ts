@@ -1,0 +1,2 @@
+export * from './card-authentications.projection';
+export * from './card-authentication.public-events';

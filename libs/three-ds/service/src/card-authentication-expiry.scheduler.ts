@@ -1,0 +1,57 @@
+import type { Environment } from '@cip/shared/contracts';
+import { DeadlineSweep } from '@cip/shared/infrastructure';
+import type { ReadStore } from '@cip/shared/read-store';
+import type { Clock, Logger } from '@cip/shared/runtime';
+import type { CardAuthenticationView } from '@cip/three-ds/contract';
+import { cardAuthenticationsProjection } from '@cip/three-ds/read-models';
+import type { ThreeDsService } from './three-ds.service';
+
+/** How often the sweep looks for challenges past their deadline (an expiry is at most this late). */
+export const CARD_AUTHENTICATION_EXPIRY_SWEEP_MS = 1_000;
+const PAGE = 100;
+
+/**
+ * Fails closed: expires every pending challenge whose deadline has passed (`cardAuthentication.expired`,
+ * then the results saga sends the refusing RReq). Candidates come from the `card_authentications` read
+ * model; each is checked on its stream before expiring, so a challenge answered meanwhile, or expired by
+ * another sweep, is left alone: it expires exactly once, also after a restart (the deadlines are in the log).
+ */
+export class CardAuthenticationExpiryScheduler extends DeadlineSweep {
+  constructor(
+    private readonly threeDs: ThreeDsService,
+    private readonly ports: {
+      readStore(environment: Environment): ReadStore;
+      settle(environment: Environment): Promise<void>;
+    },
+    private readonly clock: Clock,
+    logger: Logger,
+  ) {
+    super({ what: 'Card authentication expiry', intervalMs: CARD_AUTHENTICATION_EXPIRY_SWEEP_MS, logger });
+  }
+
+  protected settle(environment: Environment): Promise<void> {
+    return this.ports.settle(environment);
+  }
+
+  protected expireIfDue(environment: Environment, cardAuthenticationId: string): Promise<boolean> {
+    return this.threeDs.expireIfDue(environment, cardAuthenticationId);
+  }
+
+  /** Pending challenges past their deadline (pending ones live minutes at most: the set stays small). */
+  protected async due(environment: Environment): Promise<string[]> {
+    const now = this.clock.now().toISOString();
+    const due: string[] = [];
+    for (let page = 0; ; page++) {
+      const { items, hasMore } = await this.ports
+        .readStore(environment)
+        .find<CardAuthenticationView>(cardAuthenticationsProjection.collection, {
+          filter: { status: 'pending' },
+          sort: { field: 'createdAt', direction: 'asc' },
+          page,
+          limit: PAGE,
+        });
+      for (const item of items) if (item.expiresAt <= now) due.push(item.id);
+      if (!hasMore) return due;
+    }
+  }
+}
