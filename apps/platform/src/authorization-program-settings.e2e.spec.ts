@@ -31,6 +31,9 @@ describe('program authorization settings set with the CLI, applied by the runnin
   });
 
   /** `npm run cli -- <argv> --json` on the platform's data directory, in its own process. */
+  /** Each test runs the built CLI as its own process several times (about a second each on a busy machine). */
+  const CLI_TEST_TIMEOUT_MS = 60_000;
+
   async function cliJson(...argv: string[]) {
     const { stdout } = await promisify(execFile)(process.execPath, [
       CLI_MAIN,
@@ -72,133 +75,148 @@ describe('program authorization settings set with the CLI, applied by the runnin
     return shown.body;
   }
 
-  it('prices the next payment with the fees and rates set, and the one after with the rate changed', async () => {
-    const { cardId, walletId } = await fundedCard(100);
+  it(
+    'prices the next payment with the fees and rates set, and the one after with the rate changed',
+    async () => {
+      const { cardId, walletId } = await fundedCard(100);
 
-    await configure(
-      '--fee-fx',
-      '3%',
-      '--fee-auth',
-      '0.25USD',
-      '--fee-atm',
-      '2000000',
-      '--fx-rate',
-      'EUR=1.2',
-      '--hold-expiry-days',
-      '3',
-    );
-    // 10.00 EUR at 1.2 is 12.00 USD; the fx fee is 3% of it (0.36 USD), the auth fee 0.25 USD.
-    const first = await pay(cardId, 10, 'EUR');
-    expect(first).toMatchObject({
-      status: 'confirmed',
-      amount: 12,
-      currency: 'USD',
-      merchantAmount: '10.00',
-      merchantCurrency: 'EUR',
-      fee: { fx: 360_000, auth: 250_000 },
-    });
-    expect(Date.parse(first.expiresAt) - Date.parse(first.decidedAt)).toBe(3 * 24 * 60 * 60 * 1000);
+      await configure(
+        '--fee-fx',
+        '3%',
+        '--fee-auth',
+        '0.25USD',
+        '--fee-atm',
+        '2000000',
+        '--fx-rate',
+        'EUR=1.2',
+        '--hold-expiry-days',
+        '3',
+      );
+      // 10.00 EUR at 1.2 is 12.00 USD; the fx fee is 3% of it (0.36 USD), the auth fee 0.25 USD.
+      const first = await pay(cardId, 10, 'EUR');
+      expect(first).toMatchObject({
+        status: 'confirmed',
+        amount: 12,
+        currency: 'USD',
+        merchantAmount: '10.00',
+        merchantCurrency: 'EUR',
+        fee: { fx: 360_000, auth: 250_000 },
+      });
+      expect(Date.parse(first.expiresAt) - Date.parse(first.decidedAt)).toBe(3 * 24 * 60 * 60 * 1000);
 
-    await configure('--fx-rate', 'EUR=1.1', '--fee-fx', '1.5%');
-    // 10.00 EUR at 1.1 is 11.00 USD; 1.5% of it is 0.165 USD, half up to the cent: 0.17 USD.
-    const second = await pay(cardId, 10, 'EUR');
-    expect(second).toMatchObject({
-      amount: 11,
-      merchantAmount: '10.00',
-      fee: { fx: 170_000, auth: 250_000 },
-    });
+      await configure('--fx-rate', 'EUR=1.1', '--fee-fx', '1.5%');
+      // 10.00 EUR at 1.1 is 11.00 USD; 1.5% of it is 0.165 USD, half up to the cent: 0.17 USD.
+      const second = await pay(cardId, 10, 'EUR');
+      expect(second).toMatchObject({
+        amount: 11,
+        merchantAmount: '10.00',
+        fee: { fx: 170_000, auth: 250_000 },
+      });
 
-    // A USD cash withdrawal: no fx fee, the atm and auth fees.
-    const cash = await pay(cardId, 20, 'USD', atm);
-    expect(cash).toMatchObject({ amount: 20, fee: { atm: 2_000_000, auth: 250_000 } });
-    expect(cash.fee.fx).toBeUndefined();
+      // A USD cash withdrawal: no fx fee, the atm and auth fees.
+      const cash = await pay(cardId, 20, 'USD', atm);
+      expect(cash).toMatchObject({ amount: 20, fee: { atm: 2_000_000, auth: 250_000 } });
+      expect(cash.fee.fx).toBeUndefined();
 
-    const held = 12 + 0.36 + 0.25 + (11 + 0.17 + 0.25) + (20 + 2 + 0.25);
-    const wallet = await get(`/v1/wallets/${walletId}`);
-    expect(wallet.body.availableBalance).toBeCloseTo(100 - held, 6);
-  });
+      const held = 12 + 0.36 + 0.25 + (11 + 0.17 + 0.25) + (20 + 2 + 0.25);
+      const wallet = await get(`/v1/wallets/${walletId}`);
+      expect(wallet.body.availableBalance).toBeCloseTo(100 - held, 6);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-  it('declines a merchant currency whose rate the operator removed', async () => {
-    const { cardId } = await fundedCard(50);
-    await configure('--fx-rate', 'GBP=none');
-    const response = await post('/v1/simulate/authorization', {
-      cardId,
-      amount: 5,
-      currency: 'GBP',
-      merchant,
-    });
-    expect(response.status).toBe(200);
-    expect(response.body.network.responseCode).not.toBe('00');
-    const declined = await get(`/v1/authorizations/${response.body.authorization.id}`);
-    expect(declined.body).toMatchObject({
-      status: 'rejected',
-      declineReasonCode: 'other',
-      merchantCurrency: 'GBP',
-      fee: {},
-    });
-  });
-
-  it("clears within the program's tolerance, and lists a line beyond it as a clearing exception", async () => {
-    const { cardId, walletId } = await fundedCard(100);
-    await configure('--clearing-tolerance', '5%', '--fee-auth', '0');
-    const authorization = await pay(cardId, 20, 'USD');
-    const clear = async (body: object): Promise<ClearingFile> => {
-      const response = await post('/v1/simulate/authorization/clearing', body);
+  it(
+    'declines a merchant currency whose rate the operator removed',
+    async () => {
+      const { cardId } = await fundedCard(50);
+      await configure('--fx-rate', 'GBP=none');
+      const response = await post('/v1/simulate/authorization', {
+        cardId,
+        amount: 5,
+        currency: 'GBP',
+        merchant,
+      });
       expect(response.status).toBe(200);
-      expect(response.body.delivered).toBe(true);
-      return response.body.file;
-    };
-    const settle = async () => {
-      await h.platform.app.get(ConsumerHost).drain('sandbox');
-      await h.platform.app.get(ConsumerHost).drain('sandbox');
-    };
+      expect(response.body.network.responseCode).not.toBe('00');
+      const declined = await get(`/v1/authorizations/${response.body.authorization.id}`);
+      expect(declined.body).toMatchObject({
+        status: 'rejected',
+        declineReasonCode: 'other',
+        merchantCurrency: 'GBP',
+        fee: {},
+      });
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-    // 21.01 is more than 5% above 20.00: an exception, nothing cleared.
-    const refused = await clear({ authorizationId: authorization.id, amount: 21.01 });
-    await settle();
-    expect((await get(`/v1/authorizations/${authorization.id}`)).body).toMatchObject({
-      status: 'confirmed',
-      clearedAmount: 0,
-    });
-    const listed = await cliJson(
-      'authorizations',
-      'clearing-exceptions',
-      '--env',
-      'sandbox',
-      '--file',
-      refused.fileId,
-    );
-    expect(listed).toEqual({
-      items: [
-        expect.objectContaining({
-          fileId: refused.fileId,
-          sequence: 1,
-          kind: 'presentment',
-          cardId,
-          amountMinor: 2101,
-          currency: 'USD',
-          code: expect.any(String),
-          reason: expect.stringContaining(authorization.id),
-        }),
-      ],
-      hasMore: false,
-    });
-    // Imported again: still one exception for the line.
-    await h.platform.app.get<ClearingFileSink>(CLEARING_FILE_SINK).deliver('sandbox', refused);
-    await settle();
-    expect(
-      (await cliJson('authorizations', 'clearing-exceptions', '--env', 'sandbox', '--file', refused.fileId))
-        .items,
-    ).toHaveLength(1);
+  it(
+    "clears within the program's tolerance, and lists a line beyond it as a clearing exception",
+    async () => {
+      const { cardId, walletId } = await fundedCard(100);
+      await configure('--clearing-tolerance', '5%', '--fee-auth', '0');
+      const authorization = await pay(cardId, 20, 'USD');
+      const clear = async (body: object): Promise<ClearingFile> => {
+        const response = await post('/v1/simulate/authorization/clearing', body);
+        expect(response.status).toBe(200);
+        expect(response.body.delivered).toBe(true);
+        return response.body.file;
+      };
+      const settle = async () => {
+        await h.platform.app.get(ConsumerHost).drain('sandbox');
+        await h.platform.app.get(ConsumerHost).drain('sandbox');
+      };
 
-    // 21.00 is exactly 5% above: cleared, tip included.
-    await clear({ authorizationId: authorization.id, amount: 21 });
-    await settle();
-    expect((await get(`/v1/authorizations/${authorization.id}`)).body).toMatchObject({
-      status: 'cleared',
-      clearedAmount: 21,
-    });
-    // And the wallet paid it, tip included: nothing held any more.
-    expect((await get(`/v1/wallets/${walletId}`)).body).toMatchObject({ balance: 79, availableBalance: 79 });
-  });
+      // 21.01 is more than 5% above 20.00: an exception, nothing cleared.
+      const refused = await clear({ authorizationId: authorization.id, amount: 21.01 });
+      await settle();
+      expect((await get(`/v1/authorizations/${authorization.id}`)).body).toMatchObject({
+        status: 'confirmed',
+        clearedAmount: 0,
+      });
+      const listed = await cliJson(
+        'authorizations',
+        'clearing-exceptions',
+        '--env',
+        'sandbox',
+        '--file',
+        refused.fileId,
+      );
+      expect(listed).toEqual({
+        items: [
+          expect.objectContaining({
+            fileId: refused.fileId,
+            sequence: 1,
+            kind: 'presentment',
+            cardId,
+            amountMinor: 2101,
+            currency: 'USD',
+            code: expect.any(String),
+            reason: expect.stringContaining(authorization.id),
+          }),
+        ],
+        hasMore: false,
+      });
+      // Imported again: still one exception for the line.
+      await h.platform.app.get<ClearingFileSink>(CLEARING_FILE_SINK).deliver('sandbox', refused);
+      await settle();
+      expect(
+        (await cliJson('authorizations', 'clearing-exceptions', '--env', 'sandbox', '--file', refused.fileId))
+          .items,
+      ).toHaveLength(1);
+
+      // 21.00 is exactly 5% above: cleared, tip included.
+      await clear({ authorizationId: authorization.id, amount: 21 });
+      await settle();
+      expect((await get(`/v1/authorizations/${authorization.id}`)).body).toMatchObject({
+        status: 'cleared',
+        clearedAmount: 21,
+      });
+      // And the wallet paid it, tip included: nothing held any more.
+      expect((await get(`/v1/wallets/${walletId}`)).body).toMatchObject({
+        balance: 79,
+        availableBalance: 79,
+      });
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 });
