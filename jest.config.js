@@ -27,6 +27,7 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs}/**/*.e2e.spec.ts'],
       globalSetup: '<rootDir>/tools/jest/build-platform.js',
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/e2e-timeout.js'],
     },
   ],
 };
