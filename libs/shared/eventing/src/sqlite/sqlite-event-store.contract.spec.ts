@@ -9,6 +9,7 @@ describe('event store contract: SQLite (embedded)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cip-es-'));
   let db: SqliteDatabase;
   eventStoreContract({
+    appendMany: true,
     open: async () => {
       db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
       return new SqliteEventStore(db, { name: 'sqlite:contract', pollIntervalMs: 20 });
