@@ -24,10 +24,14 @@ interface PendingPart {
   expected: ExpectedRevision;
 }
 
-/** One call of `append` (one part) or `appendMany` (its parts, written all or none). */
+/**
+ * One call of `append` (one part) or `appendMany` (its parts, written all or none), or another writer's
+ * statement riding on the group commit (`commitAlongside`: no parts, a `write`).
+ */
 interface PendingAppend {
   parts: PendingPart[];
   enqueuedAt: number;
+  write?: () => void;
 }
 
 interface EventRow {
@@ -112,9 +116,10 @@ export class SqliteEventStore implements EventStore {
       (batch) => this.writeAppends(batch),
       (batch) => {
         const committedAt = performance.now();
+        const appends = batch.filter((a) => !a.write);
         this.options.onCommit?.(
-          batch.length,
-          batch.map((a) => committedAt - a.enqueuedAt),
+          appends.length,
+          appends.map((a) => committedAt - a.enqueuedAt),
         );
         for (const subscription of this.subscriptions) subscription.wake();
       },
@@ -140,6 +145,16 @@ export class SqliteEventStore implements EventStore {
       return Promise.reject(new Error('appendMany: each stream may appear once'));
     }
     return this.submit(appends);
+  }
+
+  /**
+   * Runs `write` (statements on this store's connection, such as an idempotency outcome) inside the next
+   * group commit's transaction, after its appends: it shares their fsync instead of paying its own. Resolves
+   * once that transaction is durable; a `write` that throws fails alone (its statement is rolled back).
+   */
+  commitAlongside(write: () => void): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`Event store ${this.name} is closed`));
+    return this.appends.submit({ parts: [], enqueuedAt: performance.now(), write }).then(() => undefined);
   }
 
   private submit(appends: StreamAppend[]): Promise<AppendResult[]> {
@@ -174,6 +189,10 @@ export class SqliteEventStore implements EventStore {
       const revisions = new Map<string, number>();
       const revisionOf = (streamId: string) => revisions.get(streamId) ?? this.currentRevision(streamId);
       for (const append of batch) {
+        if (append.write) {
+          outcomes.push(runWrite(append.write));
+          continue;
+        }
         const conflict = append.parts.find(
           (part) => !satisfiesExpectedRevision(part.expected, revisionOf(part.streamId)),
         );
@@ -299,6 +318,15 @@ export class SqliteEventStore implements EventStore {
     if (this.appends.pending) this.appends.flush();
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+  }
+}
+
+function runWrite(write: () => void): AppendResult[] | Error {
+  try {
+    write();
+    return [];
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
   }
 }
 

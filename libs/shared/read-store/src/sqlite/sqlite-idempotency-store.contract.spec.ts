@@ -1,3 +1,4 @@
+import { SqliteEventStore } from '@cip/shared/eventing';
 import { openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +21,18 @@ describe('idempotency store contract: SQLite (embedded)', () => {
   });
 });
 
-describe('SQLite idempotency store: claims in memory, outcomes group-committed to the file', () => {
+describe.each([
+  ['its own group commit', () => ({})],
+  [
+    "the event store's group commit",
+    (db: SqliteDatabase) => {
+      const events = new SqliteEventStore(db, { name: 'sqlite:idempotency' });
+      return { commitAlongside: (write: () => void) => events.commitAlongside(write) };
+    },
+  ],
+] as const)('SQLite idempotency store: claims in memory, outcomes through %s', (_, options) => {
   const dir = mkdtempSync(join(tmpdir(), 'cip-idem-file-'));
+  // The connection is closed with outcomes committed: nothing of the event store is left running.
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const response = { status: 201, headers: { location: '/v1/users/usr-1' }, body: '{"id":"usr-1"}' };
   const now = Date.UTC(2026, 0, 1);
@@ -29,7 +40,7 @@ describe('SQLite idempotency store: claims in memory, outcomes group-committed t
   it('keeps a key in flight until its outcome is stored, and the stored outcome outlives the process', async () => {
     const file = join(dir, 'sandbox.sqlite');
     const db = openSqliteDatabase(file);
-    const store = new SqliteIdempotencyStore(db);
+    const store = new SqliteIdempotencyStore(db, options(db));
     expect(await store.claim('k', now, 60_000)).toEqual({ claimed: true });
     const completing = Array.from({ length: 5 }, (_, i) =>
       store.complete(`other-${i}`, response, now + 1000),
