@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 import {
   platformCpuMs,
@@ -166,11 +167,11 @@ export async function usersHttpBench(builds: Build[] = [{}], profileDir?: string
   const platforms: PlatformChild[] = [];
   try {
     for (const build of builds) {
-      const profiled = profileDir && !build.main;
+      const profiles = profileDir && join(profileDir, (build.label ?? 'platform').replace(/\W+/g, '-'));
       const platform = await spawnPlatform({
         logLevel: LOG_LEVEL,
         main: build.main,
-        nodeArgs: profiled ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+        nodeArgs: profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`] : [],
       });
       platforms.push(platform);
       const startup = await waitForHealth(platform);
@@ -224,7 +225,8 @@ export async function usersHttpBench(builds: Build[] = [{}], profileDir?: string
 }
 
 // `node dist/tools/bench/users-http-bench.js [--baseline <another build's main.js>] [--cpu-prof <dir>]`: with
-// a baseline both builds are measured side by side in the same run; the profile is of this build.
+// a baseline both builds are measured side by side in the same run; each build's profiles go to a folder of
+// its own under <dir> (written when the platform exits).
 if (require.main === module) {
   const arg = (name: string) => {
     const at = process.argv.indexOf(name);
