@@ -1,10 +1,15 @@
 import { systemClock } from '@cip/shared/runtime';
 import { authorizationRequest, CardNetwork, type AcquirerTransaction } from '@cip/simulator/service';
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 import { activeUser, call } from './cards-http-bench';
-import { spawnPlatform, stopPlatform, waitForHealth, type PlatformChild } from './startup-memory-bench';
+import {
+  platformCpuMs as cpuMs,
+  spawnPlatform,
+  stopPlatform,
+  waitForHealth,
+  type PlatformChild,
+} from './startup-memory-bench';
 import { autocannon, statusCodes } from './users-http-bench';
 
 const WALLETS = 64;
@@ -45,11 +50,6 @@ interface BenchCard {
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] : NaN;
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /**
  * A funded card as a cardholder gets it: an active user (hosted KYC), its wallet credited by a simulated

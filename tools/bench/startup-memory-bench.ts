@@ -36,6 +36,15 @@ export function randomSandboxApiKey(): string {
   return key;
 }
 
+/**
+ * CPU time (user + system, ms) a process has used, from /proc: compare builds on CPU per operation (steady)
+ * rather than on throughput alone (it moves with the shared machine's load).
+ */
+export function platformCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export async function spawnPlatform(
   options: {
     logLevel?: string;

@@ -1,6 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { formatNumber, printFigures, type Figure } from './append-bench';
-import { spawnPlatform, stopPlatform, waitForHealth, type PlatformChild } from './startup-memory-bench';
+import {
+  platformCpuMs,
+  spawnPlatform,
+  stopPlatform,
+  waitForHealth,
+  type PlatformChild,
+} from './startup-memory-bench';
 
 /** The part of autocannon 9's programmatic API used here (the package ships no types). */
 interface AutocannonRequest {
@@ -47,13 +55,18 @@ const LOG_LEVEL = 'warn';
 // One counter for warm-up and measurement: every request of the run creates a new user (email is unique).
 let emails = 0;
 
-function load(url: string, apiKey: string, seconds: number): Promise<AutocannonResult> {
+/** The two loads issue 16 asks for: without a key, and with a fresh `x-idempotency-key` on every request. */
+type Load = 'no key' | 'fresh key';
+const LOADS: Load[] = ['no key', 'fresh key'];
+
+function load(url: string, apiKey: string, seconds: number, kind: Load): Promise<AutocannonResult> {
+  const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
   return autocannon({
     url,
     connections: CONNECTIONS,
     duration: seconds,
     method: 'POST',
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    headers,
     requests: [
       {
         method: 'POST',
@@ -65,6 +78,7 @@ function load(url: string, apiKey: string, seconds: number): Promise<AutocannonR
             lastName: 'Lovelace',
             countryOfResidence: 'FR',
           });
+          if (kind === 'fresh key') request.headers = { ...headers, 'x-idempotency-key': randomUUID() };
           return request;
         },
       },
@@ -94,51 +108,133 @@ export function reportMeasuredRun(platform: PlatformChild, seconds: number, resu
   }
 }
 
-export async function usersHttpBench(): Promise<Figure[]> {
+interface Build {
+  /** `baseline` or `this build` in a side-by-side run; no prefix alone. */
+  label?: string;
+  /** Another build's dist/apps/platform/src/main.js; this build's by default. */
+  main?: string;
+}
+
+interface LoadRun {
+  result: AutocannonResult;
+  cpuPerRequestMs: number;
+}
+
+/** One measured run of a load on a running platform, with the platform's CPU time per request from /proc. */
+async function measure(platform: PlatformChild, name: string, kind: Load): Promise<LoadRun> {
+  const pid = platform.child.pid ?? 0;
+  const cpuBefore = platformCpuMs(pid);
+  const result = await load(platform.url, platform.apiKey, DURATION_S, kind);
+  const cpuPerRequestMs = (platformCpuMs(pid) - cpuBefore) / Math.max(1, result.requests.total);
+  console.log(`  ${name}, ${kind}:`);
+  reportMeasuredRun(platform, DURATION_S, result);
+  return { result, cpuPerRequestMs };
+}
+
+function loadFigures(name: string, kind: Load, run: LoadRun): Figure[] {
+  const prefix = `${name ? `${name}: ` : ''}POST /v1/users, ${kind}`;
+  return [
+    {
+      label: `${prefix}: throughput (average)`,
+      value: run.result.requests.average,
+      unit: 'req/s',
+      target: { op: '>=', value: 2_500 },
+    },
+    { label: `${prefix}: latency p50`, value: run.result.latency.p50, unit: 'ms' },
+    {
+      label: `${prefix}: latency p99`,
+      value: run.result.latency.p99,
+      unit: 'ms',
+      target: { op: '<=', value: 40 },
+    },
+    { label: `${prefix}: platform CPU per request`, value: run.cpuPerRequestMs, unit: 'ms' },
+    { label: `${prefix}: non-2xx responses`, value: run.result.non2xx, unit: 'responses' },
+    {
+      label: `${prefix}: errors (connection errors and timeouts)`,
+      value: run.result.errors,
+      unit: 'errors',
+    },
+  ];
+}
+
+/**
+ * `POST /v1/users` at 50 connections, without and with a fresh idempotency key per request, on each build
+ * given (a fresh DATA_DIR each). With two builds both platforms run at once and the loads alternate between
+ * them (A B A B), so that the machine's changing load weighs on both alike; the ratios are printed last.
+ */
+export async function usersHttpBench(builds: Build[] = [{}], profileDir?: string): Promise<Figure[]> {
   console.log('\n== POST /v1/users over HTTP (platform in a child process) ==');
-  const platform = await spawnPlatform({ logLevel: LOG_LEVEL });
+  const platforms: PlatformChild[] = [];
   try {
-    const startup = await waitForHealth(platform);
-    console.log(
-      `  platform healthy ${formatNumber(startup)} ms after spawn; LOG_LEVEL=${LOG_LEVEL}, ` +
-        `RATE_LIMIT_PER_SECOND=1000000, fresh DATA_DIR; autocannon ${CONNECTIONS} connections, unique email per request`,
+    for (const build of builds) {
+      const profiles = profileDir && join(profileDir, (build.label ?? 'platform').replace(/\W+/g, '-'));
+      const platform = await spawnPlatform({
+        logLevel: LOG_LEVEL,
+        main: build.main,
+        nodeArgs: profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`] : [],
+      });
+      platforms.push(platform);
+      const startup = await waitForHealth(platform);
+      console.log(
+        `  ${build.label ?? 'platform'} healthy ${formatNumber(startup)} ms after spawn; LOG_LEVEL=${LOG_LEVEL}, ` +
+          `RATE_LIMIT_PER_SECOND=1000000, fresh DATA_DIR; autocannon ${CONNECTIONS} connections, unique email per request`,
+      );
+      const warmUp = await load(platform.url, platform.apiKey, WARM_UP_S, 'fresh key');
+      console.log(
+        `  warm-up ${WARM_UP_S} s: ${warmUp.requests.total.toLocaleString('en-US')} requests (${statusCodes(warmUp)})`,
+      );
+    }
+    /** Per load, one run per build, in the order of `builds`. */
+    const runs: Record<Load, LoadRun[]> = { 'no key': [], 'fresh key': [] };
+    for (const kind of LOADS) {
+      for (const [i, build] of builds.entries()) {
+        runs[kind].push(await measure(platforms[i], build.label ?? 'platform', kind));
+      }
+    }
+    const figures = LOADS.flatMap((kind) =>
+      builds.flatMap((build, i) => loadFigures(build.label ?? '', kind, runs[kind][i])),
     );
-    const warmUp = await load(platform.url, platform.apiKey, WARM_UP_S);
-    console.log(
-      `  warm-up ${WARM_UP_S} s: ${warmUp.requests.total.toLocaleString('en-US')} requests (${statusCodes(warmUp)})`,
-    );
-    const result = await load(platform.url, platform.apiKey, DURATION_S);
-    reportMeasuredRun(platform, DURATION_S, result);
-    const figures: Figure[] = [
-      {
-        label: 'POST /v1/users throughput (average)',
-        value: result.requests.average,
-        unit: 'req/s',
-        target: { op: '>=', value: 2_000 },
-      },
-      { label: 'POST /v1/users latency p50', value: result.latency.p50, unit: 'ms' },
-      {
-        label: 'POST /v1/users latency p99',
-        value: result.latency.p99,
-        unit: 'ms',
-        target: { op: '<=', value: 50 },
-      },
-      { label: 'POST /v1/users non-2xx responses', value: result.non2xx, unit: 'responses' },
-      {
-        label: 'POST /v1/users errors (connection errors and timeouts)',
-        value: result.errors,
-        unit: 'errors',
-      },
-    ];
+    if (builds.length === 2) {
+      for (const kind of LOADS) {
+        const [base, next] = runs[kind];
+        const ratio = (a: number, b: number) => (b ? a / b : NaN);
+        figures.push(
+          {
+            label: `${kind}: throughput, ${builds[1].label} / ${builds[0].label}`,
+            value: ratio(next.result.requests.average, base.result.requests.average),
+            unit: '×',
+          },
+          {
+            label: `${kind}: p99, ${builds[1].label} / ${builds[0].label}`,
+            value: ratio(next.result.latency.p99, base.result.latency.p99),
+            unit: '×',
+          },
+          {
+            label: `${kind}: CPU per request, ${builds[1].label} / ${builds[0].label}`,
+            value: ratio(next.cpuPerRequestMs, base.cpuPerRequestMs),
+            unit: '×',
+          },
+        );
+      }
+    }
     printFigures(figures);
     return figures;
   } finally {
-    await stopPlatform(platform);
+    for (const platform of platforms) await stopPlatform(platform);
   }
 }
 
+// `node dist/tools/bench/users-http-bench.js [--baseline <another build's main.js>] [--cpu-prof <dir>]`: with
+// a baseline both builds are measured side by side in the same run; each build's profiles go to a folder of
+// its own under <dir> (written when the platform exits).
 if (require.main === module) {
-  usersHttpBench().catch((error) => {
+  const arg = (name: string) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const baseline = arg('--baseline');
+  const builds = baseline ? [{ label: 'baseline', main: baseline }, { label: 'this build' }] : [{}];
+  usersHttpBench(builds, arg('--cpu-prof')).catch((error) => {
     console.error(error);
     process.exit(1);
   });

@@ -16,13 +16,15 @@ describe('durability: kill -9 in the middle of user creations', () => {
 
   afterAll(() => discardPlatform(child, dataDir));
 
-  it('keeps every acknowledged user, and every read model equals a rebuild from the log', async () => {
+  it('keeps every acknowledged user and idempotent outcome, and every read model equals a rebuild from the log', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
     child = await startDurablePlatform(dataDir, port, KEY);
 
     const acknowledged = new Map<string, string>();
+    /** Acknowledged creations sent with an idempotency key: what a retry sends again, and what it must get. */
+    const keyed: { key: string; body: string; id: string; answer: unknown }[] = [];
     let sent = 0;
     let killed = false;
     // The writers stop when they kill the process, once enough was acknowledged.
@@ -31,14 +33,20 @@ describe('durability: kill -9 in the middle of user creations', () => {
       while (!killed) {
         inTime();
         const email = `crash-${w}-${sent++}@example.com`;
+        // Half the writers send an idempotency key, as integrators do.
+        const key = w % 2 === 0 ? `crash-key-${email}` : undefined;
+        const body = JSON.stringify({ email, firstName: 'Kill', lastName: 'Nine', countryOfResidence: 'FR' });
         try {
           const response = await fetch(`${base}/v1/users`, {
             method: 'POST',
-            headers,
-            body: JSON.stringify({ email, firstName: 'Kill', lastName: 'Nine', countryOfResidence: 'FR' }),
+            headers: key ? { ...headers, 'x-idempotency-key': key } : headers,
+            body,
           });
-          if (response.status === 201)
-            acknowledged.set(((await response.json()) as { id: string }).id, email);
+          if (response.status === 201) {
+            const answer = (await response.json()) as { id: string };
+            acknowledged.set(answer.id, email);
+            if (key) keyed.push({ key, body, id: answer.id, answer });
+          }
         } catch {
           return; // the process is gone: requests in flight may or may not have been written; neither was acknowledged
         }
@@ -60,14 +68,31 @@ describe('durability: kill -9 in the middle of user creations', () => {
       expect(((await response.json()) as { email: string }).email).toBe(email);
     }
     // A list waits for the projection to catch up with the log, so it must hold every acknowledged user.
-    const listed = new Set<string>();
-    for (let page = 0; ; page++) {
-      const response = await fetch(`${base}/v1/users?limit=100&fromPage=${page}`, { headers });
-      const body = (await response.json()) as { items: { id: string }[]; hasMore: boolean };
-      body.items.forEach((u) => listed.add(u.id));
-      if (!body.hasMore) break;
-    }
+    const listUsers = async () => {
+      const ids = new Set<string>();
+      for (let page = 0; ; page++) {
+        const response = await fetch(`${base}/v1/users?limit=100&fromPage=${page}`, { headers });
+        const body = (await response.json()) as { items: { id: string }[]; hasMore: boolean };
+        body.items.forEach((u) => ids.add(u.id));
+        if (!body.hasMore) return ids;
+      }
+    };
+    const listed = await listUsers();
     for (const id of acknowledged.keys()) expect(listed.has(id)).toBe(true);
+    // Each acknowledged idempotent creation, retried with its key after the restart, gets the same answer
+    // and creates nothing: the stored outcome was durable before the response was sent.
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const { key, body, answer } of keyed) {
+      const retry = await fetch(`${base}/v1/users`, {
+        method: 'POST',
+        headers: { ...headers, 'x-idempotency-key': key },
+        body,
+      });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('x-idempotent-replayed')).toBe('true');
+      expect(await retry.json()).toEqual(answer);
+    }
+    expect(await listUsers()).toEqual(listed);
     await fetch(`${base}/v1/events?limit=1`, { headers });
 
     child.kill('SIGTERM');

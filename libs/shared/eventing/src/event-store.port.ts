@@ -61,6 +61,13 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/** One stream's part of a multi-stream append (`appendMany`). */
+export interface StreamAppend {
+  streamId: string;
+  events: EventData[];
+  expectedRevision?: ExpectedRevision;
+}
+
 export interface ReadAllOptions {
   /** Read events strictly after this global position; 0 (or absent) reads from the start. */
   after?: number;
@@ -92,6 +99,15 @@ export interface EventStore {
     events: EventData[],
     options?: { expectedRevision?: ExpectedRevision },
   ): Promise<AppendResult>;
+  /**
+   * Appends to several streams atomically: every part is checked against its own expected revision, and
+   * either all parts are written (in the order given, one transaction) or none is, the first conflicting
+   * part's `WrongExpectedRevisionError` rejecting the whole call. One result per part, in order. Each
+   * stream may appear once. Only stores that have multi-stream transactions offer it (the embedded SQLite
+   * store, in one group commit); EventStoreDB has none, so its adapter leaves it out and callers keep
+   * their one-stream-at-a-time path there.
+   */
+  appendMany?(appends: StreamAppend[]): Promise<AppendResult[]>;
   /** Events of one stream in order; an empty array when the stream does not exist. */
   readStream(
     streamId: string,

@@ -95,7 +95,10 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
       personalData,
       bus,
       readStore: new SqliteReadStore(derived),
-      idempotency: new SqliteIdempotencyStore(db),
+      // Outcomes ride on the event store's group commit (same connection): one fsync per turn for both.
+      idempotency: new SqliteIdempotencyStore(db, {
+        commitAlongside: (write) => eventStore.commitAlongside(write),
+      }),
     });
   }
   const checkpointer = new SqliteCheckpointer(

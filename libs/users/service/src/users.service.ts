@@ -9,11 +9,13 @@ import {
 } from '@cip/shared/contracts';
 import {
   CommandContext,
+  envelope,
   EventStore,
   handleCommand,
   loadState,
   callerContext,
   PersonalDataVault,
+  WrongExpectedRevisionError,
 } from '@cip/shared/eventing';
 import { forTenant, ReadStore } from '@cip/shared/read-store';
 import { Clock, newId } from '@cip/shared/runtime';
@@ -82,8 +84,9 @@ const phoneValue = (phone: Phone) => `${phone.country}${phone.number}`;
 
 /**
  * The users context's command and query handlers. Uniqueness of email and phone within a distributor is
- * enforced with reservation streams appended before the user's own events, so that of two concurrent
- * creations with the same email exactly one succeeds.
+ * enforced with reservation streams appended with `no_stream` (or the revision read) together with, or
+ * before, the user's own events, so that of two concurrent creations with the same email exactly one
+ * succeeds.
  */
 export class UsersService implements UsersApi, UserLifecycleApi {
   constructor(
@@ -112,6 +115,8 @@ export class UsersService implements UsersApi, UserLifecycleApi {
     decideUser(command, { status: 'absent' });
     const store = this.ports.eventStore(caller.environment);
     const email = this.reservation(caller, 'email', normaliseEmail(input.email));
+    const created = await this.createWithReservation(store, email, command, context);
+    if (created) return toUserView(created);
     await this.reserve(store, email, userId, context);
     try {
       const result = await handleCommand(store, userDecider, userId, command, context, { expectNew: true });
@@ -332,6 +337,55 @@ export class UsersService implements UsersApi, UserLifecycleApi {
       context,
       { expectNew: true },
     );
+  }
+
+  /**
+   * The common case of a creation in one atomic append where the store offers it (`appendMany`): the
+   * reservation of a value nobody ever reserved and the new user's events go into the same group commit, both
+   * appended with `no_stream`, so uniqueness costs no second fsync wait and leaves nothing to release.
+   * Returns null when that case does not apply (no `appendMany`, a legacy reservation, or the reservation
+   * stream exists: taken, released or abandoned), for the two-step path to decide on the stream as it is.
+   */
+  private async createWithReservation(
+    store: EventStore,
+    reservation: Reservation,
+    command: Parameters<typeof decideUser>[0] & { type: 'CreateUser' },
+    context: CommandContext,
+  ): Promise<UserRecord | null> {
+    if (!store.appendMany) return null;
+    const { userId } = command.data;
+    if ((await loadState(store, uniqueValueDecider, reservation.legacyStreamId)).revision >= 0) return null;
+    const reserved = decideUniqueValue(
+      {
+        type: 'ReserveUniqueValue',
+        data: {
+          kind: reservation.kind,
+          ownerId: userId,
+          now: context.occurredAt,
+          currentOwnerAbandoned: false,
+        },
+      },
+      uniqueValueDecider.initialState(),
+    );
+    const userEvents = decideUser(command, userDecider.initialState());
+    try {
+      await store.appendMany([
+        {
+          streamId: reservation.streamId,
+          events: reserved.map((e) => envelope(e, context)),
+          expectedRevision: 'no_stream',
+        },
+        {
+          streamId: userId,
+          events: userEvents.map((e) => envelope(e, context)),
+          expectedRevision: 'no_stream',
+        },
+      ]);
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError && error.streamId === reservation.streamId) return null;
+      throw error;
+    }
+    return userEvents.reduce(userDecider.evolve, userDecider.initialState()) as UserRecord;
   }
 
   private async abandoned(store: EventStore, state: UniqueValueState): Promise<boolean> {

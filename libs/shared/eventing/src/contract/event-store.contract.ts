@@ -11,6 +11,11 @@ export interface EventStoreContractTarget {
   open(): Promise<EventStore>;
   /** Releases what `open` created (closes stores, removes files). */
   cleanup(): Promise<void>;
+  /**
+   * Whether the adapter offers `appendMany` (atomic multi-stream appends): the suite then holds it to its
+   * all-or-nothing contract; an adapter without it must not pretend to have it.
+   */
+  appendMany: boolean;
 }
 
 export const testEvent = (type: string, data: Record<string, unknown> = {}): EventData => ({
@@ -194,5 +199,87 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
     await store.append(id, [testEvent('Two')]);
     await new Promise((r) => setTimeout(r, 50));
     expect(seen.map((e) => e.type)).toEqual(['One']);
+  });
+
+  describe('appendMany (atomic multi-stream append)', () => {
+    if (!target.appendMany) {
+      it('is not offered: the store has no multi-stream transaction', () => {
+        expect(store.appendMany).toBeUndefined();
+      });
+      return;
+    }
+    const appendMany: NonNullable<EventStore['appendMany']> = (appends) => {
+      if (!store.appendMany) throw new Error('the store does not offer appendMany');
+      return store.appendMany(appends);
+    };
+
+    it('appends to every stream, each checked against its own expected revision, with one result per part', async () => {
+      const reservation = stream('uniq');
+      const entity = stream();
+      await store.append(entity, [testEvent('Opened')], { expectedRevision: 'no_stream' });
+      const results = await appendMany([
+        { streamId: reservation, events: [testEvent('Reserved')], expectedRevision: 'no_stream' },
+        { streamId: entity, events: [testEvent('Renamed'), testEvent('Moved')], expectedRevision: 0 },
+      ]);
+      expect(results.map((r) => r.nextRevision)).toEqual([0, 2]);
+      const [reserved] = await store.readStream(reservation);
+      const written = await store.readStream(entity);
+      expect(written.map((e) => e.type)).toEqual(['Opened', 'Renamed', 'Moved']);
+      expect(results[0].position).toBe(reserved.position);
+      expect(results[1].position).toBe(written[2].position);
+      expect(written[1].position).toBeGreaterThan(reserved.position);
+    });
+
+    it('writes nothing when any part conflicts, and reports that part', async () => {
+      const taken = stream('uniq');
+      const entity = stream();
+      await store.append(taken, [testEvent('Reserved')], { expectedRevision: 'no_stream' });
+      const error = await appendMany([
+        { streamId: entity, events: [testEvent('Created')], expectedRevision: 'no_stream' },
+        { streamId: taken, events: [testEvent('Reserved')], expectedRevision: 'no_stream' },
+      ]).catch((e) => e);
+      expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(error.streamId).toBe(taken);
+      expect(error.actual).toBe(0);
+      expect(await store.readStream(entity)).toEqual([]);
+      expect(await store.readStream(taken)).toHaveLength(1);
+    });
+
+    it('lets exactly one of many concurrent multi-stream appends on one stream win, the losers writing nothing', async () => {
+      const reservation = stream('uniq');
+      const entities = Array.from({ length: 10 }, () => stream());
+      const attempts = await Promise.allSettled(
+        entities.map((entity) =>
+          appendMany([
+            {
+              streamId: reservation,
+              events: [testEvent('Reserved', { entity })],
+              expectedRevision: 'no_stream',
+            },
+            { streamId: entity, events: [testEvent('Created')], expectedRevision: 'no_stream' },
+          ]),
+        ),
+      );
+      const won = attempts.findIndex((a) => a.status === 'fulfilled');
+      expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+      for (const failed of attempts.filter((a) => a.status === 'rejected')) {
+        expect((failed as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+      }
+      expect((await store.readStream(reservation)).map((e) => e.data.entity)).toEqual([entities[won]]);
+      for (const [i, entity] of entities.entries()) {
+        expect(await store.readStream(entity)).toHaveLength(i === won ? 1 : 0);
+      }
+    });
+
+    it('refuses a stream named twice, writing nothing', async () => {
+      const id = stream();
+      await expect(
+        appendMany([
+          { streamId: id, events: [testEvent('A')] },
+          { streamId: id, events: [testEvent('B')] },
+        ]),
+      ).rejects.toThrow(/once/);
+      expect(await store.readStream(id)).toEqual([]);
+    });
   });
 }

@@ -61,6 +61,10 @@ const MAX_SAFE_POSITION = BigInt(Number.MAX_SAFE_INTEGER);
  * and increasing, and `{commit: p, prepare: p}` resumes exactly after it.
  *
  * Requires EventStoreDB 22.6 or later (log positions on stream reads).
+ *
+ * No `appendMany`: EventStoreDB appends to one stream per transaction, and two appends in a row are not
+ * atomic, so the adapter does not offer it and callers keep their one-stream-at-a-time path (the users
+ * context reserves an email, then appends the user, releasing the reservation when that fails).
  */
 export class EsdbEventStore implements EventStore {
   readonly name: string;

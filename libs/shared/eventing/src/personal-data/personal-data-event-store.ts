@@ -6,6 +6,7 @@ import type {
   ReadAllOptions,
   RecordedEvent,
   StoreSubscription,
+  StreamAppend,
   SubscribeOptions,
 } from '../event-store.port';
 import type { PersonalDataVault } from './personal-data-vault';
@@ -15,11 +16,22 @@ import type { PersonalDataVault } from './personal-data-vault';
  * so deciders, projections and sagas see plain events while the log only ever holds sealed ones.
  */
 export class PersonalDataEventStore implements EventStore {
+  /** Offered exactly when the stored log offers it (see `EventStore.appendMany`). */
+  readonly appendMany?: (appends: StreamAppend[]) => Promise<AppendResult[]>;
+
   constructor(
     /** The log as stored (exports and the relay read it as it is: sealed). */
     readonly stored: EventStore,
     private readonly vault: PersonalDataVault,
-  ) {}
+  ) {
+    const appendMany = stored.appendMany?.bind(stored);
+    if (appendMany) {
+      this.appendMany = async (appends) =>
+        appendMany(
+          await Promise.all(appends.map(async (a) => ({ ...a, events: await this.vault.seal(a.events) }))),
+        );
+    }
+  }
 
   get name(): string {
     return this.stored.name;

@@ -1,4 +1,4 @@
-import { openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
+import { GroupCommit, openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
 import type { Statement } from 'better-sqlite3';
 import type { PersonalDataKeyStore, SubjectKey } from './personal-data-key-store.port';
 
@@ -19,11 +19,15 @@ const toKey = (row: Row): SubjectKey =>
  * `secure_delete` makes SQLite overwrite deleted content with zeros, and an erasure checkpoints and
  * truncates the WAL, so an erased key's bytes are gone from the files (copies made before are the
  * operator's backups of this file, which must be kept apart from the log's and expire).
+ *
+ * Keys are created through a group commit: every user creation makes a key, and the creations of one turn
+ * of the event loop share one transaction (one fsync) instead of each waiting for its own on the thread.
  */
 export class SqlitePersonalDataKeyStore implements PersonalDataKeyStore {
   private readonly select: Statement;
   private readonly insert: Statement;
   private readonly tombstone: Statement;
+  private readonly creations: GroupCommit<{ subjectId: string; wrappedKey: string; at: string }, SubjectKey>;
 
   constructor(private readonly db: SqliteDatabase) {
     db.pragma('secure_delete = ON');
@@ -45,6 +49,16 @@ export class SqlitePersonalDataKeyStore implements PersonalDataKeyStore {
        ON CONFLICT (subject_id) DO UPDATE SET wrapped_key = NULL,
          erased_at = coalesce(personal_data_keys.erased_at, excluded.erased_at)`,
     );
+    this.creations = new GroupCommit((batch) =>
+      db
+        .transaction(() =>
+          batch.map(({ subjectId, wrappedKey, at }) => {
+            this.insert.run(subjectId, wrappedKey, at);
+            return toKey(this.select.get(subjectId) as Row);
+          }),
+        )
+        .immediate(),
+    );
   }
 
   static open(path: string): SqlitePersonalDataKeyStore {
@@ -56,13 +70,8 @@ export class SqlitePersonalDataKeyStore implements PersonalDataKeyStore {
     return row ? toKey(row) : null;
   }
 
-  async create(subjectId: string, wrappedKey: string, at: string): Promise<SubjectKey> {
-    return this.db
-      .transaction((): SubjectKey => {
-        this.insert.run(subjectId, wrappedKey, at);
-        return toKey(this.select.get(subjectId) as Row);
-      })
-      .immediate();
+  create(subjectId: string, wrappedKey: string, at: string): Promise<SubjectKey> {
+    return this.creations.submit({ subjectId, wrappedKey, at });
   }
 
   async erase(subjectId: string, at: string): Promise<void> {
@@ -73,6 +82,8 @@ export class SqlitePersonalDataKeyStore implements PersonalDataKeyStore {
   }
 
   async close(): Promise<void> {
+    // Creations already queued reach the disk before the file closes.
+    if (this.db.open && this.creations.pending) this.creations.flush();
     if (this.db.open) this.db.close();
   }
 }

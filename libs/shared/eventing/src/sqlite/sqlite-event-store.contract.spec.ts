@@ -9,6 +9,7 @@ describe('event store contract: SQLite (embedded)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cip-es-'));
   let db: SqliteDatabase;
   eventStoreContract({
+    appendMany: true,
     open: async () => {
       db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
       return new SqliteEventStore(db, { name: 'sqlite:contract', pollIntervalMs: 20 });
@@ -71,5 +72,54 @@ describe('SQLite event store: subscriptions at different positions share the rec
     await appendMany(7_000, 10);
     expect(readFrom(6_990, 3)).toEqual(range(6_990, 7_010));
     expect(readFrom(7_010, 500)).toEqual([]);
+  });
+});
+
+describe('SQLite event store: other statements on its connection ride on its group commit', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-es-alongside-'));
+  let db: SqliteDatabase;
+  let store: SqliteEventStore;
+  /** The number of appends of each group commit. */
+  const commits: number[] = [];
+  beforeAll(() => {
+    db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
+    db.exec('CREATE TABLE outcomes (key TEXT PRIMARY KEY)');
+    store = new SqliteEventStore(db, {
+      name: 'sqlite:alongside',
+      pollIntervalMs: 20,
+      onCommit: (appends) => commits.push(appends),
+    });
+  });
+  afterAll(async () => {
+    await store.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const event = {
+    type: 'Counted',
+    data: {},
+    metadata: { eventId: 'e', occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
+  };
+  const insert = (key: string) => () => void db.prepare('INSERT INTO outcomes (key) VALUES (?)').run(key);
+  const keys = () => db.prepare('SELECT key FROM outcomes ORDER BY key').pluck().all();
+
+  it('writes them in the same transaction as the appends of the turn; one that throws fails alone', async () => {
+    const results = await Promise.allSettled([
+      store.append('cnt-a', [event], { expectedRevision: 'no_stream' }),
+      store.commitAlongside(insert('one')),
+      store.commitAlongside(insert('one')),
+      store.commitAlongside(insert('two')),
+      store.append('cnt-b', [event], { expectedRevision: 'no_stream' }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(keys()).toEqual(['one', 'two']);
+    expect(commits).toEqual([2]);
+    expect((await store.readStream('cnt-b')).length).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { SqliteEventStore } from '@cip/shared/eventing';
 import { openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,5 +18,45 @@ describe('idempotency store contract: SQLite (embedded)', () => {
       db.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  });
+});
+
+describe.each([
+  ['its own group commit', () => ({})],
+  [
+    "the event store's group commit",
+    (db: SqliteDatabase) => {
+      const events = new SqliteEventStore(db, { name: 'sqlite:idempotency' });
+      return { commitAlongside: (write: () => void) => events.commitAlongside(write) };
+    },
+  ],
+] as const)('SQLite idempotency store: claims in memory, outcomes through %s', (_, options) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-idem-file-'));
+  // The connection is closed with outcomes committed: nothing of the event store is left running.
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const response = { status: 201, headers: { location: '/v1/users/usr-1' }, body: '{"id":"usr-1"}' };
+  const now = Date.UTC(2026, 0, 1);
+
+  it('keeps a key in flight until its outcome is stored, and the stored outcome outlives the process', async () => {
+    const file = join(dir, 'sandbox.sqlite');
+    const db = openSqliteDatabase(file);
+    const store = new SqliteIdempotencyStore(db, options(db));
+    expect(await store.claim('k', now, 60_000)).toEqual({ claimed: true });
+    const completing = Array.from({ length: 5 }, (_, i) =>
+      store.complete(`other-${i}`, response, now + 1000),
+    ).concat(store.complete('k', response, now + 86_400_000));
+    expect((await store.claim('k', now, 60_000)).claimed).toBe(false);
+    await Promise.all(completing);
+    db.close();
+
+    const reopened = openSqliteDatabase(file);
+    try {
+      expect(await new SqliteIdempotencyStore(reopened).claim('k', now + 1, 60_000)).toEqual({
+        claimed: false,
+        record: { state: 'completed', response, expiresAt: now + 86_400_000 },
+      });
+    } finally {
+      reopened.close();
+    }
   });
 });

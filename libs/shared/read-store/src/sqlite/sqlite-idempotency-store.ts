@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '@cip/shared/runtime';
+import { GroupCommit, type SqliteDatabase } from '@cip/shared/runtime';
 import type { Statement } from 'better-sqlite3';
 import type { ClaimResult, IdempotencyStore, StoredResponse } from '../idempotency-store.port';
 
@@ -11,15 +11,46 @@ interface Row {
   body: string | null;
 }
 
-/** Idempotency records of the embedded runtime, in the environment's SQLite file. */
+interface Outcome {
+  key: string;
+  response: StoredResponse;
+  expiresAt: number;
+}
+
+export interface SqliteIdempotencyStoreOptions {
+  /**
+   * A group commit on the same connection to ride on (the event store's `commitAlongside`): each outcome's
+   * statement then goes into the event store's next transaction, sharing its fsync with the appends of
+   * that turn instead of paying one of its own. Without it the store group-commits its outcomes itself.
+   */
+  commitAlongside?(write: () => void): Promise<void>;
+}
+
+/**
+ * Idempotency records of the embedded runtime, in the environment's SQLite file.
+ *
+ * Claims are held in memory (the embedded runtime is one process serving the API for its DATA_DIR): a claim
+ * is a lookup of the stored outcome plus an entry in the in-flight table, with no write and no fsync, and
+ * concurrent claims of a key are settled by that table (one wins, the others see it in flight). Outcomes
+ * are written through a group commit on the fsynced connection (the event store's, when given), so the
+ * outcomes of many requests cost one transaction, and `complete` resolves once its outcome is durable (the response is only sent then: an
+ * acknowledged outcome survives a kill -9). A claim dies with its process, as a durable claim would once
+ * its lease passed: a request that was never acknowledged can be run again by its retry.
+ * In-flight rows written by an earlier version are still honoured until their lease passes.
+ */
 export class SqliteIdempotencyStore implements IdempotencyStore {
+  /** Claims of this process not yet completed: key → end of the lease (ms). */
+  private readonly inFlight = new Map<string, number>();
+  private readonly store: (outcome: Outcome) => Promise<void>;
   private readonly select: Statement;
-  private readonly upsertClaim: Statement;
   private readonly completeStatement: Statement;
   private readonly releaseStatement: Statement;
   private readonly purgeStatement: Statement;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    options: SqliteIdempotencyStoreOptions = {},
+  ) {
     db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_keys (
         key         TEXT PRIMARY KEY,
@@ -33,15 +64,29 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);
     `);
     this.select = db.prepare('SELECT * FROM idempotency_keys WHERE key = ?');
-    this.upsertClaim = db.prepare(
-      `INSERT INTO idempotency_keys (key, state, lease_until) VALUES (?, 'in_flight', ?)
-       ON CONFLICT (key) DO UPDATE SET state = 'in_flight', lease_until = excluded.lease_until,
-         expires_at = NULL, status = NULL, headers = NULL, body = NULL`,
-    );
     this.completeStatement = db.prepare(
-      `UPDATE idempotency_keys SET state = 'completed', lease_until = NULL, expires_at = ?, status = ?, headers = ?, body = ?
-       WHERE key = ?`,
+      `INSERT INTO idempotency_keys (key, state, expires_at, status, headers, body) VALUES (?, 'completed', ?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET state = 'completed', lease_until = NULL, expires_at = excluded.expires_at,
+         status = excluded.status, headers = excluded.headers, body = excluded.body`,
     );
+    const write = ({ key, response, expiresAt }: Outcome) =>
+      this.completeStatement.run(
+        key,
+        expiresAt,
+        response.status,
+        JSON.stringify(response.headers),
+        response.body,
+      );
+    const commitAlongside = options.commitAlongside;
+    if (commitAlongside) {
+      this.store = (outcome) => commitAlongside(() => write(outcome));
+    } else {
+      const outcomes = new GroupCommit<Outcome, void>((batch) => {
+        db.transaction(() => batch.forEach(write))();
+        return batch.map(() => undefined);
+      });
+      this.store = (outcome) => outcomes.submit(outcome);
+    }
     this.releaseStatement = db.prepare(`DELETE FROM idempotency_keys WHERE key = ? AND state = 'in_flight'`);
     this.purgeStatement = db.prepare(
       `DELETE FROM idempotency_keys WHERE (state = 'completed' AND expires_at <= ?) OR (state = 'in_flight' AND lease_until <= ?)`,
@@ -49,48 +94,50 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async claim(key: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
-    // One synchronous transaction: no other claim of this process or another can interleave.
-    return this.db
-      .transaction((): ClaimResult => {
-        const row = this.select.get(key) as Row | undefined;
-        if (row?.state === 'completed' && (row.expires_at ?? 0) > nowMs) {
-          return {
-            claimed: false,
-            record: {
-              state: 'completed',
-              expiresAt: row.expires_at ?? 0,
-              response: {
-                status: row.status ?? 500,
-                headers: JSON.parse(row.headers ?? '{}'),
-                body: row.body ?? '',
-              },
-            },
-          };
-        }
-        if (row?.state === 'in_flight' && (row.lease_until ?? 0) > nowMs) {
-          return { claimed: false, record: { state: 'in_flight', leaseUntil: row.lease_until ?? 0 } };
-        }
-        this.upsertClaim.run(key, nowMs + leaseMs);
-        return { claimed: true };
-      })
-      .immediate();
+    // Synchronous from the lookup to the in-flight entry: no other claim of this process can interleave.
+    const row = this.select.get(key) as Row | undefined;
+    if (row?.state === 'completed' && (row.expires_at ?? 0) > nowMs) {
+      return {
+        claimed: false,
+        record: {
+          state: 'completed',
+          expiresAt: row.expires_at ?? 0,
+          response: {
+            status: row.status ?? 500,
+            headers: JSON.parse(row.headers ?? '{}'),
+            body: row.body ?? '',
+          },
+        },
+      };
+    }
+    if (row?.state === 'in_flight' && (row.lease_until ?? 0) > nowMs) {
+      return { claimed: false, record: { state: 'in_flight', leaseUntil: row.lease_until ?? 0 } };
+    }
+    const leaseUntil = this.inFlight.get(key) ?? 0;
+    if (leaseUntil > nowMs) return { claimed: false, record: { state: 'in_flight', leaseUntil } };
+    this.inFlight.set(key, nowMs + leaseMs);
+    return { claimed: true };
   }
 
   async complete(key: string, response: StoredResponse, expiresAt: number): Promise<void> {
-    this.completeStatement.run(
-      expiresAt,
-      response.status,
-      JSON.stringify(response.headers),
-      response.body,
-      key,
-    );
+    // The claim stays in flight until the outcome is durable: a repeat meanwhile is told to retry.
+    await this.store({ key, response, expiresAt });
+    this.inFlight.delete(key);
   }
 
   async release(key: string): Promise<void> {
+    this.inFlight.delete(key);
     this.releaseStatement.run(key);
   }
 
   async purgeExpired(nowMs: number): Promise<number> {
-    return this.purgeStatement.run(nowMs, nowMs).changes;
+    let purged = 0;
+    for (const [key, leaseUntil] of this.inFlight) {
+      if (leaseUntil <= nowMs) {
+        this.inFlight.delete(key);
+        purged++;
+      }
+    }
+    return purged + this.purgeStatement.run(nowMs, nowMs).changes;
   }
 }
