@@ -186,6 +186,25 @@ describe('public Event recorder: one document per Event', () => {
     expect(record.data.name).toBeNull();
   });
 
+  it('records no Event of a domain event no distributor owns, and still folds it into the entity', async () => {
+    const recorder = new PublicEventRecorder([things]);
+    const opened = log.append('thg-a', 'Opened', { name: 'first' });
+    const platformRename = { ...log.append('thg-a', 'Renamed', { name: 'platform' }) };
+    platformRename.metadata = { ...platformRename.metadata, distributorId: undefined };
+    log.events[log.events.length - 1] = platformRename;
+    const touched = log.append('thg-a', 'Touched');
+    const renamed = log.append('thg-a', 'Renamed', { name: 'second' });
+    await recorder.record(store, [opened, platformRename, touched, renamed], log);
+    expect((await store.all<EventRecord>(EVENT_RECORDS)).map((r) => r.eventName)).toEqual(
+      expect.arrayContaining(['thing.opened', 'thing.renamed']),
+    );
+    expect(await store.all(EVENT_RECORDS)).toHaveLength(2);
+    expect(
+      await findRecordedEvents(store, { ...platformRename.metadata, position: platformRename.position }),
+    ).toEqual([]);
+    expect((await eventsOf(renamed))[0].data).toMatchObject({ name: 'second', touches: 1 });
+  });
+
   it('serves Events recorded in the old layout (no origin, an index document per domain event)', async () => {
     const at = '2025-06-01T00:00:00.000Z';
     const old: EventRecord = {

@@ -43,6 +43,7 @@ const SNAPSHOTS_HELD = 10_000;
  * Each record carries its `origin` (the domain event's log position and its rank among the Events of that
  * domain event): with the tenant and the time, it is the key of the store's list index, so the webhook
  * dispatcher finds the Events of a domain event there (`findRecordedEvents`) without a second document.
+ * A domain event without a distributor records nothing: no one could list or receive its Events.
  */
 export class PublicEventRecorder {
   private readonly mappers = new Map<string, PublicEventMapper>();
@@ -77,6 +78,10 @@ export class PublicEventRecorder {
       }
       const doc = mapper.snapshot.evolve(snapshot?.doc ?? null, event);
       advanced.set(event.streamId, { doc, revision: event.revision });
+      // An Event no distributor owns is read by no one and delivered to no one: the snapshot advances, no
+      // record is written.
+      const distributorId = event.metadata.distributorId;
+      if (!distributorId) continue;
       const entity = doc ? withoutTenant(doc) : {};
       mapper.toPublicEvents(event, doc).forEach((draft, index) => {
         const id =
@@ -94,7 +99,7 @@ export class PublicEventRecorder {
             eventTargetId: draft.eventTargetId,
             ...(draft.userId ? { userId: draft.userId } : {}),
             data: { ...entity, ...draft.fields },
-            distributorId: event.metadata.distributorId ?? '',
+            distributorId,
             createdAt: event.metadata.occurredAt,
             updatedAt: event.metadata.occurredAt,
             origin: { position: event.position, index },
