@@ -29,13 +29,37 @@ export const eventsContract = defineContext<EventsApi>({
   },
 });
 
-/** A recorded public Event: the API shape plus its owner for tenant filtering (never rendered). */
-export type EventRecord = PublicEvent & { distributorId: string; [field: string]: unknown };
+/**
+ * Where a recorded Event comes from: the log position of its domain event, and its rank among the Events
+ * recorded from that domain event. The webhook dispatcher finds the Events of a domain event by it.
+ */
+export interface EventOrigin {
+  position: number;
+  index: number;
+}
+
+/**
+ * A recorded public Event: the API shape plus its owner for tenant filtering and its origin (never
+ * rendered). Records written before origins existed have none.
+ */
+export type EventRecord = PublicEvent & {
+  distributorId: string;
+  origin?: EventOrigin;
+  [field: string]: unknown;
+};
 
 /** The Event as the API and the webhooks render it. */
 export function renderEvent(record: EventRecord): PublicEvent {
-  const { distributorId: _distributorId, ...event } = record;
+  const { distributorId: _distributorId, origin: _origin, ...event } = record;
   return event as PublicEvent;
+}
+
+/** The domain event whose public Events the webhook dispatcher looks up. */
+export interface DomainEventRef {
+  eventId: string;
+  position: number;
+  occurredAt: string;
+  distributorId?: string;
 }
 
 /**
@@ -43,8 +67,11 @@ export function renderEvent(record: EventRecord): PublicEvent {
  * public Events is the dispatcher's outbox. The dispatcher never reads the events context's tables.
  */
 export interface PublicEventLog {
-  /** The Events recorded from one domain event, in order; null when the recorder has not reached it yet. */
-  recordedFrom(environment: Environment, domainEventId: string): Promise<EventRecord[] | null>;
+  /**
+   * The Events recorded from one domain event, in order (none: it produced none, or the recorder has not
+   * reached it yet; `caughtUp` first tells them apart).
+   */
+  recordedFrom(environment: Environment, domainEvent: DomainEventRef): Promise<EventRecord[]>;
   /** One Event record, whoever owns it (the caller checks the tenant); null when unknown. */
   findEvent(environment: Environment, eventId: string): Promise<EventRecord | null>;
   /** Waits (at most `timeoutMs`) until the recorder has read everything appended before the call. */

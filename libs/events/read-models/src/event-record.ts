@@ -1,7 +1,10 @@
 export { renderEvent } from '@cip/events/contract';
-export type { EventRecord } from '@cip/events/contract';
+export type { EventRecord, EventOrigin } from '@cip/events/contract';
 
 export const EVENT_RECORDS = 'events';
-export const EVENT_SNAPSHOTS = 'event_snapshots';
-/** Per domain event, the ids of the public Events recorded from it (how the webhook dispatcher finds them). */
-export const EVENT_SOURCES = 'event_sources';
+/**
+ * Written by recorders before each Event carried its `origin`: per entity, a copy of its view, and per
+ * domain event, the ids of the Events recorded from it. No longer written; the old index is still read for
+ * Events recorded before (see `findRecordedEvents`), the old snapshots are ignored.
+ */
+export const LEGACY_EVENT_SOURCES = 'event_sources';

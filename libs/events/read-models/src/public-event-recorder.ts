@@ -1,3 +1,4 @@
+import type { DomainEventRef } from '@cip/events/contract';
 import { categoryOf } from '@cip/shared/eventing';
 import { deterministicUuid } from '@cip/shared/runtime';
 import type {
@@ -7,41 +8,50 @@ import type {
   ReadStore,
   VersionedWrite,
 } from '@cip/shared/read-store';
-import { EVENT_RECORDS, EVENT_SNAPSHOTS, EVENT_SOURCES, EventRecord } from './event-record';
+import { EVENT_RECORDS, EventRecord, LEGACY_EVENT_SOURCES } from './event-record';
 
-/** The public Events recorded from one domain event (an empty list: it produced none). */
-export interface EventSource {
-  id: string;
-  eventIds: string[];
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
+/** How the recorder reads an entity's earlier events when it does not hold its snapshot (the event store). */
+export interface StreamHistory {
+  readStream(
+    streamId: string,
+    options: { fromRevision: number; maxCount: number },
+  ): Promise<ProjectedEvent[]>;
 }
 
+/** An entity as its context's projection folds it, after the event of `revision` (-1: before any). */
+interface Snapshot {
+  doc: ReadDocument | null;
+  revision: number;
+}
+
+/** Entities whose snapshot stays in memory, per store; an entity beyond is folded again from its stream. */
+const SNAPSHOTS_HELD = 10_000;
+
 /**
- * Turns domain events into public Event records (GET /v1/events; later, webhook deliveries). For each
- * event it advances the entity snapshot with the owning context's projection and asks the context's
- * mapper which public Events the occurrence produces. The Event id is derived from the domain event id
- * and the Event name, so a replay or a rebuild yields the same ids and never a duplicate.
+ * Turns domain events into public Event records (GET /v1/events, webhook deliveries), one document per
+ * Event. For each domain event it advances the entity snapshot with the owning context's projection and
+ * asks the context's mapper which public Events the occurrence produces; the Event's data is that
+ * snapshot plus the Event's fields. The Event id is derived from the domain event id and the Event name,
+ * so a replay or a rebuild yields the same ids and never a duplicate.
  *
- * Records are written before snapshots: after a crash between the two, the replay recomputes the same
- * snapshot and the guarded record writes change nothing.
+ * The snapshot is stored nowhere but in the Events: the recorder holds the latest snapshot of recently
+ * changed entities in memory (a new entity costs no read at all), and folds the entity's stream from the
+ * event store when it does not hold it (after a restart, an eviction, or events another process recorded).
+ * An entity's snapshot is kept only once the batch's records are written, so a retried batch records
+ * them again from the same snapshot, and the guarded writes change nothing.
  *
- * Beside the records, each domain event gets an `event_sources` entry listing the Event ids it produced
- * (possibly none). Consumers that come after the recorder on the log (the webhook dispatcher) look the
- * Events of a domain event up there instead of mapping it a second time; a missing entry means the
- * recorder has not reached that event yet.
+ * Each record carries its `origin` (the domain event's log position and its rank among the Events of that
+ * domain event): with the tenant and the time, it is the key of the store's list index, so the webhook
+ * dispatcher finds the Events of a domain event there (`findRecordedEvents`) without a second document.
+ * A domain event without a distributor records nothing: no one could list or receive its Events.
  */
 export class PublicEventRecorder {
   private readonly mappers = new Map<string, PublicEventMapper>();
+  private readonly held = new WeakMap<ReadStore, Map<string, Snapshot>>();
 
   constructor(
     mappers: PublicEventMapper[],
-    private readonly collections = {
-      records: EVENT_RECORDS,
-      snapshots: EVENT_SNAPSHOTS,
-      sources: EVENT_SOURCES,
-    },
+    private readonly collection = EVENT_RECORDS,
   ) {
     for (const mapper of mappers) this.mappers.set(mapper.topic, mapper);
   }
@@ -50,34 +60,34 @@ export class PublicEventRecorder {
     return [...this.mappers.keys()];
   }
 
-  async record(readStore: ReadStore, events: ProjectedEvent[]): Promise<void> {
-    const snapshots = new Map<string, { doc: ReadDocument | null; version: number; changed: boolean }>();
+  async record(readStore: ReadStore, events: ProjectedEvent[], history: StreamHistory): Promise<void> {
+    const held = this.heldFor(readStore);
+    const advanced = new Map<string, Snapshot>();
     const records: VersionedWrite<EventRecord>[] = [];
-    const sources: VersionedWrite<EventSource>[] = [];
     const erasures: { mapper: PublicEventMapper; userId: string; event: ProjectedEvent }[] = [];
     for (const event of events) {
       const mapper = this.mappers.get(categoryOf(event.streamId));
       if (!mapper) continue;
       const erasedUser = mapper.erasure?.userOf(event);
       if (erasedUser) erasures.push({ mapper, userId: erasedUser, event });
-      let snapshot = snapshots.get(event.streamId);
-      if (!snapshot) {
-        const stored = await readStore.getVersioned(this.collections.snapshots, event.streamId);
-        snapshot = { doc: stored?.doc ?? null, version: stored?.version ?? -1, changed: false };
-        snapshots.set(event.streamId, snapshot);
+      let snapshot = advanced.get(event.streamId) ?? held.get(event.streamId);
+      // Recorded already (a redelivered batch after its records were written).
+      if (snapshot && event.revision <= snapshot.revision) continue;
+      if ((snapshot?.revision ?? -1) !== event.revision - 1) {
+        snapshot = await this.fold(mapper, history, event.streamId, snapshot, event.revision);
       }
-      if (event.revision <= snapshot.version) continue;
-      snapshot.doc = mapper.snapshot.evolve(snapshot.doc, event);
-      snapshot.version = event.revision;
-      snapshot.changed = true;
-      const entity = snapshot.doc ? withoutTenant(snapshot.doc) : {};
-      const eventIds: string[] = [];
-      for (const draft of mapper.toPublicEvents(event, snapshot.doc)) {
+      const doc = mapper.snapshot.evolve(snapshot?.doc ?? null, event);
+      advanced.set(event.streamId, { doc, revision: event.revision });
+      // An Event no distributor owns is read by no one and delivered to no one: the snapshot advances, no
+      // record is written.
+      const distributorId = event.metadata.distributorId;
+      if (!distributorId) continue;
+      const entity = doc ? withoutTenant(doc) : {};
+      mapper.toPublicEvents(event, doc).forEach((draft, index) => {
         const id =
           draft.idKey === undefined
             ? deterministicUuid(event.metadata.eventId, draft.eventName)
             : deterministicUuid(event.metadata.eventId, draft.eventName, draft.idKey);
-        eventIds.push(id);
         records.push({
           id,
           version: event.position,
@@ -89,32 +99,55 @@ export class PublicEventRecorder {
             eventTargetId: draft.eventTargetId,
             ...(draft.userId ? { userId: draft.userId } : {}),
             data: { ...entity, ...draft.fields },
-            distributorId: event.metadata.distributorId ?? '',
+            distributorId,
             createdAt: event.metadata.occurredAt,
             updatedAt: event.metadata.occurredAt,
+            origin: { position: event.position, index },
           },
         });
-      }
-      const at = event.metadata.occurredAt;
-      sources.push({
-        id: event.metadata.eventId,
-        version: event.position,
-        doc: { id: event.metadata.eventId, eventIds, createdAt: at, updatedAt: at },
       });
     }
-    if (records.length) await readStore.upsertMany(this.collections.records, records);
-    if (sources.length) await readStore.upsertMany(this.collections.sources, sources);
-    const writes = [...snapshots.entries()]
-      .filter(([, s]) => s.changed)
-      .map(([id, s]) => ({ id, doc: s.doc, version: s.version }));
-    if (writes.length) await readStore.upsertMany(this.collections.snapshots, writes);
+    if (records.length) await readStore.upsertMany(this.collection, records);
     for (const erasure of erasures) await this.redact(readStore, erasure);
+    for (const [streamId, snapshot] of advanced) {
+      held.delete(streamId);
+      held.set(streamId, snapshot);
+    }
+    // A Map iterates in insertion order: the first keys are the entities changed longest ago.
+    for (const streamId of held.keys()) {
+      if (held.size <= SNAPSHOTS_HELD) break;
+      held.delete(streamId);
+    }
+  }
+
+  private heldFor(readStore: ReadStore): Map<string, Snapshot> {
+    let held = this.held.get(readStore);
+    if (!held) this.held.set(readStore, (held = new Map()));
+    return held;
+  }
+
+  /** The snapshot just before `revision`, folded from the log onward from what is held (or from the start). */
+  private async fold(
+    mapper: PublicEventMapper,
+    history: StreamHistory,
+    streamId: string,
+    from: Snapshot | undefined,
+    revision: number,
+  ): Promise<Snapshot> {
+    const start = from && from.revision < revision ? from : { doc: null, revision: -1 };
+    const earlier = await history.readStream(streamId, {
+      fromRevision: start.revision + 1,
+      maxCount: revision - start.revision - 1,
+    });
+    let doc = start.doc;
+    for (const event of earlier) if (event.revision < revision) doc = mapper.snapshot.evolve(doc, event);
+    return { doc, revision: revision - 1 };
   }
 
   /**
    * An erasure of a user's personal data reaches the Events already recorded about the user: each is
    * rewritten as the mapper redacts it, at the erasure's position (so a replay of an older event cannot
-   * bring the data back, and a redelivered erasure changes nothing).
+   * bring the data back, and a redelivered erasure changes nothing), keeping its place in lists.
    */
   private async redact(
     readStore: ReadStore,
@@ -125,26 +158,31 @@ export class PublicEventRecorder {
     const filter = { userId, distributorId: event.metadata.distributorId ?? '' };
     const sort = { field: 'createdAt', direction: 'asc' } as const;
     for (let page = 0; ; page++) {
-      const found = await readStore.find<EventRecord>(this.collections.records, {
+      const found = await readStore.find<EventRecord>(this.collection, {
         filter,
         sort,
         page,
         limit: REDACTION_PAGE,
       });
-      await readStore.upsertMany(
-        this.collections.records,
-        found.items.map((record) => ({
+      const writes: VersionedWrite<EventRecord>[] = [];
+      for (const record of found.items) {
+        const stored = await readStore.getVersioned(this.collection, record.id);
+        writes.push({
           id: record.id,
           version: event.position,
+          positions: stored?.positions,
           doc: { ...record, data: redact(record.data) },
-        })),
-      );
+        });
+      }
+      await readStore.upsertMany(this.collection, writes);
       if (!found.hasMore) return;
     }
   }
 }
 
 const REDACTION_PAGE = 100;
+/** Events read per look-up of one domain event's Events (a settlement batch may have many). */
+const LOOKUP_PAGE = 32;
 
 function withoutTenant(doc: ReadDocument): Record<string, unknown> {
   const { distributorId: _distributorId, ...rest } = doc;
@@ -152,17 +190,40 @@ function withoutTenant(doc: ReadDocument): Record<string, unknown> {
 }
 
 /**
- * The Event records produced from domain events, in the order they were produced, or null for a domain
- * event the recorder has not reached yet (the caller waits and asks again).
+ * The Event records produced from a domain event, in the order they were produced (none: it produced
+ * none, or the recorder has not reached it yet). They are read from the tenant's list index, where the
+ * Events of one domain event sit together under its time and log position; Events recorded before records
+ * carried their origin are found through the index written beside them then.
  */
 export async function findRecordedEvents(
   readStore: ReadStore,
-  domainEventId: string,
-): Promise<EventRecord[] | null> {
-  const source = await readStore.get<EventSource>(EVENT_SOURCES, domainEventId);
-  if (!source) return null;
+  domainEvent: DomainEventRef,
+): Promise<EventRecord[]> {
+  const { position, occurredAt } = domainEvent;
+  const found: EventRecord[] = [];
+  let after = '';
+  for (;;) {
+    const page = await readStore.find<EventRecord>(EVENT_RECORDS, {
+      filter: { distributorId: domainEvent.distributorId ?? '' },
+      sort: { field: 'createdAt', direction: 'asc' },
+      page: 0,
+      limit: LOOKUP_PAGE,
+      cursor: { side: 'after', key: { value: occurredAt, position, id: after } },
+    });
+    const ours = page.items.filter((r) => r.createdAt === occurredAt && r.origin?.position === position);
+    found.push(...ours);
+    if (!page.hasMore || ours.length < page.items.length) break;
+    after = ours[ours.length - 1].id;
+  }
+  if (found.length) return found.sort((a, b) => (a.origin?.index ?? 0) - (b.origin?.index ?? 0));
+  const legacy = await readStore.get<{
+    id: string;
+    eventIds: string[];
+    createdAt: string;
+    updatedAt: string;
+  }>(LEGACY_EVENT_SOURCES, domainEvent.eventId);
   const records: EventRecord[] = [];
-  for (const id of source.eventIds) {
+  for (const id of legacy?.eventIds ?? []) {
     const record = await readStore.get<EventRecord>(EVENT_RECORDS, id);
     if (record) records.push(record);
   }

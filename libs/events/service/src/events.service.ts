@@ -1,4 +1,10 @@
-import type { EventListFilter, EventRecord, EventsApi, PublicEventLog } from '@cip/events/contract';
+import type {
+  DomainEventRef,
+  EventListFilter,
+  EventRecord,
+  EventsApi,
+  PublicEventLog,
+} from '@cip/events/contract';
 import { EVENT_RECORDS, findRecordedEvents, renderEvent } from '@cip/events/read-models';
 import { Caller, Environment, FindPage, FindResult, PublicEvent } from '@cip/shared/contracts';
 import { forTenant, ReadStore } from '@cip/shared/read-store';
@@ -38,8 +44,8 @@ export class EventsService implements EventsApi, PublicEventLog {
     );
   }
 
-  recordedFrom(environment: Environment, domainEventId: string): Promise<EventRecord[] | null> {
-    return findRecordedEvents(this.ports.readStore(environment), domainEventId);
+  recordedFrom(environment: Environment, domainEvent: DomainEventRef): Promise<EventRecord[]> {
+    return findRecordedEvents(this.ports.readStore(environment), domainEvent);
   }
 
   findEvent(environment: Environment, eventId: string): Promise<EventRecord | null> {

@@ -1,4 +1,4 @@
-import { EVENT_RECORDS, EVENT_SNAPSHOTS, EVENT_SOURCES, PublicEventRecorder } from '@cip/events/read-models';
+import { EVENT_RECORDS, PublicEventRecorder } from '@cip/events/read-models';
 import { RebuildableReadModel, replayLog } from '@cip/shared/infrastructure';
 import type { PublicEventMapper } from '@cip/shared/read-store';
 import { PUBLIC_EVENTS_GROUP } from './events.service';
@@ -13,15 +13,13 @@ export function publicEventsReadModel(mappers: PublicEventMapper[]): Rebuildable
     name: 'public-events',
     group: PUBLIC_EVENTS_GROUP,
     topics: live.topics,
-    collections: [EVENT_RECORDS, EVENT_SNAPSHOTS, EVENT_SOURCES],
-    apply: (readStore, events) => live.record(readStore, events),
+    collections: [EVENT_RECORDS],
+    apply: (readStore, events, eventStore) => live.record(readStore, events, eventStore),
     replay(eventStore, readStore, target) {
-      const recorder = new PublicEventRecorder(mappers, {
-        records: target(EVENT_RECORDS),
-        snapshots: target(EVENT_SNAPSHOTS),
-        sources: target(EVENT_SOURCES),
-      });
-      return replayLog(eventStore, recorder.topics, (events) => recorder.record(readStore, events));
+      const recorder = new PublicEventRecorder(mappers, target(EVENT_RECORDS));
+      return replayLog(eventStore, recorder.topics, (events) =>
+        recorder.record(readStore, events, eventStore),
+      );
     },
   };
 }

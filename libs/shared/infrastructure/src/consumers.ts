@@ -25,6 +25,7 @@ export const readModelConsumer = (model: RebuildableReadModel): ConsumerDefiniti
     model.apply(
       ports.readStore,
       messages.map((m) => m.event),
+      ports.eventStore,
     ),
 });
 

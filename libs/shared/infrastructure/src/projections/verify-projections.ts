@@ -21,8 +21,11 @@ export interface RebuildableReadModel {
   topics: string[];
   /** The live collections it writes. */
   collections: string[];
-  /** Applies a batch of the log's events of `topics` to the live collections (the consumer group's work). */
-  apply(readStore: ReadStore, events: RecordedEvent[]): Promise<void>;
+  /**
+   * Applies a batch of the log's events of `topics` to the live collections (the consumer group's work);
+   * `eventStore` is the scope's log, for a model that folds a stream's earlier events it does not hold.
+   */
+  apply(readStore: ReadStore, events: RecordedEvent[], eventStore: EventStore): Promise<void>;
   /** Replays the whole log into `target(collection)` for each collection; returns the position reached. */
   replay(
     eventStore: EventStore,

@@ -116,9 +116,13 @@ export class WebhookDispatcher {
         await this.ports.awaitPrerequisites(environment);
         recorderCaughtUp = true;
       }
-      const records = await this.ports.events.recordedFrom(environment, event.metadata.eventId);
-      if (!records)
-        throw new Error(`Event ${event.metadata.eventId} is not recorded yet; the batch is retried`);
+      // The recorder has read this batch (awaitPrerequisites): no Event means the event produced none.
+      const records = await this.ports.events.recordedFrom(environment, {
+        eventId: event.metadata.eventId,
+        position: event.position,
+        occurredAt: event.metadata.occurredAt,
+        distributorId: event.metadata.distributorId,
+      });
       records.forEach((record, index) => {
         let subscriptions = active.get(record.distributorId);
         if (!subscriptions) {
