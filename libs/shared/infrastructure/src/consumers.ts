@@ -69,7 +69,11 @@ export class ConsumerHost {
           // The bus carries events as the log stores them: personal data sealed, opened here for every
           // consumer (the relay and exports never open it).
           handle: async (messages) => {
-            const events = await ports.personalData.open(messages.map((m) => m.event));
+            // Opened once for every group (`shared`): the groups are given the same stored events.
+            const events = await ports.personalData.open(
+              messages.map((m) => m.event),
+              { shared: true },
+            );
             await definition.handle(
               ports,
               messages.map((m, i) => ({ ...m, event: events[i] })),

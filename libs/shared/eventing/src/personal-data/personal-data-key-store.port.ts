@@ -23,5 +23,12 @@ export interface PersonalDataKeyStore {
    * twice keeps the first time. The adapter does what it can so that the key's bytes leave its files.
    */
   erase(subjectId: string, at: string): Promise<void>;
+  /**
+   * A value that differs from the last one returned whenever keys may have changed other than through this
+   * instance (another process, the CLI, erased one), read synchronously and cheaply. The vault keeps data
+   * keys unwrapped between calls only while it stays the same; a store that cannot tell leaves it out and
+   * its keys are looked up again on every call.
+   */
+  changeMark?(): number;
   close(): Promise<void>;
 }

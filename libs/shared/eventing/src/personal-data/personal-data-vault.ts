@@ -55,20 +55,42 @@ const derive = (master: Buffer, purpose: string) =>
 
 type OpenedKey = { key: SecretBox } | { erased: true };
 
+/** How many subjects' opened data keys stay in memory between calls (the least recently used go first). */
+const CACHED_KEYS = 10_000;
+
+/** An event opened for the consumers, with the key it was opened with (valid while that key is cached). */
+interface SharedOpening {
+  key: OpenedKey;
+  event: RecordedEvent;
+}
+
 /**
  * Crypto-shredding of personal data in events. On append the personal fields of each event (as the
  * contexts' policies declare them) are replaced by one sealed envelope under the subject's data key, made
  * on first use; on read they are opened and put back, or read as null once the key was erased. Events
  * written before sealing existed (fields in clear) read unchanged.
  *
- * Data keys are wrapped with a key derived from the platform's master key before they are stored, and
- * are never cached beyond one call: an erasure made by another process (the CLI) takes effect on this
- * one's next read.
+ * Data keys are wrapped with a key derived from the platform's master key before they are stored. Opened
+ * (unwrapped) data keys are kept between calls for the most recently used subjects only while the key store
+ * vouches that no other process changed a key (`PersonalDataKeyStore.changeMark`): an erasure made by
+ * another process (the CLI) takes effect on this one's next call, an erasure made through this vault
+ * drops the subject's key at once. A key store that cannot tell gets looked up on every call.
  */
 export class PersonalDataVault {
   private readonly wrapping: SecretBox;
   private readonly indexKey: Buffer;
   private readonly policy: Map<string, PersonalFields>;
+  /**
+   * Opened keys kept between calls, least recently used first (a Map iterates in insertion order, which is
+   * all an LRU of one kind of value needs; a dependency would add nothing). Cleared when the key store's
+   * change mark moves.
+   */
+  private readonly cachedKeys = new Map<string, OpenedKey>();
+  private changeMark: number | undefined;
+  /** Bumped by every erasure through this vault: a key looked up across one is not kept. */
+  private erasures = 0;
+  /** See `open`'s `shared`: per stored event object, so entries go when the log's tail drops the event. */
+  private readonly shared = new WeakMap<RecordedEvent, SharedOpening>();
 
   constructor(
     private readonly keys: PersonalDataKeyStore,
@@ -90,7 +112,7 @@ export class PersonalDataVault {
 
   async seal<E extends EventData>(events: E[]): Promise<E[]> {
     if (!events.some((e) => this.policy.has(e.type))) return events;
-    const keys = new Map<string, OpenedKey>();
+    const keys = this.keysForCall();
     const sealed: E[] = [];
     for (const event of events) {
       const policy = this.policy.get(event.type);
@@ -122,9 +144,17 @@ export class PersonalDataVault {
     return sealed;
   }
 
-  async open<E extends RecordedEvent>(events: E[]): Promise<E[]> {
+  /**
+   * The events with their personal fields put back (null once erased). With `shared`, for the log's
+   * consumers, which are given the same stored event objects one group after the other: an event is opened
+   * once and every group gets the same opened copy, frozen (consumers never modify what they are given),
+   * for as long as its subject's key stays cached; an erasure drops the key, so the next call opens the
+   * event again and reads the fields as null.
+   */
+  async open<E extends RecordedEvent>(events: E[], options: { shared?: boolean } = {}): Promise<E[]> {
     if (!events.some((e) => this.policy.has(e.type) || isSealed(e.data[SEALED_FIELD]))) return events;
-    const keys = new Map<string, OpenedKey>();
+    const keys = this.keysForCall();
+    const share = options.shared === true && keys === this.cachedKeys;
     const erased = new Map<string, boolean>();
     const opened: E[] = [];
     for (const event of events) {
@@ -133,13 +163,23 @@ export class PersonalDataVault {
         opened.push(await this.inClear(event, keys, erased));
         continue;
       }
+      const before = share ? this.shared.get(event) : undefined;
+      if (before && before.key === keys.get(envelope.keyId)) {
+        opened.push(before.event as E);
+        continue;
+      }
       const key = await this.keyOf(envelope.keyId, keys);
       const { [SEALED_FIELD]: _sealed, ...data } = event.data;
       const values: Record<string, unknown> =
         'erased' in key
           ? Object.fromEntries(envelope.fields.map((field) => [field, null]))
           : JSON.parse(key.key.open(envelope.ct, boundTo(event)));
-      opened.push({ ...event, data: { ...data, ...values } });
+      const openedEvent = { ...event, data: { ...data, ...values } };
+      if (share && keys.get(envelope.keyId) === key) {
+        Object.freeze(openedEvent.data);
+        this.shared.set(event, { key, event: Object.freeze(openedEvent) });
+      }
+      opened.push(openedEvent);
     }
     return opened;
   }
@@ -172,8 +212,33 @@ export class PersonalDataVault {
   }
 
   /** Deletes the subject's data key: its sealed fields read as null everywhere from now on. */
-  erase(subjectId: string, at: string): Promise<void> {
-    return this.keys.erase(subjectId, at);
+  async erase(subjectId: string, at: string): Promise<void> {
+    this.forget(subjectId);
+    try {
+      await this.keys.erase(subjectId, at);
+    } finally {
+      // Also after: a lookup that read the key while the erasure was under way must not have kept it.
+      this.forget(subjectId);
+    }
+  }
+
+  private forget(subjectId: string): void {
+    this.erasures += 1;
+    this.cachedKeys.delete(subjectId);
+  }
+
+  /**
+   * The opened keys this call may use: the ones kept between calls while the key store's change mark has
+   * not moved (or a fresh set, when the key store offers none).
+   */
+  private keysForCall(): Map<string, OpenedKey> {
+    if (!this.keys.changeMark) return new Map();
+    const mark = this.keys.changeMark();
+    if (mark !== this.changeMark) {
+      this.cachedKeys.clear();
+      this.changeMark = mark;
+    }
+    return this.cachedKeys;
   }
 
   /** Whether the subject's data key was erased. */
@@ -182,6 +247,7 @@ export class PersonalDataVault {
   }
 
   close(): Promise<void> {
+    this.cachedKeys.clear();
     return this.keys.close();
   }
 
@@ -192,14 +258,21 @@ export class PersonalDataVault {
     createAt?: string,
   ): Promise<OpenedKey> {
     const cached = cache.get(subjectId);
-    if (cached) return cached;
+    if (cached) {
+      if (cache === this.cachedKeys) {
+        // Most recently used last.
+        cache.delete(subjectId);
+        cache.set(subjectId, cached);
+      }
+      return cached;
+    }
+    const erasures = this.erasures;
     let stored = await this.keys.get(subjectId);
+    let made: { key: Buffer; wrapped: string } | undefined;
     if (!stored && createAt !== undefined) {
-      stored = await this.keys.create(
-        subjectId,
-        this.wrapping.seal(randomBytes(32), wrapContext(subjectId)),
-        createAt,
-      );
+      const key = randomBytes(32);
+      made = { key, wrapped: this.wrapping.seal(key, wrapContext(subjectId)) };
+      stored = await this.keys.create(subjectId, made.wrapped, createAt);
     }
     if (!stored) {
       // Not a missing key to read as erased: the log references a key this key store never had, so it is
@@ -211,8 +284,19 @@ export class PersonalDataVault {
     const key: OpenedKey =
       stored.status === 'erased'
         ? { erased: true }
-        : { key: new SecretBox(this.wrapping.openBytes(stored.wrappedKey, wrapContext(subjectId))) };
-    cache.set(subjectId, key);
+        : {
+            key: new SecretBox(
+              // The key this call made won the creation: no need to unwrap what it just wrapped.
+              made?.wrapped === stored.wrappedKey
+                ? made.key
+                : this.wrapping.openBytes(stored.wrappedKey, wrapContext(subjectId)),
+            ),
+          };
+    // A key read while this vault erased it is used by this call only (concurrent with the erasure).
+    if (cache !== this.cachedKeys || erasures === this.erasures) {
+      cache.set(subjectId, key);
+      if (cache.size > CACHED_KEYS) cache.delete(cache.keys().next().value as string);
+    }
     return key;
   }
 }

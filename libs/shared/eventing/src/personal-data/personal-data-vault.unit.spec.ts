@@ -137,4 +137,88 @@ describe('personal-data vault', () => {
       vault.blindIndex('dst|email|ada@example.com'),
     );
   });
+
+  describe('with a key store that tells when another process changed a key', () => {
+    /** Counts lookups; `otherProcessErases` changes a key behind the vault, as the CLI does. */
+    class MarkedKeyStore extends MemoryKeyStore {
+      mark = 0;
+      lookups = 0;
+      /** When set, lookups wait for it (to interleave an erasure with a lookup). */
+      gate: Promise<void> | undefined;
+      override async get(subjectId: string) {
+        this.lookups += 1;
+        const found = this.keys.get(subjectId) ?? null;
+        await this.gate;
+        return found;
+      }
+      changeMark() {
+        return this.mark;
+      }
+      async otherProcessErases(subjectId: string) {
+        await this.erase(subjectId, AT);
+        this.mark += 1;
+      }
+    }
+    let marked: MarkedKeyStore;
+    beforeEach(() => {
+      marked = new MarkedKeyStore();
+      vault = new PersonalDataVault(marked, masterKey, [policy]);
+    });
+    const erasedAda = { personId: 'usr-ada', country: 'GB', email: null, name: null, address: null };
+
+    it('keeps opened keys between calls: the next calls do not look the key up again', async () => {
+      const written = ada();
+      const stored = recorded((await vault.seal([written]))[0]);
+      await vault.open([stored]);
+      const lookups = marked.lookups;
+      const [opened] = await vault.open([stored]);
+      expect(opened.data).toEqual(written.data);
+      expect(marked.lookups).toBe(lookups);
+    });
+
+    it('drops the key at once when this vault erases it: nothing opens after the erasure', async () => {
+      const stored = recorded((await vault.seal([ada()]))[0]);
+      await vault.open([stored]);
+      await vault.erase('usr-ada', AT);
+      expect((await vault.open([stored]))[0].data).toEqual(erasedAda);
+      expect((await vault.open([stored], { shared: true }))[0].data).toEqual(erasedAda);
+      await expect(vault.seal([ada()])).rejects.toBeInstanceOf(PersonalDataErasedError);
+    });
+
+    it('reads an erasure made by another process on its next call', async () => {
+      const stored = recorded((await vault.seal([ada()]))[0]);
+      await vault.open([stored], { shared: true });
+      await marked.otherProcessErases('usr-ada');
+      expect((await vault.open([stored], { shared: true }))[0].data).toEqual(erasedAda);
+    });
+
+    it('does not keep a key it read while the key was being erased', async () => {
+      const stored = recorded((await vault.seal([ada()]))[0]);
+      let release = () => undefined as void;
+      marked.gate = new Promise<void>((resolve) => (release = resolve));
+      const racing = new PersonalDataVault(marked, masterKey, [policy]);
+      const reading = racing.open([stored]);
+      await racing.erase('usr-ada', AT);
+      release();
+      await reading;
+      marked.gate = undefined;
+      expect((await racing.open([stored]))[0].data).toEqual(erasedAda);
+    });
+
+    it('opens an event once for all the consumers, as a frozen copy, leaving the stored event sealed', async () => {
+      const written = ada();
+      const stored = recorded((await vault.seal([written]))[0]);
+      const storedText = JSON.stringify(stored);
+      const [first] = await vault.open([stored], { shared: true });
+      const [second] = await vault.open([stored], { shared: true });
+      expect(second).toBe(first);
+      expect(first.data).toEqual(written.data);
+      expect(Object.isFrozen(first) && Object.isFrozen(first.data)).toBe(true);
+      expect(JSON.stringify(stored)).toBe(storedText);
+      // Readers that did not ask to share get their own copy.
+      const [own] = await vault.open([stored]);
+      expect(own).not.toBe(first);
+      expect(Object.isFrozen(own)).toBe(false);
+    });
+  });
 });

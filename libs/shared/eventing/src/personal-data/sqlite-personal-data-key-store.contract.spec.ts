@@ -42,3 +42,24 @@ describe('personal-data key store: SQLite files after an erasure', () => {
     }
   });
 });
+
+describe('personal-data key store: SQLite change mark', () => {
+  it('moves when another connection (another process) changes a key, not for its own writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cip-keys-'));
+    const path = join(dir, 'sandbox-keys.sqlite');
+    const store = SqlitePersonalDataKeyStore.open(path);
+    const other = SqlitePersonalDataKeyStore.open(path);
+    try {
+      const start = store.changeMark();
+      await store.create('usr-a', 'v1.a', '2026-01-01T00:00:00.000Z');
+      await store.erase('usr-a', '2026-01-02T00:00:00.000Z');
+      expect(store.changeMark()).toBe(start);
+      await other.erase('usr-b', '2026-01-02T00:00:00.000Z');
+      expect(store.changeMark()).not.toBe(start);
+    } finally {
+      await other.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -27,6 +27,7 @@ export class SqlitePersonalDataKeyStore implements PersonalDataKeyStore {
   private readonly select: Statement;
   private readonly insert: Statement;
   private readonly tombstone: Statement;
+  private readonly dataVersion: Statement;
   private readonly creations: GroupCommit<{ subjectId: string; wrappedKey: string; at: string }, SubjectKey>;
 
   constructor(private readonly db: SqliteDatabase) {
@@ -49,6 +50,7 @@ export class SqlitePersonalDataKeyStore implements PersonalDataKeyStore {
        ON CONFLICT (subject_id) DO UPDATE SET wrapped_key = NULL,
          erased_at = coalesce(personal_data_keys.erased_at, excluded.erased_at)`,
     );
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.creations = new GroupCommit((batch) =>
       db
         .transaction(() =>
@@ -79,6 +81,14 @@ export class SqlitePersonalDataKeyStore implements PersonalDataKeyStore {
     // The WAL still holds the page with the key until it is checkpointed; TRUNCATE also empties the file.
     // A reader of another process may hold the checkpoint back: the next checkpoint completes it.
     this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  /**
+   * SQLite's `data_version`: it changes when another connection (another process) commits to the file, not
+   * for this connection's own creations and erasures, which the vault sees itself.
+   */
+  changeMark(): number {
+    return this.dataVersion.get() as number;
   }
 
   async close(): Promise<void> {
