@@ -87,8 +87,11 @@ export class PersonalDataVault {
    */
   private readonly cachedKeys = new Map<string, OpenedKey>();
   private changeMark: number | undefined;
-  /** Bumped by every erasure through this vault: a key looked up across one is not kept. */
-  private erasures = 0;
+  /**
+   * Bumped by every erasure through this vault and every clearing of `cachedKeys`: a key looked up across
+   * either is used by its call only, never kept (it may have been read before the change).
+   */
+  private generation = 0;
   /** See `open`'s `shared`: per stored event object, so entries go when the log's tail drops the event. */
   private readonly shared = new WeakMap<RecordedEvent, SharedOpening>();
 
@@ -223,7 +226,7 @@ export class PersonalDataVault {
   }
 
   private forget(subjectId: string): void {
-    this.erasures += 1;
+    this.generation += 1;
     this.cachedKeys.delete(subjectId);
   }
 
@@ -235,6 +238,7 @@ export class PersonalDataVault {
     if (!this.keys.changeMark) return new Map();
     const mark = this.keys.changeMark();
     if (mark !== this.changeMark) {
+      this.generation += 1;
       this.cachedKeys.clear();
       this.changeMark = mark;
     }
@@ -266,7 +270,7 @@ export class PersonalDataVault {
       }
       return cached;
     }
-    const erasures = this.erasures;
+    const generation = this.generation;
     let stored = await this.keys.get(subjectId);
     let made: { key: Buffer; wrapped: string } | undefined;
     if (!stored && createAt !== undefined) {
@@ -292,8 +296,8 @@ export class PersonalDataVault {
                 : this.wrapping.openBytes(stored.wrappedKey, wrapContext(subjectId)),
             ),
           };
-    // A key read while this vault erased it is used by this call only (concurrent with the erasure).
-    if (cache !== this.cachedKeys || erasures === this.erasures) {
+    // A key read across an erasure or a change by another process serves this call only (it was concurrent).
+    if (cache !== this.cachedKeys || generation === this.generation) {
       cache.set(subjectId, key);
       if (cache.size > CACHED_KEYS) cache.delete(cache.keys().next().value as string);
     }

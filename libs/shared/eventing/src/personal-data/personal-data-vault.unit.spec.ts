@@ -205,6 +205,21 @@ describe('personal-data vault', () => {
       expect((await racing.open([stored]))[0].data).toEqual(erasedAda);
     });
 
+    it('does not keep a key it read while another process erased it', async () => {
+      const stored = recorded((await vault.seal([ada()]))[0]);
+      let release = () => undefined as void;
+      marked.gate = new Promise<void>((resolve) => (release = resolve));
+      const racing = new PersonalDataVault(marked, masterKey, [policy]);
+      const reading = racing.open([stored]);
+      await marked.otherProcessErases('usr-ada');
+      // Another call notices the change while the first one still holds the key it read before.
+      marked.gate = undefined;
+      expect((await racing.open([stored]))[0].data).toEqual(erasedAda);
+      release();
+      await reading;
+      expect((await racing.open([stored]))[0].data).toEqual(erasedAda);
+    });
+
     it('opens an event once for all the consumers, as a frozen copy, leaving the stored event sealed', async () => {
       const written = ada();
       const stored = recorded((await vault.seal([written]))[0]);
