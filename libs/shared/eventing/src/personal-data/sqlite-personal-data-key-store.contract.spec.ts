@@ -63,3 +63,29 @@ describe('personal-data key store: SQLite change mark', () => {
     }
   });
 });
+
+describe('personal-data key store: SQLite creation sync', () => {
+  it('answers a lookup of a key being created only once its creation is durable (acknowledged)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cip-keys-'));
+    const store = SqlitePersonalDataKeyStore.open(join(dir, 'sandbox-keys.sqlite'));
+    try {
+      const order: string[] = [];
+      const creating = store.create('usr-new', 'v1.new', '2026-01-01T00:00:00.000Z').then((key) => {
+        order.push('created');
+        return key;
+      });
+      // The group commit ran (its transaction committed); its WAL sync is under way.
+      await new Promise((resolve) => setImmediate(resolve));
+      const reading = store.get('usr-new').then((key) => {
+        order.push('read');
+        return key;
+      });
+      const [created, read] = await Promise.all([creating, reading]);
+      expect(read).toEqual(created);
+      expect(order).toEqual(['created', 'read']);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
