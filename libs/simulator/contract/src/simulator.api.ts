@@ -48,7 +48,7 @@ export interface SimulateAuthorizationInput {
    */
   threeDs?: SimulatedThreeDsAuthentication;
   /**
-   * Instead of `threeDs`: a challenge of `/v1/simulate/3ds` (`tds-<uuid>`); the sandbox 3DS server sends
+   * Without `threeDs` (which wins when both are given): a challenge of `/v1/simulate/3ds` (`tds-<uuid>`); the sandbox 3DS server sends
    * the value and ECI of the RReq it received for it (409 while it has none: not accepted yet, or refused).
    */
   cardAuthenticationId?: string;

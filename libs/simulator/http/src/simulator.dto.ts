@@ -109,6 +109,7 @@ export class SimulatedThreeDsAuthenticationDto {
 
   @ApiPropertyOptional({
     format: 'uuid',
+    example: '2f0a3c1e-9b4d-4c7a-8e5f-1a2b3c4d5e6f',
     description: "The directory server's transaction id; accepted, not sent (no subelement for it yet)",
   })
   @IsOptional()
@@ -146,17 +147,18 @@ export class SimulateAuthorizationDto extends AmountAndMerchantDto {
   @ApiPropertyOptional({
     type: SimulatedThreeDsAuthenticationDto,
     description:
-      "The 3-D Secure authentication before this e-commerce payment (the ACS's Y), sent in DE-048: the issuer verifies it against the card, amount, currency and merchant, once; one that does not verify is declined (declineReasonCode other). Not with cardAuthenticationId",
+      "The 3-D Secure authentication before this e-commerce payment (the ACS's Y), sent in DE-048: the issuer verifies it against the card, amount, currency and merchant, once; one that does not verify is declined (declineReasonCode other). Sent instead of cardAuthenticationId's when both are given",
   })
   @IsOptional()
   @ValidateNested()
   @Type(() => SimulatedThreeDsAuthenticationDto)
+  @IsObject()
   threeDs?: SimulatedThreeDsAuthenticationDto;
 
   @ApiPropertyOptional({
     example: 'tds-7c9e6679-7425-40de-944b-e07fc1f90ae7',
     description:
-      'A challenge of POST /v1/simulate/3ds whose RReq was Y: the sandbox 3DS server sends its authentication value and ECI (409 invalid_state_transition while it has none). Not with threeDs',
+      'A challenge of POST /v1/simulate/3ds whose RReq was Y: the sandbox 3DS server sends its authentication value and ECI (409 invalid_state_transition while it has none). Ignored when threeDs is given',
   })
   @IsOptional()
   @Matches(resourceIdPattern('tds'), { message: 'cardAuthenticationId must be a card authentication id (tds-<uuid>)' })

@@ -102,11 +102,7 @@ export class SimulatorService implements SimulatorApi {
     caller: Caller,
     input: SimulateAuthorizationInput,
   ): AcquirerTransaction['threeDs'] {
-    if (input.threeDs && input.cardAuthenticationId) {
-      throw new DomainError('validation_error', 'Give threeDs or cardAuthenticationId, not both', [
-        { field: 'cardAuthenticationId', message: 'not with threeDs' },
-      ]);
-    }
+    // Given both, the explicit value is sent (the sandbox lets a test send another value than the RReq's).
     if (input.threeDs) {
       return { authenticationValue: input.threeDs.authenticationValue, eci: input.threeDs.eci ?? '05' };
     }
