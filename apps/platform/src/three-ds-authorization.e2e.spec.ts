@@ -115,6 +115,15 @@ describe('3-D Secure authentication values verified on the authorization that fo
     expect(approved.body.authorization.threeDs).toEqual({ eci: '05', verified: true });
   });
 
+  it('lets one of two payments racing with the same value have it: the other is declined', async () => {
+    const id = await acceptedChallenge(40);
+    const raced = await Promise.all([
+      pay({ amount: 40, cardAuthenticationId: id }),
+      pay({ amount: 40, cardAuthenticationId: id }),
+    ]);
+    expect(raced.map((response) => response.body.network.responseCode).sort()).toEqual(['00', '63']);
+  });
+
   it('decides an e-commerce payment without a value as before, and refuses a challenge not accepted', async () => {
     const plain = await pay({ amount: 5 });
     expect(plain.body.network).toMatchObject({ responseCode: '00' });
