@@ -1,7 +1,13 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
 import { readFileSync } from 'node:fs';
-import { activeUserWithWallet, distributorCalls, filesUnder, issuerLinked, vaultSecretsOf } from './testing/cardholders';
+import {
+  activeUserWithWallet,
+  distributorCalls,
+  filesUnder,
+  issuerLinked,
+  vaultSecretsOf,
+} from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 
 // The loop a real issuer closes (issue 13): the authentication value (CAVV) the ACS issues with a Y, a

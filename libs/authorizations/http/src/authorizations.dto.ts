@@ -48,7 +48,10 @@ export class FeeResponse {
 
 /** The 3-D Secure authentication an e-commerce payment carried (additive; absent when it carried none). */
 export class AuthorizationThreeDsResponse {
-  @ApiProperty({ example: '05', description: 'The ECI of the authentication: 05 authenticated, 06 attempted' })
+  @ApiProperty({
+    example: '05',
+    description: 'The ECI of the authentication: 05 authenticated, 06 attempted',
+  })
   eci: string;
   @ApiProperty({
     description:

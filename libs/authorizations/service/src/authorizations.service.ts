@@ -259,14 +259,19 @@ export class AuthorizationsService implements AuthorizationsApi {
       });
     }
 
+    const userStatus = await this.userStatus(environment, card);
+    const verification = request.advice
+      ? null
+      : await this.verification(environment, card, authorizationId, request);
     const facts: AuthorizationFacts = {
       request: { ...request.charge, at: now, ...(request.advice ? { advice: request.advice } : {}) },
       card: { status: card.status, blocks: card.blocks, expMonth: card.expMonth, expYear: card.expYear },
-      userStatus: await this.userStatus(environment, card),
-      verification: request.advice
-        ? null
-        : await this.verification(environment, card, authorizationId, request),
-      ...(await this.threeDsCheck(environment, card, authorizationId, request)),
+      userStatus,
+      verification,
+      // A payment declined for its CVV2 or PIN does not spend its authentication value.
+      ...(verification?.ok === false
+        ? {}
+        : await this.threeDsCheck(environment, card, authorizationId, request)),
       controls: await this.controls(environment, card, request, program, now),
       // The ledger decides the funds (below); every other check runs first.
       availableBalance: Number.MAX_SAFE_INTEGER,
@@ -731,7 +736,9 @@ export class AuthorizationsService implements AuthorizationsApi {
     if (!presented || request.advice || !this.ports.threeDs) return {};
     if (card.status !== 'active' || card.blocks.length > 0) return {};
     const { merchantAmount, merchantCurrency, merchant } = request.charge;
-    if (!isCurrencyCode(merchantCurrency)) return { threeDs: { eci: presented.eci, verified: false, reason: 'mismatch' } };
+    if (!isCurrencyCode(merchantCurrency)) {
+      return { threeDs: { eci: presented.eci, verified: false, reason: 'mismatch' } };
+    }
     const verdict = await this.ports.threeDs.verifyAuthenticationValue(environment, {
       cardId: card.cardId,
       authorizationId,

@@ -95,13 +95,18 @@ class AmountAndMerchantDto {
 export class SimulatedThreeDsAuthenticationDto {
   @ApiProperty({
     example: 'q83vEjRWeJCrze8SNFZ4kKvN7xI=',
-    description: 'The authentication value (CAVV / AAV) of the 3-D Secure Y: 28 base64 characters (DE-048.43)',
+    description:
+      'The authentication value (CAVV / AAV) of the 3-D Secure Y: 28 base64 characters (DE-048.43)',
   })
   @Matches(/^[A-Za-z0-9+/]{27}=$/, { message: 'threeDs.authenticationValue must be 28 base64 characters' })
   @IsString()
   authenticationValue: string;
 
-  @ApiPropertyOptional({ example: '05', enum: ['05', '06', '07'], description: 'The ECI (DE-048.42); 05 when absent' })
+  @ApiPropertyOptional({
+    example: '05',
+    enum: ['05', '06', '07'],
+    description: 'The ECI (DE-048.42); 05 when absent',
+  })
   @IsOptional()
   @IsIn(['05', '06', '07'])
   @IsString()
@@ -161,7 +166,9 @@ export class SimulateAuthorizationDto extends AmountAndMerchantDto {
       'A challenge of POST /v1/simulate/3ds whose RReq was Y: the sandbox 3DS server sends its authentication value and ECI (409 invalid_state_transition while it has none). Ignored when threeDs is given',
   })
   @IsOptional()
-  @Matches(resourceIdPattern('tds'), { message: 'cardAuthenticationId must be a card authentication id (tds-<uuid>)' })
+  @Matches(resourceIdPattern('tds'), {
+    message: 'cardAuthenticationId must be a card authentication id (tds-<uuid>)',
+  })
   @IsString()
   cardAuthenticationId?: string;
 }
@@ -261,7 +268,10 @@ class FeeResponse {
 /** The issuer's authorization record, as `GET /v1/authorizations/{id}` shows it. */
 /** The 3-D Secure authentication an e-commerce payment carried (additive; absent when it carried none). */
 export class SimulatedAuthorizationThreeDsResponse {
-  @ApiProperty({ example: '05', description: 'The ECI of the authentication: 05 authenticated, 06 attempted' })
+  @ApiProperty({
+    example: '05',
+    description: 'The ECI of the authentication: 05 authenticated, 06 attempted',
+  })
   eci: string;
   @ApiProperty({
     description:

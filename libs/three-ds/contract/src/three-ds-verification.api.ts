@@ -44,8 +44,7 @@ export const AUTHENTICATION_VALUE_REFUSALS = [
 export type AuthenticationValueRefusal = (typeof AUTHENTICATION_VALUE_REFUSALS)[number];
 
 export type AuthenticationValueVerdict =
-  | { verified: true; eci: string }
-  | { verified: false; reason: AuthenticationValueRefusal };
+  { verified: true; eci: string } | { verified: false; reason: AuthenticationValueRefusal };
 
 /**
  * The issuer's check of an authentication value the ACS issued (a frictionless ARes `Y`, or the RReq of an

@@ -1,8 +1,5 @@
 import { Decider, DomainError, domainEventReader, type DomainEvent } from '@cip/shared/contracts';
-import {
-  AUTHENTICATION_VALUE_VALIDITY_DAYS,
-  type AuthenticationValueRefusal,
-} from '@cip/three-ds/contract';
+import { AUTHENTICATION_VALUE_VALIDITY_DAYS, type AuthenticationValueRefusal } from '@cip/three-ds/contract';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 // ---------------------------------------------------------------------------------------------------
@@ -65,7 +62,11 @@ export function authenticationValueOf(key: Buffer, tx: AuthenticatedTransaction)
 }
 
 /** Whether `value` is the MAC of `tx` (compared in constant time). */
-export function authenticationValueMatches(key: Buffer, tx: AuthenticatedTransaction, value: string): boolean {
+export function authenticationValueMatches(
+  key: Buffer,
+  tx: AuthenticatedTransaction,
+  value: string,
+): boolean {
   const expected = Buffer.from(authenticationValueOf(key, tx));
   const presented = Buffer.from(value);
   return presented.length === expected.length && timingSafeEqual(presented, expected);
@@ -103,7 +104,8 @@ export type UseAuthenticationValue = {
 export type AuthenticationValueCommand = IssueAuthenticationValue | UseAuthenticationValue;
 
 export type IssuedAuthenticationValue = AuthenticationValueIssued['data'] & { usedBy: string | null };
-export type AuthenticationValueState = { status: 'absent' } | ({ status: 'issued' } & IssuedAuthenticationValue);
+export type AuthenticationValueState =
+  { status: 'absent' } | ({ status: 'issued' } & IssuedAuthenticationValue);
 
 /**
  * Why an issued value cannot be used by `authorizationId` at `now` (null: it can). The MAC is checked by
@@ -122,7 +124,10 @@ export function authenticationValueRefusal(
   return null;
 }
 
-function decide(command: AuthenticationValueCommand, state: AuthenticationValueState): AuthenticationValueEvent[] {
+function decide(
+  command: AuthenticationValueCommand,
+  state: AuthenticationValueState,
+): AuthenticationValueEvent[] {
   if (command.type === 'IssueAuthenticationValue') {
     if (state.status !== 'absent') throw new DomainError('invalid_state_transition', 'The value was issued');
     return [{ type: 'AuthenticationValueIssued', data: command.data }];

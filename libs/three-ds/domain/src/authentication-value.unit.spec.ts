@@ -53,15 +53,17 @@ describe('the authentication value (CAVV) MAC', () => {
   it('reads the merchant as DE-043 carries it and amounts without insignificant zeros', () => {
     const value = authenticationValueOf(key, { ...tx, merchantName: 'Café de la Gare et du Port Royal' });
     // The 0100's DE-043 name: ASCII, 25 characters, padded.
-    expect(authenticationValueMatches(key, { ...tx, merchantName: 'CAFE DE LA GARE ET DU POR ' }, value)).toBe(
-      true,
-    );
+    expect(
+      authenticationValueMatches(key, { ...tx, merchantName: 'CAFE DE LA GARE ET DU POR ' }, value),
+    ).toBe(true);
     expect(merchantKeyOf('  corner cafe ')).toBe('CORNER CAFE');
     expect(amountKeyOf('25.00')).toBe('25');
     expect(amountKeyOf('025.50')).toBe('25.5');
     expect(amountKeyOf('1500')).toBe('1500');
     expect(amountKeyOf(null)).toBe('');
-    expect(authenticationValueMatches(key, { ...tx, amount: '25' }, authenticationValueOf(key, tx))).toBe(true);
+    expect(authenticationValueMatches(key, { ...tx, amount: '25' }, authenticationValueOf(key, tx))).toBe(
+      true,
+    );
   });
 
   it('names its stream from the value without containing it', () => {
@@ -78,7 +80,10 @@ describe('an issued value: single use within 30 days', () => {
     data: { acsTransID: tx.acsTransID, distributorId: 'dst-1', eci: '05', issuedAt: tx.issuedAt },
   });
   const use = (state: AuthenticationValueState, authorizationId: string, now = '2026-11-24T00:00:00.000Z') =>
-    authenticationValueDecider.decide({ type: 'UseAuthenticationValue', data: { authorizationId, now } }, state);
+    authenticationValueDecider.decide(
+      { type: 'UseAuthenticationValue', data: { authorizationId, now } },
+      state,
+    );
 
   it('is used once; the same authorization again (a retried 0100) changes nothing', () => {
     const [used] = use(issued, 'aut-1');

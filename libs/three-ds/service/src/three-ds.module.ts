@@ -11,12 +11,7 @@ import {
 } from '@cip/shared/infrastructure';
 import type { Environment } from '@cip/shared/contracts';
 import { CLOCK, loadOrCreateSecret, type Clock, type Logger } from '@cip/shared/runtime';
-import {
-  acsContract,
-  threeDsContract,
-  threeDsVerificationContract,
-  type RReq,
-} from '@cip/three-ds/contract';
+import { acsContract, threeDsContract, threeDsVerificationContract, type RReq } from '@cip/three-ds/contract';
 import { randomBytes } from 'node:crypto';
 import { cardAuthenticationsProjection } from '@cip/three-ds/read-models';
 import { WALLETS_API, type WalletsApi } from '@cip/wallets/contract';

@@ -107,7 +107,9 @@ describe('declining, in the order of the issue', () => {
   });
 
   it('declines a 3-D Secure authentication value that did not verify as other, and decides a verified one as before', () => {
-    expect(decideAuthorization(facts({ threeDs: { eci: '05', verified: false, reason: 'reused' } }))).toMatchObject({
+    expect(
+      decideAuthorization(facts({ threeDs: { eci: '05', verified: false, reason: 'reused' } })),
+    ).toMatchObject({
       decision: 'rejected',
       declineReasonCode: 'other',
       detail: '3-D Secure authentication value not verified: reused',

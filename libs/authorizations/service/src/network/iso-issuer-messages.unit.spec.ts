@@ -59,7 +59,10 @@ describe("the issuer's reading of the network's messages", () => {
     const value = 'q83vEjRWeJCrze8SNFZ4kKvN7xI=';
     const de048 = `4202054328${value}`;
     const read = (fields: Record<number, string>) =>
-      readAuthorizationRequest(request('0100', { [F.ADDITIONAL_DATA_PRIVATE]: de048, ...fields }), SANDBOX_ZPK);
+      readAuthorizationRequest(
+        request('0100', { [F.ADDITIONAL_DATA_PRIVATE]: de048, ...fields }),
+        SANDBOX_ZPK,
+      );
     expect(read({ [F.POS_ENTRY_MODE]: '810' }).threeDs).toEqual({ authenticationValue: value, eci: '05' });
     expect(read({ [F.POS_ENTRY_MODE]: '051' }).threeDs).toBeUndefined();
     expect(read({ [F.POS_ENTRY_MODE]: '810', [F.PROCESSING_CODE]: '200000' }).threeDs).toBeUndefined();

@@ -55,7 +55,9 @@ describe('the acquirer messages the simulator sends', () => {
 
   it('carries a 3-D Secure authentication in DE-048: subelement 42 the ECI, 43 the value', () => {
     const authenticationValue = 'q83vEjRWeJCrze8SNFZ4kKvN7xI=';
-    const decoded = roundTrip(authorizationRequest({ ...tx, threeDs: { authenticationValue, eci: '05' } }, card));
+    const decoded = roundTrip(
+      authorizationRequest({ ...tx, threeDs: { authenticationValue, eci: '05' } }, card),
+    );
     expect(readSubelements(decoded.get(F.ADDITIONAL_DATA_PRIVATE))).toEqual({
       [DE048.ECI]: '05',
       [DE048.AUTHENTICATION_VALUE]: authenticationValue,
