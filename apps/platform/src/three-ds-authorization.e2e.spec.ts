@@ -1,6 +1,7 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   activeUserWithWallet,
   distributorCalls,
@@ -128,6 +129,29 @@ describe('3-D Secure authentication values verified on the authorization that fo
       pay({ amount: 40, cardAuthenticationId: id }),
     ]);
     expect(raced.map((response) => response.body.network.responseCode).sort()).toEqual(['00', '63']);
+  });
+
+  it('verifies after a restart a value issued before it (the key is kept under DATA_DIR/secrets)', async () => {
+    await h.platform.app.get(ConsumerHost).drain('sandbox');
+    const simulated = await post('/v1/simulate/3ds', {
+      cardId,
+      merchantName: merchant.name,
+      merchantAmount: 10,
+      merchantCurrency: 'USD',
+    });
+    expect(simulated.body.transStatus).toBe('Y');
+    const dataDir = h.dataDir;
+    expect(existsSync(join(dataDir, 'secrets', 'three-ds-authentication-value-key-sandbox'))).toBe(true);
+    await h.close({ keepData: true });
+    h = await startHarness({ dataDir });
+    await issuerLinked(h);
+
+    const approved = await pay({
+      amount: 10,
+      threeDs: { authenticationValue: simulated.body.authenticationValue, eci: simulated.body.eci },
+    });
+    expect(approved.body.network).toMatchObject({ responseCode: '00' });
+    expect(approved.body.authorization.threeDs).toEqual({ eci: '05', verified: true });
   });
 
   it('decides an e-commerce payment without a value as before, and refuses a challenge not accepted', async () => {
