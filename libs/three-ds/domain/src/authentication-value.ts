@@ -77,7 +77,10 @@ export function authenticationValueMatches(
  * it recorded at issue from the value alone (the value itself is not in the id).
  */
 export const authenticationValueStreamOf = (value: string): string =>
-  `tav-${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+  `${AUTHENTICATION_VALUES_TOPIC}-${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+
+/** The topic (stream category) of issued values: read by no projection, only by the verification. */
+export const AUTHENTICATION_VALUES_TOPIC = 'tav';
 
 // ---------------------------------------------------------------------------------------------------
 // An issued value's life: issued (before the ACS hands it out), then used once by an authorization.
