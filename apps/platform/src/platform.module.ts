@@ -5,6 +5,7 @@ import { DistributorsModule } from '@cip/distributors/service';
 import { GatewayHttpModule } from '@cip/gateway/http';
 import { KYC_OPTIONS, loadKycLinkKey } from '@cip/kyc/service';
 import { embeddedGooglePayKeys, TOKENIZATION_OPTIONS } from '@cip/tokenization/service';
+import { embeddedAuthenticationValueKeys, THREE_DS_OPTIONS } from '@cip/three-ds/service';
 import { PLATFORM_CONTEXTS, PLATFORM_PERSONAL_DATA } from '@cip/platform/registry';
 import {
   ContextsModule,
@@ -100,6 +101,10 @@ export class PlatformModule {
                   allowPrivateUrls: options.webhooks.allowPrivateUrls,
                 },
               },
+            },
+            {
+              provide: THREE_DS_OPTIONS,
+              useValue: { authenticationValueKey: embeddedAuthenticationValueKeys(options.dataDir) },
             },
             {
               provide: TOKENIZATION_OPTIONS,

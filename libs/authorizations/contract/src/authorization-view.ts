@@ -51,6 +51,11 @@ export interface AuthorizationView {
   advice: 'stand_in' | 'offline' | null;
   /** Who decided: the platform alone, the distributor's real-time decisioning, or its `onTimeout` fallback. */
   decidedBy?: DecidedBy;
+  /**
+   * An e-commerce payment that carried a 3-D Secure authentication value (CAVV): its ECI (`05`
+   * authenticated) and whether the issuer verified it. Absent when the payment carried none.
+   */
+  threeDs?: { eci: string; verified: boolean };
   createdAt: string;
   updatedAt: string;
   [field: string]: unknown;

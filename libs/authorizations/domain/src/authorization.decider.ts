@@ -52,6 +52,7 @@ function decide(command: DecideAuthorization, state: AuthorizationState): Author
         ...answer,
         merchant: facts.request.merchant,
         type: 'payment',
+        ...(facts.threeDs ? { threeDs: { eci: facts.threeDs.eci, verified: facts.threeDs.verified } } : {}),
         advice: facts.request.advice ?? null,
         originalAuthorizationId: null,
         clearingAllowance: hold ? clearingAllowance(outcome.amount, facts.program) : 0,

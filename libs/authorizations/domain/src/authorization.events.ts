@@ -61,6 +61,8 @@ export type AuthorizationDecided = DomainEvent<
       requestedAmount?: number;
       /** Why it was declined, for operators (never sent to the network or in the public Event). */
       detail?: string;
+      /** An e-commerce payment that carried a 3-D Secure authentication value: its ECI and the check. */
+      threeDs?: { eci: string; verified: boolean };
       advice: Advice | null;
       /** A refund's payment, when the network named it. */
       originalAuthorizationId: string | null;

@@ -46,6 +46,20 @@ export class FeeResponse {
   auth?: number;
 }
 
+/** The 3-D Secure authentication an e-commerce payment carried (additive; absent when it carried none). */
+export class AuthorizationThreeDsResponse {
+  @ApiProperty({
+    example: '05',
+    description: 'The ECI of the authentication: 05 authenticated, 06 attempted',
+  })
+  eci: string;
+  @ApiProperty({
+    description:
+      'Whether the issuer verified the authentication value (CAVV): issued by the ACS for this card, amount, currency and merchant, unused and at most 30 days old. A value that does not verify declines the payment (declineReasonCode other)',
+  })
+  verified: boolean;
+}
+
 export class AuthorizationResponse {
   @ApiProperty({ example: 'aut-0b9f5a2e-6a3c-8f0e-9d55-0c6b1f1d2a10' }) id: string;
   @ApiProperty({ example: 'crd-7c9e6679-7425-40de-944b-e07fc1f90ae7' }) cardId: string;
@@ -106,6 +120,12 @@ export class AuthorizationResponse {
       'answered), distributorTimeout (no usable answer in time: your onTimeout applied)',
   })
   decidedBy?: string;
+  @ApiPropertyOptional({
+    type: AuthorizationThreeDsResponse,
+    description:
+      'An e-commerce payment that carried a 3-D Secure authentication value (CAVV / AAV): its ECI and whether it verified. Absent when it carried none',
+  })
+  threeDs?: AuthorizationThreeDsResponse;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

@@ -38,6 +38,7 @@ function created(event: Decided, at: string): AuthorizationView {
     originalAuthorizationId: decided?.originalAuthorizationId ?? null,
     advice: decided?.advice ?? null,
     decidedBy: decided?.decidedBy ?? 'platform',
+    ...(decided?.threeDs ? { threeDs: decided.threeDs } : {}),
     createdAt: at,
     updatedAt: at,
   };

@@ -26,6 +26,7 @@ import {
 } from '@cip/shared/runtime';
 import { randomBytes } from 'node:crypto';
 import { CLEARING_FILE_SINK } from '@cip/simulator/contract';
+import { THREE_DS_VERIFICATION_API, type ThreeDsVerificationApi } from '@cip/three-ds/contract';
 import { USER_LIFECYCLE_API, type UserLifecycleApi } from '@cip/users/contract';
 import { WALLET_LEDGER, WALLETS_API, type WalletLedger, type WalletsApi } from '@cip/wallets/contract';
 import { currentAuthorizationProgram } from './authorization-program.settings';
@@ -101,6 +102,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
         PROGRAM_DIRECTORY,
         LOGGER,
         DistributorDecisioning,
+        { token: THREE_DS_VERIFICATION_API, optional: true },
       ],
       useFactory: (
         infrastructure: Infrastructure,
@@ -114,6 +116,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
         programs: ProgramDirectory,
         logger: Logger,
         decisioning: DistributorDecisioning,
+        threeDs: ThreeDsVerificationApi | undefined,
       ) =>
         new AuthorizationsService(
           {
@@ -130,6 +133,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
             wallets,
             ledger,
             programs,
+            threeDs: threeDs ?? null,
             authorizationProgram: (environment, distributorId) =>
               options.program?.(environment, distributorId) ??
               currentAuthorizationProgram(programs, distributorId),

@@ -11,6 +11,8 @@ import {
   authorizationEvents,
   decideAuthorization,
   isAuthorization,
+  isCurrencyCode,
+  merchantAmountText,
   priceAuthorization,
   type AuthorizationCommand,
   type AuthorizationEvent,
@@ -19,6 +21,7 @@ import {
   type AuthorizationRecord,
   type ControlsOutcome,
   type LedgerInstruction,
+  type ThreeDsOutcome,
 } from '@cip/authorizations/domain';
 import { authorizationsProjection } from '@cip/authorizations/read-models';
 import {
@@ -48,6 +51,7 @@ import {
 import { forTenant, type ReadStore } from '@cip/shared/read-store';
 import { KeyedSerializer, type Clock, type Logger } from '@cip/shared/runtime';
 import type { ClearingPresentment } from '@cip/simulator/contract';
+import type { ThreeDsVerificationApi } from '@cip/three-ds/contract';
 import type { UserLifecycleApi } from '@cip/users/contract';
 import type { LedgerContext, WalletLedger, WalletsApi } from '@cip/wallets/contract';
 import { createHash } from 'node:crypto';
@@ -70,6 +74,8 @@ export interface AuthorizationsPorts {
   wallets: Pick<WalletsApi, 'getWallet'>;
   ledger: WalletLedger;
   programs: ProgramDirectory;
+  /** The 3-D Secure context's check of authentication values; null while it is not in the runtime. */
+  threeDs?: ThreeDsVerificationApi | null;
   /**
    * Resolves once the ledger saga (AUTHORIZATION_LEDGER_GROUP) has carried out every event recorded before
    * the call: true, or false when this process does not run the saga (nothing to wait for here).
@@ -253,13 +259,19 @@ export class AuthorizationsService implements AuthorizationsApi {
       });
     }
 
+    const userStatus = await this.userStatus(environment, card);
+    const verification = request.advice
+      ? null
+      : await this.verification(environment, card, authorizationId, request);
     const facts: AuthorizationFacts = {
       request: { ...request.charge, at: now, ...(request.advice ? { advice: request.advice } : {}) },
       card: { status: card.status, blocks: card.blocks, expMonth: card.expMonth, expYear: card.expYear },
-      userStatus: await this.userStatus(environment, card),
-      verification: request.advice
-        ? null
-        : await this.verification(environment, card, authorizationId, request),
+      userStatus,
+      verification,
+      // A payment declined for its CVV2 or PIN does not spend its authentication value.
+      ...(verification?.ok === false
+        ? {}
+        : await this.threeDsCheck(environment, card, authorizationId, request)),
       controls: await this.controls(environment, card, request, program, now),
       // The ledger decides the funds (below); every other check runs first.
       availableBalance: Number.MAX_SAFE_INTEGER,
@@ -707,6 +719,40 @@ export class AuthorizationsService implements AuthorizationsApi {
       return { method: 'cvv2', ok };
     }
     return null;
+  }
+
+  /**
+   * The 3-D Secure authentication value an e-commerce 0100 carried, checked (and spent when it verifies) by
+   * the three-ds context against this payment's card, amount, currency and merchant. Not asked for an
+   * inactive or blocked card (declined first, the value stays unspent) nor without the context.
+   */
+  private async threeDsCheck(
+    environment: Environment,
+    card: CardForAuthorization,
+    authorizationId: string,
+    request: NetworkAuthorizationRequest,
+  ): Promise<{ threeDs?: ThreeDsOutcome }> {
+    const presented = request.threeDs;
+    if (!presented || request.advice || !this.ports.threeDs) return {};
+    if (card.status !== 'active' || card.blocks.length > 0) return {};
+    const { merchantAmount, merchantCurrency, merchant } = request.charge;
+    if (!isCurrencyCode(merchantCurrency)) {
+      return { threeDs: { eci: presented.eci, verified: false, reason: 'mismatch' } };
+    }
+    const verdict = await this.ports.threeDs.verifyAuthenticationValue(environment, {
+      cardId: card.cardId,
+      authorizationId,
+      amount: merchantAmountText(merchantAmount, merchantCurrency),
+      currency: merchantCurrency,
+      merchantName: merchant.name,
+      value: presented.authenticationValue,
+      eci: presented.eci,
+    });
+    return {
+      threeDs: verdict.verified
+        ? { eci: verdict.eci, verified: true }
+        : { eci: presented.eci, verified: false, reason: verdict.reason },
+    };
   }
 
   /** The card's controls on the priced amount, with its approved payments from the read model. */

@@ -14,6 +14,17 @@ export const DE048 = {
    * the same acquirer (Mastercard links refunds to their purchase by a trace id in 48.63 too).
    */
   ORIGINAL_RRN: '63',
+  /**
+   * 42, electronic commerce indicator of a 3-D Secure authenticated e-commerce 0100: the EMV 3DS ECI, two
+   * digits (`05` authenticated, `06` attempted, `07` none). Mastercard's 48.42 carries its three-digit
+   * security level indicator here; the platform's dialect carries the ECI the ACS returned as is.
+   */
+  ECI: '42',
+  /**
+   * 43, the 3-D Secure authentication value (Mastercard's UCAF / AAV field, Visa's CAVV in 126.9): the
+   * ACS's authenticationValue, 28 base64 characters.
+   */
+  AUTHENTICATION_VALUE: '43',
 } as const;
 
 /** DE-048's value for `elements` (absent ones skipped); undefined when none is present. */

@@ -41,6 +41,25 @@ export interface SimulateAuthorizationInput {
   /** A PIN entered at the terminal (four digits): sent as an encrypted ISO 9564 format 0 PIN block. */
   pin?: string;
   entryMode?: SimulatedEntryMode;
+  /**
+   * The 3-D Secure authentication before the payment, as the merchant's 3DS server got it: sent in the 0100's
+   * DE-048 (subelement 43 the value, 42 the ECI). `dsTransID` is accepted and not sent (the platform's
+   * dialect has no subelement for it yet).
+   */
+  threeDs?: SimulatedThreeDsAuthentication;
+  /**
+   * Without `threeDs` (which wins when both are given): a challenge of `/v1/simulate/3ds` (`tds-<uuid>`); the sandbox 3DS server sends
+   * the value and ECI of the RReq it received for it (409 while it has none: not accepted yet, or refused).
+   */
+  cardAuthenticationId?: string;
+}
+
+/** The authentication value (CAVV / AAV, 28 base64 characters) and ECI of a 3-D Secure `Y`. */
+export interface SimulatedThreeDsAuthentication {
+  authenticationValue: string;
+  /** `05` when absent. */
+  eci?: string;
+  dsTransID?: string;
 }
 
 /** `POST /v1/simulate/authorization/refund`: a merchant gives money back (processing code 20). */

@@ -27,13 +27,21 @@ export interface SimulatedThreeDs {
   cardAuthenticationId: string | null;
   /** The ACS's Erro, when it sent one instead of an ARes. */
   error: Erro | null;
+  /**
+   * A frictionless ARes `Y`: its authentication value (CAVV) and ECI, which the merchant puts in the
+   * authorization (`POST /v1/simulate/authorization` `threeDs`); null otherwise.
+   */
+  authenticationValue: string | null;
+  eci: string | null;
   /** The RReq the ACS sent at the end of the challenge; null until then. */
   result: {
     transStatus: string;
     transStatusReason: string | null;
     eci: string | null;
-    /** Whether the RReq carried an authentication value (never shown). */
+    /** Whether the RReq carried an authentication value. */
     authenticated: boolean;
+    /** The RReq's authentication value (a `Y`), for the authorization that follows; null otherwise. */
+    authenticationValue: string | null;
     receivedAt: string;
   } | null;
   createdAt: string;

@@ -43,10 +43,16 @@ export class AuthorizationSimulationController {
     summary: 'Simulate a card payment at a merchant (sandbox only)',
     description:
       `Sends an 0100 for the card (processing code 00). ${OVER_THE_LINK} The CVV2 is the card\u2019s own unless ` +
-      'given (a wrong one tests declines); a pin is sent as an encrypted PIN block.',
+      'given (a wrong one tests declines); a pin is sent as an encrypted PIN block. A 3-D Secure authentication ' +
+      '(`threeDs`, or the `cardAuthenticationId` of a `/v1/simulate/3ds` challenge whose RReq was Y) travels in ' +
+      'DE-048 (subelement 43 the authentication value, 42 the ECI) on an e-commerce payment; the issuer verifies ' +
+      'it (this card, amount, currency and merchant, unused, at most 30 days old) and records ' +
+      '`authorization.threeDs`; one that does not verify is declined (`declineReasonCode` other, network ' +
+      'response code 63). 404 for a cardAuthenticationId that is not the caller\u2019s, 400 for another card\u2019s, ' +
+      '409 invalid_state_transition while it has no authentication value.',
   })
   @ApiResponse({ status: 200, type: SimulatedAuthorizationResponse })
-  @ApiErrors('not_found')
+  @ApiErrors('not_found', 'invalid_state_transition')
   async authorize(@CurrentCaller() caller: Caller, @Body() body: SimulateAuthorizationDto) {
     return render(await this.simulator.simulateAuthorization(caller, body));
   }

@@ -7,6 +7,7 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  IsUUID,
   Matches,
   MaxLength,
   ValidateNested,
@@ -91,6 +92,36 @@ class AmountAndMerchantDto {
   merchant: SimulatedMerchantDto;
 }
 
+export class SimulatedThreeDsAuthenticationDto {
+  @ApiProperty({
+    example: 'q83vEjRWeJCrze8SNFZ4kKvN7xI=',
+    description:
+      'The authentication value (CAVV / AAV) of the 3-D Secure Y: 28 base64 characters (DE-048.43)',
+  })
+  @Matches(/^[A-Za-z0-9+/]{27}=$/, { message: 'threeDs.authenticationValue must be 28 base64 characters' })
+  @IsString()
+  authenticationValue: string;
+
+  @ApiPropertyOptional({
+    example: '05',
+    enum: ['05', '06', '07'],
+    description: 'The ECI (DE-048.42); 05 when absent',
+  })
+  @IsOptional()
+  @IsIn(['05', '06', '07'])
+  @IsString()
+  eci?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    example: '2f0a3c1e-9b4d-4c7a-8e5f-1a2b3c4d5e6f',
+    description: "The directory server's transaction id; accepted, not sent (no subelement for it yet)",
+  })
+  @IsOptional()
+  @IsUUID()
+  dsTransID?: string;
+}
+
 export class SimulateAuthorizationDto extends AmountAndMerchantDto {
   @ApiPropertyOptional({
     example: '123',
@@ -117,6 +148,29 @@ export class SimulateAuthorizationDto extends AmountAndMerchantDto {
   @IsOptional()
   @IsIn(SIMULATED_ENTRY_MODES)
   entryMode?: (typeof SIMULATED_ENTRY_MODES)[number];
+
+  @ApiPropertyOptional({
+    type: SimulatedThreeDsAuthenticationDto,
+    description:
+      "The 3-D Secure authentication before this e-commerce payment (the ACS's Y), sent in DE-048: the issuer verifies it against the card, amount, currency and merchant, once; one that does not verify is declined (declineReasonCode other). Sent instead of cardAuthenticationId's when both are given",
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SimulatedThreeDsAuthenticationDto)
+  @IsObject()
+  threeDs?: SimulatedThreeDsAuthenticationDto;
+
+  @ApiPropertyOptional({
+    example: 'tds-7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    description:
+      'A challenge of POST /v1/simulate/3ds whose RReq was Y: the sandbox 3DS server sends its authentication value and ECI (409 invalid_state_transition while it has none). Ignored when threeDs is given',
+  })
+  @IsOptional()
+  @Matches(resourceIdPattern('tds'), {
+    message: 'cardAuthenticationId must be a card authentication id (tds-<uuid>)',
+  })
+  @IsString()
+  cardAuthenticationId?: string;
 }
 
 export class SimulateRefundDto extends AmountAndMerchantDto {
@@ -212,6 +266,20 @@ class FeeResponse {
 }
 
 /** The issuer's authorization record, as `GET /v1/authorizations/{id}` shows it. */
+/** The 3-D Secure authentication an e-commerce payment carried (additive; absent when it carried none). */
+export class SimulatedAuthorizationThreeDsResponse {
+  @ApiProperty({
+    example: '05',
+    description: 'The ECI of the authentication: 05 authenticated, 06 attempted',
+  })
+  eci: string;
+  @ApiProperty({
+    description:
+      'Whether the issuer verified the authentication value (CAVV): issued by the ACS for this card, amount, currency and merchant, unused and at most 30 days old. A value that does not verify declines the payment (declineReasonCode other)',
+  })
+  verified: boolean;
+}
+
 export class SimulatedAuthorizationRecord {
   @ApiProperty({ example: 'aut-0b8e9a3c-2f1d-4e5a-9c7b-6d5e4f3a2b1c' }) id: string;
   @ApiProperty() cardId: string;
@@ -241,6 +309,12 @@ export class SimulatedAuthorizationRecord {
     description: 'platform, distributor (real-time decisioning) or distributorTimeout (its onTimeout)',
   })
   decidedBy?: string;
+  @ApiPropertyOptional({
+    type: SimulatedAuthorizationThreeDsResponse,
+    description:
+      'An e-commerce payment that carried a 3-D Secure authentication value (CAVV / AAV): its ECI and whether it verified. Absent when it carried none',
+  })
+  threeDs?: SimulatedAuthorizationThreeDsResponse;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

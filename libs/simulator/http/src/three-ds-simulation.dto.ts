@@ -52,8 +52,16 @@ export class SimulatedThreeDsResultDto {
   transStatusReason: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'ECI of a Y (05)' })
   eci: string | null;
-  @ApiProperty({ description: 'Whether the RReq carried an authentication value (the value is not shown)' })
+  @ApiProperty({ description: 'Whether the RReq carried an authentication value' })
   authenticated: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'q83vEjRWeJCrze8SNFZ4kKvN7xI=',
+    description:
+      'The authentication value (CAVV) of a Y, 28 base64 characters: what the merchant puts in the authorization. POST /v1/simulate/authorization with this cardAuthenticationId sends it',
+  })
+  authenticationValue: string | null;
   @ApiProperty({ format: 'date-time' })
   receivedAt: string;
 }
@@ -80,6 +88,16 @@ export class SimulatedThreeDsResponse {
     description: 'The EMV Erro message the ACS answered instead of an ARes',
   })
   error: Record<string, unknown> | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'q83vEjRWeJCrze8SNFZ4kKvN7xI=',
+    description:
+      'A frictionless Y: the authentication value (CAVV, 28 base64 characters) the issuer verifies on the authorization that follows (POST /v1/simulate/authorization threeDs.authenticationValue); single use, 30 days',
+  })
+  authenticationValue: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'A frictionless Y: its ECI (05 authenticated)' })
+  eci: string | null;
   @ApiProperty({
     type: SimulatedThreeDsResultDto,
     nullable: true,

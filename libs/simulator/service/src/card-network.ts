@@ -58,8 +58,9 @@ export class CardNetwork {
   readonly advices: AdviceQueue;
 
   constructor(private readonly options: CardNetworkOptions) {
-    // The sequence starts from the clock, so a restarted network does not reuse the day's references.
-    this.rrns = new RrnSequence(Math.floor(options.clock.now().getTime() / 1000) % 100_000_000);
+    // The sequence starts from the clock (milliseconds since UTC midnight: the RRN's prefix is the day), so a
+    // network restarted a moment later does not reuse the references it gave that day.
+    this.rrns = new RrnSequence(options.clock.now().getTime() % 86_400_000);
     this.server = new IsoServer({
       ...options.link,
       onEvent: (event) => {

@@ -82,6 +82,7 @@ export class SimulatorLifecycle implements OnApplicationBootstrap, OnApplication
           {
             network: (environment) => options.network(environment),
             store: (environment) => options.store(environment),
+            threeDsStore: (environment) => options.threeDsStore(environment),
             cards,
             authorizations: authorizations ?? null,
             clearingSink: clearingSink ?? null,

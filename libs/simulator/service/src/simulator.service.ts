@@ -28,6 +28,7 @@ import {
   type EntryMode,
 } from './network/acquirer-messages';
 import type { CardNetwork } from './card-network';
+import type { ThreeDsServerStore } from './three-ds/three-ds-server-store';
 import type { NetworkTransaction, SimulatorStore } from './simulator-store';
 
 /** The simulated acquirer and its defaults (the sandbox has one acquirer). */
@@ -46,6 +47,8 @@ export interface SimulatorPorts {
   /** The network of an environment; null in production (the simulations are sandbox only). */
   network(environment: Environment): CardNetwork | null;
   store(environment: Environment): SimulatorStore;
+  /** The sandbox 3DS server's memory, where a challenge's RReq (and its authentication value) is found. */
+  threeDsStore?(environment: Environment): ThreeDsServerStore;
   cards: CardSandboxApi;
   /** The issuer's records; null while the authorizations context is not in the runtime. */
   authorizations: AuthorizationsApi | null;
@@ -80,7 +83,48 @@ export class SimulatorService implements SimulatorApi {
     caller: Caller,
     input: SimulateAuthorizationInput,
   ): Promise<SimulatedAuthorizationResult> {
-    return this.authorize(caller, input, PROCESSING_CODES.purchase, input.entryMode ?? 'ecommerce');
+    const threeDs = this.threeDsAuthentication(caller, input);
+    return this.authorize(
+      caller,
+      input,
+      PROCESSING_CODES.purchase,
+      input.entryMode ?? 'ecommerce',
+      undefined,
+      threeDs,
+    );
+  }
+
+  /**
+   * The 3-D Secure authentication the 0100 carries: the one given, or the RReq value the sandbox 3DS server
+   * received for the challenge `cardAuthenticationId` of this distributor and card.
+   */
+  private threeDsAuthentication(
+    caller: Caller,
+    input: SimulateAuthorizationInput,
+  ): AcquirerTransaction['threeDs'] {
+    // Given both, the explicit value is sent (the sandbox lets a test send another value than the RReq's).
+    if (input.threeDs) {
+      return { authenticationValue: input.threeDs.authenticationValue, eci: input.threeDs.eci ?? '05' };
+    }
+    if (!input.cardAuthenticationId) return undefined;
+    const id = input.cardAuthenticationId;
+    const known = this.ports.threeDsStore?.(caller.environment).byAcsTransID(id.replace(/^tds-/, ''));
+    if (!known || known.distributorId !== caller.distributorId) {
+      throw notFound('Simulated 3DS authentication', id);
+    }
+    if (known.cardId !== input.cardId) {
+      throw new DomainError('validation_error', 'The 3DS authentication is not of this card', [
+        { field: 'cardAuthenticationId', message: `not an authentication of card ${input.cardId}` },
+      ]);
+    }
+    const value = known.result?.authenticationValue;
+    if (!value) {
+      throw new DomainError(
+        'invalid_state_transition',
+        `Card authentication ${id} has no authentication value: it is not accepted (yet)`,
+      );
+    }
+    return { authenticationValue: value, eci: known.result?.eci ?? '05' };
   }
 
   async simulateRefund(caller: Caller, input: SimulateRefundInput): Promise<SimulatedAuthorizationResult> {
@@ -262,6 +306,7 @@ export class SimulatorService implements SimulatorApi {
     processingCode: string,
     entryMode: EntryMode,
     originalRrn?: string,
+    threeDs?: AcquirerTransaction['threeDs'],
   ): Promise<SimulatedAuthorizationResult> {
     const network = this.network(caller);
     const currency = input.currency ?? 'USD';
@@ -281,6 +326,7 @@ export class SimulatorService implements SimulatorApi {
       entryMode,
       at,
       ...(originalRrn ? { originalRrn } : {}),
+      ...(threeDs ? { threeDs } : {}),
     };
     const request = authorizationRequest(tx, {
       pan: card.pan,

@@ -4,3 +4,4 @@ export * from './card-authentication.types';
 export * from './card-authentication-view';
 export * from './three-ds.api';
 export * from './three-ds.integration-events';
+export * from './three-ds-verification.api';

@@ -10,8 +10,9 @@ import {
   LOGGER,
 } from '@cip/shared/infrastructure';
 import type { Environment } from '@cip/shared/contracts';
-import { CLOCK, type Clock, type Logger } from '@cip/shared/runtime';
-import { acsContract, threeDsContract, type RReq } from '@cip/three-ds/contract';
+import { CLOCK, loadOrCreateSecret, type Clock, type Logger } from '@cip/shared/runtime';
+import { acsContract, threeDsContract, threeDsVerificationContract, type RReq } from '@cip/three-ds/contract';
+import { randomBytes } from 'node:crypto';
 import { cardAuthenticationsProjection } from '@cip/three-ds/read-models';
 import { WALLETS_API, type WalletsApi } from '@cip/wallets/contract';
 import { CardAuthenticationExpiryScheduler } from './card-authentication-expiry.scheduler';
@@ -22,12 +23,31 @@ import { ThreeDsService } from './three-ds.service';
 export interface ThreeDsModuleOptions {
   /** How RReqs reach the directory server; HTTP POST to the AReq's `dsURL` by default. */
   sendResult?(environment: Environment, dsURL: string, rreq: RReq): Promise<unknown>;
+  /**
+   * The key of the authentication values (CAVV) of an environment, 32 bytes: the embedded runtime keeps one
+   * per environment under DATA_DIR/secrets (`three-ds-authentication-value-key-<env>`). Absent (a test
+   * module), each process draws its own, so values issued before a restart no longer verify.
+   */
+  authenticationValueKey?(environment: Environment): Buffer;
 }
 
 export const THREE_DS_OPTIONS = Symbol('THREE_DS_OPTIONS');
 
-/** The 3DS context's APIs, by audience: distributors (`/v1/3ds`) and the directory server (the ACS). */
-export const THREE_DS_CONTRACTS = [threeDsContract, acsContract];
+/**
+ * The 3DS context's APIs, by audience: distributors (`/v1/3ds`), the directory server (the ACS) and the
+ * issuer's authorizations (the authentication value check).
+ */
+export const THREE_DS_CONTRACTS = [threeDsContract, acsContract, threeDsVerificationContract];
+
+/** One key per environment drawn at start, for runtimes that keep none (see `authenticationValueKey`). */
+function processKeys(): (environment: Environment) => Buffer {
+  const keys = new Map<Environment, Buffer>();
+  return (environment) => {
+    let key = keys.get(environment);
+    if (!key) keys.set(environment, (key = randomBytes(32)));
+    return key;
+  };
+}
 
 const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
 
@@ -74,6 +94,7 @@ const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
               options?.sendResult ??
               ((environment, dsURL, rreq) => directoryServer.sendResult(environment, dsURL, rreq)),
             logger,
+            authenticationValueKey: options?.authenticationValueKey ?? processKeys(),
           },
           clock,
         ),
@@ -120,4 +141,25 @@ export class ThreeDsModule implements OnApplicationBootstrap, BeforeApplicationS
     await this.expiry.stop();
     this.directoryServer.close();
   }
+}
+
+/**
+ * The embedded runtime's authentication value keys: one per environment under DATA_DIR/secrets
+ * (`three-ds-authentication-value-key-<env>`, 32 random bytes, base64), generated on first use and kept, so
+ * a value issued before a restart verifies after it.
+ */
+export function embeddedAuthenticationValueKeys(dataDir: string): (environment: Environment) => Buffer {
+  const keys = new Map<Environment, Buffer>();
+  return (environment) => {
+    let key = keys.get(environment);
+    if (!key) {
+      const secret = loadOrCreateSecret({
+        dataDir,
+        name: `three-ds-authentication-value-key-${environment}`,
+        generate: () => randomBytes(32).toString('base64'),
+      });
+      keys.set(environment, (key = Buffer.from(secret, 'base64')));
+    }
+    return key;
+  };
 }

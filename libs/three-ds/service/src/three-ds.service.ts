@@ -22,6 +22,10 @@ import {
   type Erro,
   type RReq,
   type ThreeDsApi,
+  type AuthenticationValueCheck,
+  type AuthenticationValueVerdict,
+  type ThreeDsVerificationApi,
+  ECI,
 } from '@cip/three-ds/contract';
 import {
   acsOutcome,
@@ -32,10 +36,16 @@ import {
   type CardAuthenticationCommand,
   type CardAuthenticationRecord,
   withinFrictionlessLimit,
+  authenticationValueDecider,
+  authenticationValueMatches,
+  authenticationValueOf,
+  authenticationValueRefusal,
+  authenticationValueStreamOf,
+  type AuthenticatedTransaction,
 } from '@cip/three-ds/domain';
 import { cardAuthenticationsProjection, toCardAuthenticationView } from '@cip/three-ds/read-models';
 import type { WalletsApi } from '@cip/wallets/contract';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DirectoryServerRefused } from './directory-server-client';
 
 export interface ThreeDsPorts {
@@ -50,17 +60,23 @@ export interface ThreeDsPorts {
    */
   sendResult(environment: Environment, dsURL: string, rreq: RReq): Promise<unknown>;
   logger: Logger;
+  /**
+   * The environment's authentication value key (DATA_DIR/secrets/three-ds-authentication-value-key-<env>):
+   * the MAC key of the CAVVs the ACS issues and the issuer verifies.
+   */
+  authenticationValueKey(environment: Environment): Buffer;
 }
 
 /** The ACS's identity in its messages (A.4 `acsReferenceNumber`, `acsOperatorID`). */
 export const ACS_REFERENCE_NUMBER = 'CIP-ACS-SANDBOX-01';
 export const ACS_OPERATOR_ID = 'CIP-ACS-OPERATOR';
-/** Electronic commerce indicator of a fully authenticated transaction (Visa `05`). */
-const ECI_AUTHENTICATED = '05';
 /** `authenticationType` 04: decoupled (the distributor's app asks the cardholder out of band). */
 const DECOUPLED = '04';
 /** `authenticationType` 03: out of band, from the browser challenge page (the cardholder approves in the app). */
 const OUT_OF_BAND = '03';
+
+/** Stands in for the value of an answer the decider is about to refuse (a challenge no longer pending). */
+const NO_AUTHENTICATION_VALUE = 'A'.repeat(27) + '=';
 
 /** A card authentication's stream id from its EMV `acsTransID`, and back. */
 export const cardAuthenticationIdOf = (acsTransID: string): string => `tds-${acsTransID}`;
@@ -68,19 +84,12 @@ export const acsTransIdOf = (cardAuthenticationId: string): string =>
   cardAuthenticationId.slice('tds-'.length);
 
 /**
- * The authentication value (the CAVV the authorization later carries): 20 random bytes, base64 (28
- * characters). The platform plays the network's key holder too; a real ACS computes it under the
- * scheme's keys, which nothing on the platform verifies yet.
- */
-const newAuthenticationValue = (): string => randomBytes(20).toString('base64');
-
-/**
  * The 3-D Secure context: the access control server (AReq -> ARes), the distributor's answers to
  * out-of-band challenges, their deadlines and the results (RReq) sent back to the directory server. The PAN
  * of an AReq is used once to find the card through the cards contract's network API and is never kept,
  * logged or returned: the masked PAN only.
  */
-export class ThreeDsService implements ThreeDsApi, AcsApi {
+export class ThreeDsService implements ThreeDsApi, AcsApi, ThreeDsVerificationApi {
   private challengeBaseUrl: string | null = null;
 
   constructor(
@@ -138,7 +147,17 @@ export class ThreeDsService implements ThreeDsApi, AcsApi {
       transStatus: outcome.transStatus,
     };
     if (outcome.transStatus === 'Y') {
-      return { ...ares, authenticationValue: newAuthenticationValue(), eci: ECI_AUTHENTICATED };
+      // Frictionless: the card was found (the rules need it for a Y).
+      const found = card as NonNullable<typeof card>;
+      const authenticationValue = await this.issueAuthenticationValue(environment, found.distributorId, {
+        cardId: found.cardId,
+        amount: amount ? decimalAmount(amount.minor, amount.exponent) : null,
+        currency,
+        merchantName,
+        acsTransID,
+        issuedAt: now.toISOString(),
+      });
+      return { ...ares, authenticationValue, eci: ECI.authenticated };
     }
     if (outcome.transStatus === 'N' || outcome.transStatus === 'R') {
       return { ...ares, transStatusReason: outcome.transStatusReason };
@@ -339,11 +358,109 @@ export class ThreeDsService implements ThreeDsApi, AcsApi {
     return toCardAuthenticationView(ownedBy(caller, record, 'Card authentication', cardAuthenticationId));
   }
 
-  acceptCardAuthentication(caller: Caller, cardAuthenticationId: string): Promise<CardAuthenticationView> {
-    return this.answer(caller, cardAuthenticationId, (now) => ({
+  async acceptCardAuthentication(
+    caller: Caller,
+    cardAuthenticationId: string,
+  ): Promise<CardAuthenticationView> {
+    const { state } = await loadState(
+      this.ports.eventStore(caller.environment),
+      cardAuthenticationDecider,
+      cardAuthenticationId,
+    );
+    const record = isCardAuthentication(state) && state.distributorId === caller.distributorId ? state : null;
+    const now = this.clock.now().toISOString();
+    // Issued (recorded) before the decision that hands it out; an answer refused below leaves a value no one
+    // ever received, which nothing can use.
+    const authenticationValue =
+      record?.status === 'pending'
+        ? await this.issueAuthenticationValue(caller.environment, record.distributorId, {
+            cardId: record.cardId,
+            amount: record.merchantAmount,
+            currency: record.merchantCurrency,
+            merchantName: record.merchantName,
+            acsTransID: acsTransIdOf(cardAuthenticationId),
+            issuedAt: now,
+          })
+        : // Never recorded nor sent: the decider refuses an answer to what is not a pending challenge.
+          NO_AUTHENTICATION_VALUE;
+    return this.answer(caller, cardAuthenticationId, (at) => ({
       type: 'AcceptCardAuthentication',
-      data: { authenticationValue: newAuthenticationValue(), eci: ECI_AUTHENTICATED, now },
+      data: { authenticationValue, eci: ECI.authenticated, now: at },
     }));
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Authentication values (CAVV): issued with a Y, verified by the issuer's authorizations
+  // -------------------------------------------------------------------------------------------------
+
+  /** Computes the value of `tx` and records its issue (`tav-` stream) before anyone receives it. */
+  private async issueAuthenticationValue(
+    environment: Environment,
+    distributorId: string,
+    tx: AuthenticatedTransaction,
+  ): Promise<string> {
+    const value = authenticationValueOf(this.ports.authenticationValueKey(environment), tx);
+    const id = authenticationValueStreamOf(value);
+    await handleCommand(
+      this.ports.eventStore(environment),
+      authenticationValueDecider,
+      id,
+      {
+        type: 'IssueAuthenticationValue',
+        data: { acsTransID: tx.acsTransID, distributorId, eci: ECI.authenticated, issuedAt: tx.issuedAt },
+      },
+      { occurredAt: tx.issuedAt, environment, distributorId, correlationId: id, causationId: id },
+      { expectNew: true },
+    );
+    return value;
+  }
+
+  async verifyAuthenticationValue(
+    environment: Environment,
+    check: AuthenticationValueCheck,
+  ): Promise<AuthenticationValueVerdict> {
+    const store = this.ports.eventStore(environment);
+    const id = authenticationValueStreamOf(String(check.value));
+    const { state } = await loadState(store, authenticationValueDecider, id);
+    const now = this.clock.now().toISOString();
+    const refusal = authenticationValueRefusal(state, check.authorizationId, now);
+    if (refusal || state.status === 'absent') return { verified: false, reason: refusal ?? 'unknown' };
+    if (state.eci !== check.eci) return { verified: false, reason: 'eci' };
+    const matches = authenticationValueMatches(
+      this.ports.authenticationValueKey(environment),
+      {
+        cardId: check.cardId,
+        amount: check.amount,
+        currency: check.currency,
+        merchantName: check.merchantName,
+        acsTransID: state.acsTransID,
+        issuedAt: state.issuedAt,
+      },
+      check.value,
+    );
+    if (!matches) return { verified: false, reason: 'mismatch' };
+    try {
+      // Spent by this authorization; the stream's version makes two authorizations racing for it one winner.
+      await handleCommand(
+        store,
+        authenticationValueDecider,
+        id,
+        { type: 'UseAuthenticationValue', data: { authorizationId: check.authorizationId, now } },
+        {
+          occurredAt: now,
+          environment,
+          distributorId: state.distributorId,
+          correlationId: check.authorizationId,
+          causationId: check.authorizationId,
+        },
+      );
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'invalid_state_transition') {
+        return { verified: false, reason: 'reused' };
+      }
+      throw error;
+    }
+    return { verified: true, eci: state.eci };
   }
 
   rejectCardAuthentication(caller: Caller, cardAuthenticationId: string): Promise<CardAuthenticationView> {

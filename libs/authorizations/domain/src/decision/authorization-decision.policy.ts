@@ -13,7 +13,8 @@ import type { AuthorizationProgram } from './authorization-program';
 // network link and the sandbox simulation decide alike, from facts the service gathered. The checks run in
 // the order the issue gives and the first that fails names the decline reason:
 //   1. card status (inactive, frozen, revoked, blocked, past its expiry month) or user status -> notActive
-//   2. the PIN or CVV2 check against the vault (the cards context counts failures to card.blocked) -> other
+//   2. the PIN or CVV2 check against the vault (the cards context counts failures to card.blocked) -> other;
+//      a 3-D Secure authentication value that does not verify -> other
 //   3. the merchant currency without a program rate, an amount beyond the platform's bound -> other
 //   4. spending controls and MCC groups (evaluateControls of the cards context) -> failedControl
 //   5. the available balance against the amount and its fees -> insufficientFund
@@ -37,6 +38,12 @@ export interface AuthorizationFacts {
   };
   card: { status: CardStatus; blocks: readonly CardBlock[]; expMonth: number; expYear: number };
   userStatus: UserStatus;
+  /**
+   * The check of the 3-D Secure authentication value an e-commerce payment carried (the three-ds context's
+   * `verifyAuthenticationValue`); absent when it carried none (decided as before: the program does not
+   * require 3-D Secure).
+   */
+  threeDs?: ThreeDsOutcome;
   /** The outcome of the request's PIN or CVV2 check; null when it carried neither. */
   verification: { method: CardVerificationMethod; ok: boolean } | null;
   controls: ControlsOutcome;
@@ -49,6 +56,17 @@ export interface AuthorizationFacts {
    */
   distributor?: DistributorVerdict;
 }
+
+/** The 3-D Secure check of a payment: its ECI and whether the value verified (and why not). */
+export interface ThreeDsOutcome {
+  eci: string;
+  verified: boolean;
+  /** Why it did not verify (`unknown`, `mismatch`, `eci`, `reused`, `expired`), for operators. */
+  reason?: string;
+}
+
+/** The decline detail of a payment whose authentication value did not verify (response code 63). */
+export const AUTHENTICATION_NOT_VERIFIED = '3-D Secure authentication value not verified';
 
 /** A hold to place on the wallet (`WalletLedger.placeHold`), minor units. */
 export interface HoldToPlace {
@@ -122,6 +140,9 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
   if (inactive) return reject('notActive', inactive);
   if (facts.verification && !facts.verification.ok) {
     return reject('other', `wrong ${facts.verification.method === 'pin' ? 'PIN' : 'CVV2'}`);
+  }
+  if (facts.threeDs && !facts.threeDs.verified) {
+    return reject('other', `${AUTHENTICATION_NOT_VERIFIED}: ${facts.threeDs.reason ?? 'unknown'}`);
   }
   if (!priced.ok) return reject('other', priced.detail);
   if (!facts.controls.ok) return reject('failedControl', facts.controls.detail);

@@ -106,6 +106,23 @@ describe('declining, in the order of the issue', () => {
     );
   });
 
+  it('declines a 3-D Secure authentication value that did not verify as other, and decides a verified one as before', () => {
+    expect(
+      decideAuthorization(facts({ threeDs: { eci: '05', verified: false, reason: 'reused' } })),
+    ).toMatchObject({
+      decision: 'rejected',
+      declineReasonCode: 'other',
+      detail: '3-D Secure authentication value not verified: reused',
+    });
+    expect(decideAuthorization(facts({ threeDs: { eci: '05', verified: true } })).decision).toBe('confirmed');
+    // An inactive card is declined for what it is, whatever the value.
+    expect(
+      decideAuthorization(
+        facts({ card: { ...facts().card, status: 'frozen' }, threeDs: { eci: '05', verified: false } }),
+      ).declineReasonCode,
+    ).toBe('notActive');
+  });
+
   it('declines a merchant currency the program has no rate for as other, still showing the original amount', () => {
     expect(decideAuthorization(facts({}, { merchantAmount: 5_000, merchantCurrency: 'GBP' }))).toMatchObject({
       decision: 'rejected',

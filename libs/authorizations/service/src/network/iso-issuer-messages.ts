@@ -69,6 +69,11 @@ export interface NetworkAuthorizationRequest {
   kind: 'payment' | 'refund';
   /** A refund's purchase: its RRN at the same acquirer (DE-048 subelement 63), when the acquirer named it. */
   originalRrn?: string;
+  /**
+   * The 3-D Secure authentication of an e-commerce payment (DE-022 `81x`), when the acquirer carried one:
+   * the authentication value (DE-048 subelement 43) and its ECI (subelement 42, `05` when absent).
+   */
+  threeDs?: { authenticationValue: string; eci: string };
   charge: MerchantCharge;
   /** 0120 only: why the network decided alone, and what it decided (DE-039). */
   advice?: Advice;
@@ -136,8 +141,14 @@ export function readAuthorizationRequest(message: IsoMessage, zpkHex: string): N
   const pin = pinBlock ? ((clearBlock && pinOfBlock(clearBlock, pan)) ?? '') : undefined;
   const reason = message.get(F.ADVICE_REASON) ?? '';
   const kind = processing.startsWith('20') ? 'refund' : 'payment';
-  const originalRrn =
-    kind === 'refund' ? privateData(message)[DE048.ORIGINAL_RRN]?.trim() || undefined : undefined;
+  const elements = privateData(message);
+  const originalRrn = kind === 'refund' ? elements[DE048.ORIGINAL_RRN]?.trim() || undefined : undefined;
+  const ecommerce = (message.get(F.POS_ENTRY_MODE) ?? '').startsWith('81');
+  const authenticationValue = elements[DE048.AUTHENTICATION_VALUE]?.trim();
+  const threeDs =
+    kind === 'payment' && ecommerce && authenticationValue
+      ? { authenticationValue, eci: elements[DE048.ECI]?.trim() || '05' }
+      : undefined;
   return {
     mti,
     reference,
@@ -148,6 +159,7 @@ export function readAuthorizationRequest(message: IsoMessage, zpkHex: string): N
     ...(pin !== undefined ? { pin } : {}),
     kind,
     ...(originalRrn ? { originalRrn } : {}),
+    ...(threeDs ? { threeDs } : {}),
     charge: {
       merchant: merchantOf(message),
       merchantAmount: Number(required(message, F.AMOUNT_TRANSACTION, 'amount')),

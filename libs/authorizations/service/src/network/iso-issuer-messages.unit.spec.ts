@@ -55,6 +55,25 @@ describe("the issuer's reading of the network's messages", () => {
     );
   });
 
+  it('reads the 3-D Secure value and ECI of an e-commerce payment (DE-048 subelements 43 and 42) only', () => {
+    const value = 'q83vEjRWeJCrze8SNFZ4kKvN7xI=';
+    const de048 = `4202054328${value}`;
+    const read = (fields: Record<number, string>) =>
+      readAuthorizationRequest(
+        request('0100', { [F.ADDITIONAL_DATA_PRIVATE]: de048, ...fields }),
+        SANDBOX_ZPK,
+      );
+    expect(read({ [F.POS_ENTRY_MODE]: '810' }).threeDs).toEqual({ authenticationValue: value, eci: '05' });
+    expect(read({ [F.POS_ENTRY_MODE]: '051' }).threeDs).toBeUndefined();
+    expect(read({ [F.POS_ENTRY_MODE]: '810', [F.PROCESSING_CODE]: '200000' }).threeDs).toBeUndefined();
+    expect(
+      readAuthorizationRequest(
+        request('0100', { [F.POS_ENTRY_MODE]: '810', [F.ADDITIONAL_DATA_PRIVATE]: `4328${value}` }),
+        SANDBOX_ZPK,
+      ).threeDs,
+    ).toEqual({ authenticationValue: value, eci: '05' });
+  });
+
   it('reads the purchase a refund names (DE-048 subelement 63), ignores it on a payment, and refuses a DE-048 that does not parse', () => {
     const naming = (processingCode: string, de048: string) =>
       readAuthorizationRequest(
@@ -120,6 +139,14 @@ describe('the answers', () => {
     [{ decision: 'rejected', declineReasonCode: 'other', detail: 'wrong PIN' }, '55'],
     [{ decision: 'rejected', declineReasonCode: 'other', detail: 'wrong CVV2' }, 'N7'],
     [{ decision: 'rejected', declineReasonCode: 'other', detail: 'THB has no rate' }, '05'],
+    [
+      {
+        decision: 'rejected',
+        declineReasonCode: 'other',
+        detail: '3-D Secure authentication value not verified: mismatch',
+      },
+      '63',
+    ],
   ] as const)('answers %j with %s', (decided, code) => {
     expect(responseCodeOf(decided)).toBe(code);
   });

@@ -1,4 +1,4 @@
-import type { AuthorizationDecided } from '@cip/authorizations/domain';
+import { AUTHENTICATION_NOT_VERIFIED, type AuthorizationDecided } from '@cip/authorizations/domain';
 
 // ---------------------------------------------------------------------------------------------------
 // DE-039 of the issuer's answers (docs/iso8583.md). The public `declineReasonCode` is coarser (spec part
@@ -18,6 +18,8 @@ export const RESPONSE = {
   notPermitted: '57',
   overLimit: '61',
   restrictedCard: '62',
+  /** The e-commerce payment's 3-D Secure authentication value did not verify. */
+  securityViolation: '63',
   /** A second request with the RRN of a decided transaction but another STAN (not a retry). */
   duplicateTransmission: '94',
   systemMalfunction: '96',
@@ -42,6 +44,7 @@ export function responseCodeOf(
     default:
       if (detail === 'wrong PIN') return RESPONSE.incorrectPin;
       if (detail === 'wrong CVV2') return RESPONSE.cvv2Mismatch;
+      if (detail.startsWith(AUTHENTICATION_NOT_VERIFIED)) return RESPONSE.securityViolation;
       return RESPONSE.doNotHonour;
   }
 }

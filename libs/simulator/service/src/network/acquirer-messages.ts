@@ -56,6 +56,8 @@ export interface AcquirerTransaction {
   at: Date;
   /** A refund's purchase, by its RRN at the same acquirer (DE-048 subelement 63); absent for payments. */
   originalRrn?: string;
+  /** A 3-D Secure authenticated e-commerce payment: DE-048 subelements 43 (the value) and 42 (the ECI). */
+  threeDs?: { authenticationValue: string; eci: string };
 }
 
 const n12 = (minor: number) => String(minor).padStart(12, '0');
@@ -106,7 +108,11 @@ export function authorizationRequest(tx: AcquirerTransaction, card: PresentedCar
     [F.TERMINAL_ID]: tx.acceptor.terminalId,
     [F.MERCHANT_ID]: tx.acceptor.merchantId,
     [F.CARD_ACCEPTOR_NAME_LOCATION]: cardAcceptorNameLocation(tx.acceptor),
-    [F.ADDITIONAL_DATA_PRIVATE]: writeSubelements({ [DE048.ORIGINAL_RRN]: tx.originalRrn }),
+    [F.ADDITIONAL_DATA_PRIVATE]: writeSubelements({
+      [DE048.ECI]: tx.threeDs?.eci,
+      [DE048.AUTHENTICATION_VALUE]: tx.threeDs?.authenticationValue,
+      [DE048.ORIGINAL_RRN]: tx.originalRrn,
+    }),
     [F.CURRENCY_TRANSACTION]: tx.currencyNumeric,
     [F.PIN_DATA]: card.pinBlock,
     // CVV2 is a card-not-present check: a terminal reading the chip does not send it.

@@ -1,4 +1,4 @@
-import { F, IsoCodec, IsoMessage } from '@cip/shared/iso8583';
+import { DE048, F, IsoCodec, IsoMessage, readSubelements } from '@cip/shared/iso8583';
 import {
   authorizationRequest,
   cardAcceptorNameLocation,
@@ -51,6 +51,18 @@ describe('the acquirer messages the simulator sends', () => {
     expect(decoded.get(F.CURRENCY_TRANSACTION)).toBe('978');
     expect(decoded.get(F.CVV2)).toBe('321');
     expect(decoded.has(F.PIN_DATA)).toBe(false);
+  });
+
+  it('carries a 3-D Secure authentication in DE-048: subelement 42 the ECI, 43 the value', () => {
+    const authenticationValue = 'q83vEjRWeJCrze8SNFZ4kKvN7xI=';
+    const decoded = roundTrip(
+      authorizationRequest({ ...tx, threeDs: { authenticationValue, eci: '05' } }, card),
+    );
+    expect(readSubelements(decoded.get(F.ADDITIONAL_DATA_PRIVATE))).toEqual({
+      [DE048.ECI]: '05',
+      [DE048.AUTHENTICATION_VALUE]: authenticationValue,
+    });
+    expect(roundTrip(authorizationRequest(tx, card)).has(F.ADDITIONAL_DATA_PRIVATE)).toBe(false);
   });
 
   it('lays out DE-043 as name (25), city (13), alpha-2 country, in printable ASCII', () => {

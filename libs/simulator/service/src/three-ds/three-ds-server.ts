@@ -121,6 +121,8 @@ export class ThreeDsServerSimulator implements ThreeDsSimulationApi, SimulatedDi
       transStatusReason: ares?.transStatusReason ?? null,
       cardAuthenticationId: ares?.transStatus === 'D' ? `tds-${ares.acsTransID}` : null,
       error: ares ? null : (answer as Erro),
+      authenticationValue: ares?.transStatus === 'Y' ? (ares.authenticationValue ?? null) : null,
+      eci: ares?.transStatus === 'Y' ? (ares.eci ?? null) : null,
       result: null,
       createdAt: now.toISOString(),
     };
@@ -156,6 +158,7 @@ export class ThreeDsServerSimulator implements ThreeDsSimulationApi, SimulatedDi
       transStatusReason: rreq.transStatusReason ?? null,
       eci: rreq.eci ?? null,
       authenticated: typeof rreq.authenticationValue === 'string',
+      authenticationValue: rreq.authenticationValue ?? null,
       receivedAt: this.clock.now().toISOString(),
     });
     if (!recorded) {
@@ -219,6 +222,14 @@ export class ThreeDsServerSimulator implements ThreeDsSimulationApi, SimulatedDi
     record: SimulatedThreeDs & { distributorId?: string; cardId?: string; acsTransID?: string | null },
   ): SimulatedThreeDs {
     const { distributorId: _d, cardId: _c, acsTransID: _a, ...rendered } = record;
-    return rendered;
+    // Journal lines written before authentication values were shown lack them.
+    return {
+      ...rendered,
+      authenticationValue: rendered.authenticationValue ?? null,
+      eci: rendered.eci ?? null,
+      result: rendered.result
+        ? { ...rendered.result, authenticationValue: rendered.result.authenticationValue ?? null }
+        : null,
+    };
   }
 }
