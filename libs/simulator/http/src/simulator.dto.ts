@@ -265,7 +265,6 @@ class FeeResponse {
   @ApiPropertyOptional({ description: '6 implied decimals' }) auth?: number;
 }
 
-/** The issuer's authorization record, as `GET /v1/authorizations/{id}` shows it. */
 /** The 3-D Secure authentication an e-commerce payment carried (additive; absent when it carried none). */
 export class SimulatedAuthorizationThreeDsResponse {
   @ApiProperty({
@@ -280,6 +279,7 @@ export class SimulatedAuthorizationThreeDsResponse {
   verified: boolean;
 }
 
+/** The issuer's authorization record, as `GET /v1/authorizations/{id}` shows it. */
 export class SimulatedAuthorizationRecord {
   @ApiProperty({ example: 'aut-0b8e9a3c-2f1d-4e5a-9c7b-6d5e4f3a2b1c' }) id: string;
   @ApiProperty() cardId: string;
