@@ -2,7 +2,7 @@ import type { AuthorizationsApi, AuthorizationView } from '@cip/authorizations/c
 import type { CardholderDetails, CardSandboxApi } from '@cip/cards/contract';
 import { Caller, DomainError, Environment, notFound } from '@cip/shared/contracts';
 import { encryptPinBlock, F, pinBlockFormat0 } from '@cip/shared/iso8583';
-import type { Clock } from '@cip/shared/runtime';
+import { KeyedSerializer, type Clock } from '@cip/shared/runtime';
 import type {
   ClearingFileSink,
   ClearingPresentment,
@@ -72,7 +72,7 @@ const PARTIAL_APPROVAL = '10';
  */
 export class SimulatorService implements SimulatorApi {
   /** The reversal in progress per transaction (RRN), so that concurrent ones queue. */
-  private readonly reversing = new Map<string, Promise<unknown>>();
+  private readonly reversing = new KeyedSerializer();
 
   constructor(
     private readonly ports: SimulatorPorts,
@@ -156,14 +156,7 @@ export class SimulatorService implements SimulatorApi {
     const network = this.network(caller);
     const known = this.carried(caller, input.authorizationId);
     // One reversal of a transaction at a time: each reads what is left after the previous one.
-    const previous = this.reversing.get(known.tx.rrn) ?? Promise.resolve();
-    const turn = previous.then(() => this.reverse(caller, network, input));
-    const settled = turn.catch(() => undefined);
-    this.reversing.set(known.tx.rrn, settled);
-    void settled.then(() => {
-      if (this.reversing.get(known.tx.rrn) === settled) this.reversing.delete(known.tx.rrn);
-    });
-    return turn;
+    return this.reversing.run(known.tx.rrn, () => this.reverse(caller, network, input));
   }
 
   private async reverse(
