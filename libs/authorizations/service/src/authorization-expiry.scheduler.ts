@@ -1,4 +1,3 @@
-import type { AuthorizationView } from '@cip/authorizations/contract';
 import { authorizationsProjection } from '@cip/authorizations/read-models';
 import type { Environment } from '@cip/shared/contracts';
 import { DeadlineSweep } from '@cip/shared/infrastructure';
@@ -8,7 +7,6 @@ import type { AuthorizationsService } from './authorizations.service';
 
 /** How often the sweep looks for holds past their window (an expiry is at most this late). */
 export const AUTHORIZATION_EXPIRY_SWEEP_MS = 60_000;
-const PAGE = 100;
 /** The statuses that still hold funds. */
 const HOLDING = ['confirmed', 'partially_cleared'] as const;
 
@@ -47,18 +45,8 @@ export class AuthorizationExpiryScheduler extends DeadlineSweep {
     const now = this.clock.now().toISOString();
     const due: string[] = [];
     for (const status of HOLDING) {
-      for (let page = 0; ; page++) {
-        const { items, hasMore } = await this.ports
-          .readStore(environment)
-          .find<AuthorizationView>(authorizationsProjection.collection, {
-            filter: { status },
-            sort: { field: 'createdAt', direction: 'asc' },
-            page,
-            limit: PAGE,
-          });
-        for (const item of items) if (item.expiresAt && item.expiresAt <= now) due.push(item.id);
-        if (!hasMore) break;
-      }
+      const collection = authorizationsProjection.collection;
+      due.push(...(await this.pastDeadline(this.ports.readStore(environment), collection, { status }, now)));
     }
     return due;
   }

@@ -1,4 +1,4 @@
-import { kycLinkDeadlinesProjection, KycLinkDeadline } from '@cip/kyc/read-models';
+import { kycLinkDeadlinesProjection } from '@cip/kyc/read-models';
 import type { Environment } from '@cip/shared/contracts';
 import { DeadlineSweep } from '@cip/shared/infrastructure';
 import type { ReadStore } from '@cip/shared/read-store';
@@ -7,7 +7,6 @@ import type { KycService } from './kyc.service';
 
 /** How often the sweep looks for links past their 14 days (an expiry is at most this late). */
 export const KYC_EXPIRY_SWEEP_MS = 60_000;
-const PAGE = 100;
 
 /**
  * Expires hosted KYCs whose link has passed its 14 days (`kyc.expired`). Deadlines come from the
@@ -34,23 +33,16 @@ export class KycExpiryScheduler extends DeadlineSweep {
     return this.kyc.expireIfDue(environment, kycId);
   }
 
-  protected async due(environment: Environment): Promise<string[]> {
+  protected due(environment: Environment): Promise<string[]> {
     const now = this.clock.now().toISOString();
-    const due: string[] = [];
-    for (let page = 0; ; page++) {
-      const { items, hasMore } = await this.ports
-        .readStore(environment)
-        .find<KycLinkDeadline>(kycLinkDeadlinesProjection.collection, {
-          filter: {},
-          sort: { field: 'createdAt', direction: 'asc' },
-          page,
-          limit: PAGE,
-        });
-      for (const deadline of items) {
-        if (deadline.expiresAt > now) return due;
-        due.push(deadline.id);
-      }
-      if (!hasMore) return due;
-    }
+    return this.pastDeadline(
+      this.ports.readStore(environment),
+      kycLinkDeadlinesProjection.collection,
+      {},
+      now,
+      {
+        inDeadlineOrder: true,
+      },
+    );
   }
 }

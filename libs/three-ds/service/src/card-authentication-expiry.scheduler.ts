@@ -2,13 +2,11 @@ import type { Environment } from '@cip/shared/contracts';
 import { DeadlineSweep } from '@cip/shared/infrastructure';
 import type { ReadStore } from '@cip/shared/read-store';
 import type { Clock, Logger } from '@cip/shared/runtime';
-import type { CardAuthenticationView } from '@cip/three-ds/contract';
 import { cardAuthenticationsProjection } from '@cip/three-ds/read-models';
 import type { ThreeDsService } from './three-ds.service';
 
 /** How often the sweep looks for challenges past their deadline (an expiry is at most this late). */
 export const CARD_AUTHENTICATION_EXPIRY_SWEEP_MS = 1_000;
-const PAGE = 100;
 
 /**
  * Fails closed: expires every pending challenge whose deadline has passed (`cardAuthentication.expired`,
@@ -38,20 +36,9 @@ export class CardAuthenticationExpiryScheduler extends DeadlineSweep {
   }
 
   /** Pending challenges past their deadline (pending ones live minutes at most: the set stays small). */
-  protected async due(environment: Environment): Promise<string[]> {
+  protected due(environment: Environment): Promise<string[]> {
     const now = this.clock.now().toISOString();
-    const due: string[] = [];
-    for (let page = 0; ; page++) {
-      const { items, hasMore } = await this.ports
-        .readStore(environment)
-        .find<CardAuthenticationView>(cardAuthenticationsProjection.collection, {
-          filter: { status: 'pending' },
-          sort: { field: 'createdAt', direction: 'asc' },
-          page,
-          limit: PAGE,
-        });
-      for (const item of items) if (item.expiresAt <= now) due.push(item.id);
-      if (!hasMore) return due;
-    }
+    const collection = cardAuthenticationsProjection.collection;
+    return this.pastDeadline(this.ports.readStore(environment), collection, { status: 'pending' }, now);
   }
 }

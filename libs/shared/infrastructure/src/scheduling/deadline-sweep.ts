@@ -1,5 +1,8 @@
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
+import type { FilterValue, ReadDocument, ReadStore } from '@cip/shared/read-store';
 import type { Logger } from '@cip/shared/runtime';
+
+const DUE_PAGE = 100;
 
 /**
  * A periodic sweep over what fell due, in both environments: a context says which ids are due (read from a
@@ -44,6 +47,31 @@ export abstract class DeadlineSweep {
   runDue(): Promise<number> {
     this.running ??= this.sweep().finally(() => (this.running = null));
     return this.running;
+  }
+
+  /**
+   * The read model's candidates whose `expiresAt` has passed `now`, oldest first (the sweeps' one way to read
+   * them). `inDeadlineOrder`: the collection's creation order is its deadline order (one deadline for all), so
+   * the read stops at the first one not yet due.
+   */
+  protected async pastDeadline(
+    readStore: ReadStore,
+    collection: string,
+    filter: Record<string, FilterValue>,
+    now: string,
+    options: { inDeadlineOrder?: boolean } = {},
+  ): Promise<string[]> {
+    const due: string[] = [];
+    for (let page = 0; ; page++) {
+      const { items, hasMore } = await readStore.find<
+        ReadDocument & { id: string; expiresAt?: string | null }
+      >(collection, { filter, sort: { field: 'createdAt', direction: 'asc' }, page, limit: DUE_PAGE });
+      for (const item of items) {
+        if (item.expiresAt && item.expiresAt <= now) due.push(item.id);
+        else if (options.inDeadlineOrder) return due;
+      }
+      if (!hasMore) return due;
+    }
   }
 
   private async sweep(): Promise<number> {
