@@ -1,11 +1,10 @@
-import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
+import { startInProcessPlatform } from './in-process-platform';
 import { waitFor } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
 import { localChainKey, measureDepositLatency, startLocalChain } from '@cip/wallets/chain/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPlatform } from '../../apps/platform/src/start-platform';
 import { printFigures, type Figure } from './append-bench';
 
 const TRANSFERS = 100;
@@ -51,14 +50,10 @@ const PLATFORM_DEPOSITS = 40;
 async function depositToBalanceThroughPlatform(): Promise<Figure[]> {
   const chain = await startLocalChain();
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-chain-'));
-  const platform = await startPlatform(
+  const platform = await startInProcessPlatform(
+    dataDir,
+    API_KEY,
     {
-      ...readPlatformConfig({}),
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      bootstrapSandboxApiKey: API_KEY,
-      rateLimit: { ratePerSecond: 1_000_000, burst: 1_000_000 },
       chains: {
         sandbox: {
           rpcUrl: chain.rpcUrl,
@@ -71,7 +66,7 @@ async function depositToBalanceThroughPlatform(): Promise<Figure[]> {
         },
       },
     },
-    { logger: createLogger('silent') },
+    'silent',
   );
   try {
     const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };

@@ -1,7 +1,7 @@
+import { startInProcessPlatform } from './in-process-platform';
 import { CARDS_OPTIONS, type CardsModuleOptions } from '@cip/cards/service';
 import { DistributorDirectory } from '@cip/distributors/service';
 import { ConsumerHost, INFRASTRUCTURE, type Infrastructure } from '@cip/shared/infrastructure';
-import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
 import { within } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { startPlatform, type RunningPlatform } from '../../apps/platform/src/start-platform';
+import type { RunningPlatform } from '../../apps/platform/src/start-platform';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 
 const API_KEY = 'sk_sandbox_threeDsBenchKeyAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -212,19 +212,7 @@ export async function threeDsBench(): Promise<Figure[]> {
   console.log('\n== 3-D Secure: the ACS and the express webhook lane ==');
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-3ds-'));
   const { driver, receiverUrl } = await Driver.start();
-  const config = readPlatformConfig({});
-  const platform = await startPlatform(
-    {
-      ...config,
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      bootstrapSandboxApiKey: API_KEY,
-      rateLimit: { ratePerSecond: 1_000_000, burst: 1_000_000 },
-      webhooks: { ...config.webhooks, allowPrivateUrls: true },
-    },
-    { logger: createLogger('warn') },
-  );
+  const platform = await startInProcessPlatform(dataDir, API_KEY);
   try {
     const acsUrl = `${platform.url}/3ds/acs/sandbox/areq`;
     const dsURL = `${platform.url}/simulator/3ds/ds/sandbox/rreq`;

@@ -1,6 +1,6 @@
+import { startInProcessPlatform } from './in-process-platform';
 import { DistributorDirectory } from '@cip/distributors/service';
 import { ConsumerHost } from '@cip/shared/infrastructure';
-import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
 import { within } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { startPlatform } from '../../apps/platform/src/start-platform';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 
 // Small enough that the held answers stay within the 10 s delivery time-out while the backlog builds.
@@ -129,19 +128,7 @@ export async function webhooksDeliveryBench(): Promise<Figure[]> {
   console.log('\n== Webhook deliveries to a local receiver ==');
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-bench-webhooks-'));
   const receiver = await Receiver.start();
-  const config = readPlatformConfig({});
-  const platform = await startPlatform(
-    {
-      ...config,
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      bootstrapSandboxApiKey: API_KEY,
-      rateLimit: { ratePerSecond: 1_000_000, burst: 1_000_000 },
-      webhooks: { ...config.webhooks, allowPrivateUrls: true },
-    },
-    { logger: createLogger('warn') },
-  );
+  const platform = await startInProcessPlatform(dataDir, API_KEY);
   try {
     const subscribed = await fetch(`${platform.url}/v1/webhook-subscriptions`, {
       method: 'POST',
