@@ -35,6 +35,20 @@ describe('authorization simulations (sandbox card network)', () => {
     await h?.close();
   });
 
+  /** A fake issuer answering every request with `responseCode`, keeping what it received. */
+  async function issuerAnswering(responseCode: string) {
+    const received: IsoMessage[] = [];
+    const issuer = await connectIssuer((request) => {
+      received.push(request);
+      return new IsoMessage(responseMtiOf(request.mti), {
+        [F.STAN]: request.get(F.STAN),
+        [F.RRN]: request.get(F.RRN),
+        [F.RESPONSE_CODE]: responseCode,
+      });
+    });
+    return { issuer, received };
+  }
+
   /** A fake issuer on the platform's card network link; answers with `decide`. */
   async function connectIssuer(decide: (request: IsoMessage) => IsoMessage | void) {
     const [host, port] = h.platform.sandboxNetworkAddress.split(':');
@@ -53,15 +67,7 @@ describe('authorization simulations (sandbox card network)', () => {
   }
 
   it('sends a real 0100 with the card read from the vault to the connected issuer, and returns its answer', async () => {
-    const received: IsoMessage[] = [];
-    const issuer = await connectIssuer((request) => {
-      received.push(request);
-      return new IsoMessage(responseMtiOf(request.mti), {
-        [F.STAN]: request.get(F.STAN),
-        [F.RRN]: request.get(F.RRN),
-        [F.RESPONSE_CODE]: '51',
-      });
-    });
+    const { issuer, received } = await issuerAnswering('51');
     try {
       const response = await post('/v1/simulate/authorization', {
         cardId,
@@ -137,15 +143,7 @@ describe('authorization simulations (sandbox card network)', () => {
   });
 
   it('sends a refund as an 0100 with processing code 20', async () => {
-    const received: IsoMessage[] = [];
-    const issuer = await connectIssuer((request) => {
-      received.push(request);
-      return new IsoMessage(responseMtiOf(request.mti), {
-        [F.STAN]: request.get(F.STAN),
-        [F.RRN]: request.get(F.RRN),
-        [F.RESPONSE_CODE]: '00',
-      });
-    });
+    const { issuer, received } = await issuerAnswering('00');
     try {
       const refund = await post('/v1/simulate/authorization/refund', { cardId, amount: 3, merchant });
       expect(refund.status).toBe(200);
