@@ -19,6 +19,7 @@ const CONTEXT_SCOPES = [
   'three-ds',
   'authorizations',
   'simulator',
+  'backoffice',
 ];
 // What a context's service and HTTP surface build on (within their own scope, see below).
 const CONTEXT_LAYERS = [

@@ -1,0 +1,3 @@
+export * from './staff';
+export * from './audit';
+export * from './timeline';

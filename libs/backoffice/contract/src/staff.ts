@@ -1,0 +1,36 @@
+/** Staff roles of the backoffice (docs/operator-api.md, "Staff, roles and sign-in"). */
+export const STAFF_ROLES = ['viewer', 'support', 'compliance', 'admin'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** What a role may do beyond reading: `admin` may do everything. */
+export type StaffPermission = 'read' | 'support' | 'compliance' | 'admin';
+
+/** Whether a staff member of `role` may do what needs `permission`. */
+export function permits(role: StaffRole, permission: StaffPermission): boolean {
+  if (role === 'admin' || permission === 'read') return true;
+  return role === permission;
+}
+
+export const STAFF_STATUSES = ['invited', 'active', 'disabled'] as const;
+export type StaffStatus = (typeof STAFF_STATUSES)[number];
+
+/** A staff member as the operator API shows it (never a credential). */
+export interface StaffView {
+  id: string;
+  email: string;
+  name: string;
+  role: StaffRole;
+  status: StaffStatus;
+  /** Set while a lockout after repeated failed sign-ins runs. */
+  lockedUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Who makes an operator API request: the signed-in staff member and their session. */
+export interface StaffPrincipal {
+  staffId: string;
+  email: string;
+  role: StaffRole;
+  sessionId: string;
+}

@@ -1,0 +1,2 @@
+export * from './access/staff-access';
+export * from './access/audited';
