@@ -1,2 +1,3 @@
 export * from './access/staff-access';
 export * from './access/audited';
+export * from './environment';

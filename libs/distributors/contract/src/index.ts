@@ -10,3 +10,23 @@ export interface ProgramDirectory {
 }
 
 export const PROGRAM_DIRECTORY = Symbol('PROGRAM_DIRECTORY');
+
+/** A distributor as operators list it (the backoffice): who it is and its program now. */
+export interface DistributorSummary {
+  distributorId: string;
+  name: string;
+  program: ProgramRules;
+  isDefault: boolean;
+  createdAt: string;
+}
+
+/**
+ * The control plane as operators use it (the backoffice's operator API; the CLI opens the service directly).
+ * The backoffice issue extends it with the admin changes (create, configure, keys).
+ */
+export interface ControlPlaneApi {
+  /** Every distributor, oldest first. */
+  listDistributors(): Promise<DistributorSummary[]>;
+}
+
+export const CONTROL_PLANE_API = Symbol('CONTROL_PLANE_API');
