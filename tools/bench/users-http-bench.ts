@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { formatNumber, printFigures, type Figure } from './append-bench';
+import { readConsumerDelays, waitForConsumersCaughtUp, worstGroupP99 } from './consumer-delay';
 import {
   platformCpuMs,
   spawnPlatform,
@@ -118,17 +119,23 @@ interface Build {
 interface LoadRun {
   result: AutocannonResult;
   cpuPerRequestMs: number;
+  /** The slowest consumer group's p99 from command to handled (null: a build without the metric). */
+  consumerDelay: { group: string; p99Ms: number } | null;
 }
 
 /** One measured run of a load on a running platform, with the platform's CPU time per request from /proc. */
 async function measure(platform: PlatformChild, name: string, kind: Load): Promise<LoadRun> {
   const pid = platform.child.pid ?? 0;
+  const delaysBefore = await readConsumerDelays(platform.url);
   const cpuBefore = platformCpuMs(pid);
   const result = await load(platform.url, platform.apiKey, DURATION_S, kind);
   const cpuPerRequestMs = (platformCpuMs(pid) - cpuBefore) / Math.max(1, result.requests.total);
+  // The consumers finish the run's backlog before the histogram is read (the worst delays are at the end).
+  await waitForConsumersCaughtUp(platform.url);
+  const consumerDelay = worstGroupP99(delaysBefore, await readConsumerDelays(platform.url));
   console.log(`  ${name}, ${kind}:`);
   reportMeasuredRun(platform, DURATION_S, result);
-  return { result, cpuPerRequestMs };
+  return { result, cpuPerRequestMs, consumerDelay };
 }
 
 function loadFigures(name: string, kind: Load, run: LoadRun): Figure[] {
@@ -148,6 +155,12 @@ function loadFigures(name: string, kind: Load, run: LoadRun): Figure[] {
       target: { op: '<=', value: 40 },
     },
     { label: `${prefix}: platform CPU per request`, value: run.cpuPerRequestMs, unit: 'ms' },
+    {
+      label: `${prefix}: consumer lag p99, command to handled (slowest group: ${run.consumerDelay?.group ?? 'not measured by this build'})`,
+      value: run.consumerDelay?.p99Ms ?? NaN,
+      unit: 'ms',
+      target: { op: '<=', value: 100 },
+    },
     { label: `${prefix}: non-2xx responses`, value: run.result.non2xx, unit: 'responses' },
     {
       label: `${prefix}: errors (connection errors and timeouts)`,

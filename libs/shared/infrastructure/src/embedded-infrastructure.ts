@@ -77,6 +77,12 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
     const bus = new EmbeddedMessageBus(derived, eventStore, {
       onProgress: (group, position, head) =>
         options.metrics?.consumerLag.set({ store: name, group }, head - position),
+      onHandled: (group, oldest) => {
+        if (!options.metrics) return;
+        // occurredAt is the command's time (the injected clock, which tests may set anywhere): never negative.
+        const delayMs = Date.now() - Date.parse(oldest.metadata.occurredAt);
+        if (delayMs >= 0) options.metrics.consumerDelay.observe({ store: name, group }, delayMs / 1000);
+      },
       onHandlerError: (group, error, attempt) => {
         options.metrics?.consumerErrors.inc({ store: name, group });
         options.logger?.error(

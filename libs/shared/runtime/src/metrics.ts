@@ -46,6 +46,16 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
+  readonly consumerDelay = new Histogram({
+    name: 'consumer_delay_seconds',
+    help:
+      'How long after its command an event reached a consumer group (from the metadata occurredAt of the oldest ' +
+      'event of each handled batch to the end of its handling): append to read model, for projections',
+    labelNames: ['store', 'group'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
   readonly consumerErrors = new Counter({
     name: 'consumer_errors_total',
     help: 'Handler failures of a consumer group (the batch is retried)',

@@ -6,6 +6,8 @@ import type { BusConsumer, BusMessage, ConsumeOptions, MessageBus } from '../mes
 export interface EmbeddedBusObserver {
   /** A consumer group settled a batch: its position and the log's head at that moment. */
   onProgress?(groupId: string, position: number, head: number): void;
+  /** A consumer group handled a batch; `oldest` is its first (oldest) event. */
+  onHandled?(groupId: string, oldest: BusMessage['event']): void;
   /** A handler failed; the batch is retried after a back-off. */
   onHandlerError?(groupId: string, error: unknown, attempt: number): void;
 }
@@ -123,6 +125,7 @@ class EmbeddedConsumer implements BusConsumer {
         }
         if (messages.length) await this.handleWithRetry(messages);
         if (this.stopping) return;
+        if (messages.length) this.observer.onHandled?.(this.groupId, messages[0].event);
         const position = events[events.length - 1].position;
         // A batch with nothing for this group moves the offset in memory only (re-scanning it after a
         // crash is harmless); committing it would cost an fsync per batch per group for nothing.
