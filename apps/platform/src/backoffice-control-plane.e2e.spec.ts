@@ -1,4 +1,5 @@
 import { INFRASTRUCTURE, type Infrastructure } from '@cip/shared/infrastructure';
+import { METRICS, type PlatformMetrics } from '@cip/shared/runtime';
 import pino from 'pino';
 import { Harness, newUserBody, SANDBOX_KEY, StaffSession, startHarness } from './testing/platform-harness';
 
@@ -212,5 +213,27 @@ describe('backoffice: distributors, programs and keys', () => {
       (await op().get(`/operator/v1/distributors/${distributorId}`).set('cookie', viewer.cookie).expect(200))
         .body,
     ).toEqual(detail);
+  });
+
+  it('shows the system health: consumer lag, recent 5xx of /v1 and the webhook backlog', async () => {
+    const metrics = h.platform.app.get<PlatformMetrics>(METRICS, { strict: false });
+    metrics.recentServerErrors.record({
+      at: new Date().toISOString(),
+      method: 'GET',
+      route: '/v1/users/:userId',
+      status: 500,
+      requestId: 'req_health-test',
+    });
+    const health = await op().get('/operator/v1/health').set('cookie', viewer.cookie).expect(200);
+    expect(health.body.consumers).toEqual(
+      expect.arrayContaining([expect.objectContaining({ scope: 'sandbox', lagEvents: expect.any(Number) })]),
+    );
+    expect(health.body.serverErrors.lastHour).toBeGreaterThanOrEqual(1);
+    expect(health.body.serverErrors.last[0]).toMatchObject({ requestId: 'req_health-test', status: 500 });
+    expect(health.body.webhookBacklog).toEqual([
+      { environment: 'sandbox', pending: expect.any(Number) },
+      { environment: 'production', pending: expect.any(Number) },
+    ]);
+    await op().get('/operator/v1/health').expect(401);
   });
 });

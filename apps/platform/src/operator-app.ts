@@ -10,6 +10,7 @@ import { staffCredentialsFile } from '@cip/backoffice/service';
 import { CONTROL_PLANE_API, PROGRAM_DIRECTORY } from '@cip/distributors/contract';
 import { PUBLIC_EVENT_LOG } from '@cip/events/contract';
 import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
+import { DeliveryEngine } from '@cip/webhooks/service';
 import { ConsumerHost, INFRASTRUCTURE, loadPersonalDataMasterKey } from '@cip/shared/infrastructure';
 import { CLOCK, listenUrl, type Logger, METRICS, type PlatformConfig } from '@cip/shared/runtime';
 import { join } from 'node:path';
@@ -53,6 +54,8 @@ export async function startOperatorApp(
         credentialsFile: staffCredentialsFile(config.dataDir),
         masterKey: loadPersonalDataMasterKey(config.dataDir, config.personalDataMasterKey),
         invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
+        webhookBacklog: (environment) =>
+          platform.get(DeliveryEngine, { strict: false }).backlogOf(environment),
       },
     }),
     { logger, dashboardDir: options.dashboardDir ?? DASHBOARD_DIR },

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { BackofficeModule, type BackofficeOptions } from '@cip/backoffice/service';
 import { OperatorGuard } from '../access/operator.guard';
 import { DistributorsController } from '../control-plane/distributors.controller';
+import { HealthController } from '../health/health.controller';
 import { ENVIRONMENT_CONTROLLERS } from '../environment';
 import { AuditController, StaffController } from '../staff/staff.controller';
 import { InvitationsController, SessionController } from '../staff/session.controller';
@@ -14,6 +15,7 @@ export const OPERATOR_CONTROLLERS: Type[] = [
   StaffController,
   AuditController,
   DistributorsController,
+  HealthController,
 ];
 
 /**
