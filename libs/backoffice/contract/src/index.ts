@@ -1,3 +1,4 @@
 export * from './staff';
 export * from './audit';
 export * from './timeline';
+export * from './health';
