@@ -91,11 +91,6 @@ describe('filteredSource', () => {
 
   it('stops at the bound of an ordered list', async () => {
     const from = a[6].at;
-    const recent = filteredSource(
-      list('a', a),
-      () => true,
-      (item) => item.at < from,
-    );
     const source = list('a', a);
     const pages = await walk(
       [
