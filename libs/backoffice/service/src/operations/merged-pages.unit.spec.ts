@@ -103,5 +103,7 @@ describe('filteredSource', () => {
       3,
     );
     expect(pages.flat().map((item) => item.id)).toEqual(['a9', 'a8', 'a7', 'a6']);
+    // No read past the bound: the bare list would take four pages of three.
+    expect(source.reads).toBe(2);
   });
 });
