@@ -31,11 +31,11 @@ const ENV = new EnvironmentPipe();
 /** The reads of the environment pages: any signed-in staff member (docs/operator-api.md). */
 @ApiTags('operator environment')
 @ApiParam(ENVIRONMENT_PARAM)
-@StaffAccess('read')
 @Controller('operator/v1/:environment')
 export class EnvironmentReadsController {
   constructor(@Inject(OperatorQueries) private readonly queries: OperatorQueries) {}
 
+  @StaffAccess('read')
   @Get('search')
   @ApiOperation({
     operationId: 'operatorSearch',
@@ -50,6 +50,7 @@ export class EnvironmentReadsController {
     return this.queries.search(environment, query.q);
   }
 
+  @StaffAccess('read')
   @Get('cards')
   @ApiOperation({
     operationId: 'operatorCardsByLast4',
@@ -62,6 +63,7 @@ export class EnvironmentReadsController {
     return this.queries.cardsByLast4(environment, query.last4, query.userId, pageQuery(query));
   }
 
+  @StaffAccess('read')
   @Get('users/:userId')
   @ApiOperation({
     operationId: 'operatorGetUser',
@@ -79,6 +81,7 @@ export class EnvironmentReadsController {
     return this.queries.userDetail(environment, userId);
   }
 
+  @StaffAccess('read')
   @Get('users/:userId/timeline')
   @ApiOperation({
     operationId: 'operatorUserTimeline',
@@ -97,6 +100,7 @@ export class EnvironmentReadsController {
     return this.queries.userTimeline(environment, userId, pageQuery(query));
   }
 
+  @StaffAccess('read')
   @Get('cards/:cardId')
   @ApiOperation({
     operationId: 'operatorGetCard',
@@ -112,6 +116,7 @@ export class EnvironmentReadsController {
     return this.queries.cardDetail(environment, cardId);
   }
 
+  @StaffAccess('read')
   @Get('cards/:cardId/timeline')
   @ApiOperation({
     operationId: 'operatorCardTimeline',
@@ -129,6 +134,7 @@ export class EnvironmentReadsController {
     return this.queries.cardTimeline(environment, cardId, pageQuery(query));
   }
 
+  @StaffAccess('read')
   @Get('transactions')
   @ApiOperation({
     operationId: 'operatorListTransactions',
@@ -144,6 +150,7 @@ export class EnvironmentReadsController {
     return this.queries.transactions(environment, toTransactionFilter(query), pageQuery(query));
   }
 
+  @StaffAccess('read')
   @Get('transactions/:transactionId')
   @ApiOperation({
     operationId: 'operatorGetTransaction',
@@ -159,6 +166,7 @@ export class EnvironmentReadsController {
     return this.queries.transaction(environment, transactionId);
   }
 
+  @StaffAccess('read')
   @Get('kyc-reviews')
   @ApiOperation({
     operationId: 'operatorKycReviewQueue',
@@ -171,6 +179,7 @@ export class EnvironmentReadsController {
     return this.queries.kycReviewQueue(environment, pageQuery(query));
   }
 
+  @StaffAccess('read')
   @Get('webhook-subscriptions')
   @ApiOperation({
     operationId: 'operatorListWebhookSubscriptions',
@@ -183,6 +192,7 @@ export class EnvironmentReadsController {
     return this.queries.webhookSubscriptions(environment, query.distributorId, pageQuery(query));
   }
 
+  @StaffAccess('read')
   @Get('webhook-subscriptions/:subscriptionId/deliveries')
   @ApiOperation({
     operationId: 'operatorListWebhookDeliveries',
