@@ -287,6 +287,9 @@ describe('backoffice environment pages over HTTP', () => {
     expect((await as('viewer').get('/sandbox/transactions', { kind: 'gift' })).status).toBe(400);
     expect((await as('viewer').get('/sandbox/cards', {})).status).toBe(400);
     expect((await as('viewer').get('/sandbox/search', {})).status).toBe(400);
+    const unknown = { distributorId: 'dst-0f8fad5b-d9cb-469f-a165-70867728950e' };
+    expect((await as('viewer').get('/sandbox/transactions', unknown)).body.error.code).toBe('not_found');
+    expect((await as('viewer').get('/sandbox/webhook-subscriptions', unknown)).body.error.code).toBe('not_found');
     // Every deposit of the environment (no earlier test of this file deposits), walked
     // two at a time: each once, until nextCursor is null.
     for (const { walletId } of [await cardholder(), await cardholder()])
