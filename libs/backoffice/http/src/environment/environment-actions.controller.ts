@@ -11,6 +11,7 @@ import { type CardHold } from '@cip/cards/contract';
 import { ApiErrors, ResourceIdPipe } from '@cip/gateway/http';
 import type { Environment } from '@cip/shared/contracts';
 import { audited } from '../access/audited';
+import { ReasonDto } from '../common/operator-dto';
 import { CurrentStaff, StaffAccess } from '../access/staff-access';
 import {
   CardHoldDto,
@@ -18,7 +19,6 @@ import {
   ENVIRONMENT_PARAM,
   EnvironmentPipe,
   KycReviewDto,
-  ReasonDto,
   RfiDto,
 } from './environment.dto';
 import {
