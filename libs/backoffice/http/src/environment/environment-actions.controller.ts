@@ -39,7 +39,7 @@ const REFUSED = ['validation_error', 'unauthorized', 'forbidden', 'csrf_failed',
  * recorded in the audit trail whatever its outcome (`audited`): `succeeded`, or `refused` with the domain's
  * error code, which the operator gets unchanged (`409 card_unfreeze_blocked_error`, ...).
  */
-@ApiTags('operator environment actions')
+@ApiTags('Environment actions')
 @ApiParam(ENVIRONMENT_PARAM)
 @Controller('operator/v1/:environment')
 export class EnvironmentActionsController {
