@@ -1,17 +1,7 @@
 import { PipeTransform } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  Min,
-} from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { AUTHORIZATION_STATUSES } from '@cip/authorizations/contract';
 import { TRANSACTION_KINDS, type TransactionFilter, type TransactionKind } from '@cip/backoffice/contract';
 import { CARD_HOLDS, type CardHold } from '@cip/cards/contract';
