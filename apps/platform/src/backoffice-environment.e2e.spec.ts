@@ -18,8 +18,10 @@ import { WebhookReceiver } from './testing/webhook-receiver';
 
 interface Entry {
   kind: 'event' | 'audit';
+  at: string;
+  eventId?: string;
   eventName?: string;
-  entry?: { action: string; reason: string; outcome: string; errorCode: string | null };
+  entry?: { id: string; action: string; reason: string; outcome: string; errorCode: string | null };
 }
 
 describe('backoffice: environment pages', () => {
@@ -125,6 +127,12 @@ describe('backoffice: environment pages', () => {
     expect(deposits.body.data).toEqual([expect.objectContaining({ kind: 'deposit' })]);
     const one = await read(`/sandbox/transactions/${deposits.body.data[0].id}`).expect(200);
     expect(one.body.transaction).toMatchObject({ amount: 40, userId: holder.userId });
+    const createdAt: string = deposits.body.data[0].createdAt;
+    const bounded = (query: Record<string, string>) =>
+      read('/sandbox/transactions', { userId: holder.userId, ...query }).expect(200);
+    expect((await bounded({ from: createdAt, to: createdAt })).body.data).toHaveLength(1);
+    const later = new Date(Date.parse(createdAt) + 1).toISOString();
+    expect((await bounded({ from: later })).body.data).toEqual([]);
   });
 
   it('never shows production data on a sandbox path', async () => {
@@ -187,6 +195,12 @@ describe('backoffice: environment pages', () => {
       ]),
     );
     expect(names.indexOf('card.unfreeze:succeeded')).toBeLessThan(names.indexOf('card.hold.place:succeeded'));
+    // Walked five at a time: newest first, each entry once.
+    const entries = await timeline(`/sandbox/users/${userId}/timeline`);
+    const times = entries.map((e) => e.at);
+    expect([...times].sort().reverse()).toEqual(times);
+    const ids = entries.map((e) => (e.kind === 'event' ? e.eventId : e.entry?.id));
+    expect(new Set(ids).size).toBe(ids.length);
     const cardNames = named(await timeline(`/sandbox/cards/${cardId}/timeline`));
     expect(cardNames).toEqual(
       expect.arrayContaining(['card.created', 'card.frozen', 'card.hold.lift:succeeded']),
@@ -227,7 +241,10 @@ describe('backoffice: environment pages', () => {
       .send({ userId: user.body.id, type: 'full' });
     expect((await v1(`/v1/simulate/kyc/${kyc.body.id}/complete`)).status).toBe(200);
     const queue = await read('/sandbox/kyc-reviews', { limit: '100' }).expect(200);
-    expect(queue.body.data.map((k: { id: string }) => k.id)).toContain(kyc.body.id);
+    // Oldest first: this one, submitted last, is at the end.
+    expect(queue.body.data.at(-1)).toMatchObject({ id: kyc.body.id, status: 'completed' });
+    const submitted = queue.body.data.map((k: { createdAt: string }) => k.createdAt);
+    expect([...submitted].sort()).toEqual(submitted);
 
     const reviewed = await act(compliance, `/sandbox/kycs/${kyc.body.id}/review`, {
       decision: 'approve',
