@@ -4,6 +4,7 @@ import { API_ERROR_STATUS, type ApiErrorCode } from '@cip/shared/contracts';
 import { ERROR_CODES_EXTENSION, errorResponse, renameSchemas, toOpenApi31 } from '@cip/gateway/http';
 import { STAFF_PERMISSION_EXTENSION } from '../access/staff-access';
 import { SESSION_COOKIE } from '../access/session-cookie';
+import { ENVIRONMENT_TAGS } from '../environment';
 
 type Json = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -15,6 +16,7 @@ export const OPERATOR_TAGS: Record<string, string> = {
   Audit: 'Every staff action, whatever its outcome: who, what, on what, why, when.',
   'Control plane': 'Distributors, their programs and API keys (changes: admin).',
   Health: "The platform's consumers, recent server errors of /v1 and webhook delivery backlog.",
+  ...ENVIRONMENT_TAGS,
 };
 
 const DESCRIPTION =

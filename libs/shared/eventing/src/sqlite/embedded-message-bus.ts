@@ -113,6 +113,11 @@ class EmbeddedConsumer implements BusConsumer {
   }
 
   start(): void {
+    // Report where the group stands from the start, so an idle group shows its lag before any new event.
+    void this.store.headPosition().then(
+      (head) => this.observer.onProgress?.(this.groupId, this.settled, head),
+      () => undefined,
+    );
     const topics = new Set(this.options.topics);
     this.subscription = this.store.subscribeToAll({
       after: this.settled,
