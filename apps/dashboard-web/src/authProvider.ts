@@ -1,0 +1,59 @@
+import type { AuthProvider } from 'react-admin';
+import type { StaffRole, StaffView } from '@cip/backoffice/contract';
+import { api, setCsrfToken } from './api';
+
+interface SessionBody {
+  staff: StaffView;
+  csrfToken: string;
+}
+
+let current: StaffView | null = null;
+
+async function loadSession(): Promise<StaffView> {
+  if (current) return current;
+  const session = await api<SessionBody>('/session');
+  current = session.staff;
+  setCsrfToken(session.csrfToken);
+  return current;
+}
+
+function forget(): void {
+  current = null;
+  setCsrfToken(null);
+}
+
+/** The staff role is react-admin's permissions: buttons ask `permits(role, ...)` (see ./permissions). */
+export const authProvider: AuthProvider = {
+  async login({ email, password, code }: { email: string; password: string; code: string }) {
+    forget();
+    const session = await api<SessionBody>('/session', { method: 'POST', body: { email, password, code } });
+    current = session.staff;
+    setCsrfToken(session.csrfToken);
+  },
+  async logout() {
+    if (current) await api('/session', { method: 'DELETE' }).catch(() => undefined);
+    forget();
+  },
+  async checkAuth() {
+    await loadSession();
+  },
+  async checkError(error: { status?: number }) {
+    if (error?.status === 401) {
+      forget();
+      throw error;
+    }
+  },
+  async getPermissions(): Promise<StaffRole> {
+    return (await loadSession()).role;
+  },
+  async getIdentity() {
+    const staff = await loadSession();
+    return { id: staff.id, fullName: `${staff.name} (${staff.role})`, email: staff.email };
+  },
+};
+
+/** Sign out everywhere: every session of the signed-in staff member ends. */
+export async function revokeAllSessions(): Promise<void> {
+  await api('/session/revoke-all', { method: 'POST', body: {} });
+  forget();
+}
