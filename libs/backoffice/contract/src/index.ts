@@ -1,3 +1,5 @@
 export * from './staff';
 export * from './audit';
 export * from './timeline';
+export * from './audit-log';
+export * from './environment-pages';

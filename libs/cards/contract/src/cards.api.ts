@@ -52,6 +52,8 @@ export interface SpendingControlsUpdate {
 export interface CardListFilter {
   userId?: string;
   status?: CardStatus;
+  /** The last four digits of the number (operators' search; not a /v1 filter). */
+  last4?: string;
 }
 
 /**

@@ -221,7 +221,11 @@ export class CardsService implements CardsApi, CardSimulationApi, CardProvisioni
     await this.ports.settle(caller.environment);
     return forTenant(this.ports.readStore, caller).find<CardView>(
       cardsProjection.collection,
-      { userId: filter.userId || undefined, status: filter.status || undefined },
+      {
+        userId: filter.userId || undefined,
+        status: filter.status || undefined,
+        last4: filter.last4 || undefined,
+      },
       page,
     );
   }

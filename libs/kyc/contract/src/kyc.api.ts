@@ -67,6 +67,11 @@ export interface KycOperatorApi {
     decision: 'approve' | 'decline',
     declinedCode?: DeclinedCode,
   ): Promise<KycResource>;
+  /**
+   * A Request for Information on a user (compliance): a hosted rfi KYC whose link the user answers; a
+   * declined or unanswered RFI freezes an active user (`cli kyc rfi`, the backoffice).
+   */
+  raiseRfi(caller: Caller, userId: string, rfiSubtype: RfiSubtype): Promise<KycResource>;
 }
 
 export const KYC_OPERATOR_API = Symbol('KYC_OPERATOR_API');
@@ -74,7 +79,10 @@ export const KYC_OPERATOR_API = Symbol('KYC_OPERATOR_API');
 export const kycOperatorContract = defineContext<KycOperatorApi>({
   name: 'kyc.operator',
   token: KYC_OPERATOR_API,
-  methods: { review: ['caller', 'kycId', 'decision', 'declinedCode'] },
+  methods: {
+    review: ['caller', 'kycId', 'decision', 'declinedCode'],
+    raiseRfi: ['caller', 'userId', 'rfiSubtype'],
+  },
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -52,6 +52,11 @@ export interface UserLifecycleApi {
    * personal data: no data key, no decryption. For hot paths that only need the status (card authorizations).
    */
   userStatus(caller: Caller, userId: string): Promise<UserStatus | null>;
+  /**
+   * The caller's user holding this phone number (E.164, `+33612345678`), or null: found through the phone's
+   * reservation (no scan of personal data). For operators' search (the backoffice).
+   */
+  findUserByPhone(caller: Caller, phone: string): Promise<UserView | null>;
   changeStatus(
     caller: Caller,
     userId: string,
@@ -71,6 +76,7 @@ export const userLifecycleContract = defineContext<UserLifecycleApi>({
   methods: {
     findUser: ['caller', 'userId'],
     userStatus: ['caller', 'userId'],
+    findUserByPhone: ['caller', 'phone'],
     changeStatus: ['caller', 'userId', 'to', 'reason', 'cause'],
     setVerifiedShippingAddress: ['caller', 'userId', 'address'],
   },

@@ -181,6 +181,18 @@ export class UsersService implements UsersApi, UserLifecycleApi {
     return isUser(state) && isOwnedBy(caller, state) ? state.status : null;
   }
 
+  async findUserByPhone(caller: Caller, phone: string): Promise<UserView | null> {
+    const store = this.ports.eventStore(caller.environment);
+    const reservation = this.reservation(caller, 'phone', phone);
+    for (const streamId of [reservation.streamId, reservation.legacyStreamId]) {
+      const { ownerId } = (await loadState(store, uniqueValueDecider, streamId)).state;
+      const user = ownerId ? await this.findUser(caller, ownerId) : null;
+      // A reservation outlives a phone change until released: the user must still hold the number.
+      if (user?.phone && phoneValue(user.phone) === phone) return user;
+    }
+    return null;
+  }
+
   /** The distributor a user belongs to, for operators who name a user only (not for API callers). */
   async ownerOf(environment: Environment, userId: string): Promise<string> {
     const { state } = await loadState(this.ports.eventStore(environment), userDecider, userId);

@@ -64,6 +64,31 @@ export const walletsContract = defineContext<WalletsApi>({
 });
 
 // ---------------------------------------------------------------------------------------------------
+// Operators (the CLI's `wallets hold/release`, the backoffice): on any distributor's wallet
+// ---------------------------------------------------------------------------------------------------
+
+export interface WalletComplianceApi {
+  /**
+   * Places (`on`) or releases a compliance hold: spending and withdrawals are refused
+   * (`409 wallet_compliance_hold`) until it is released. `404 not_found` for an unknown wallet.
+   */
+  setComplianceHold(
+    environment: Environment,
+    walletId: string,
+    on: boolean,
+    reason: string,
+  ): Promise<WalletView>;
+}
+
+export const WALLET_COMPLIANCE_API = Symbol('WALLET_COMPLIANCE_API');
+
+export const walletComplianceContract = defineContext<WalletComplianceApi>({
+  name: 'wallets.compliance',
+  token: WALLET_COMPLIANCE_API,
+  methods: { setComplianceHold: ['environment', 'walletId', 'on', 'reason'] },
+});
+
+// ---------------------------------------------------------------------------------------------------
 // Sandbox simulations (the simulator service will host these)
 // ---------------------------------------------------------------------------------------------------
 

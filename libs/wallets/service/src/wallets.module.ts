@@ -21,6 +21,7 @@ import { walletTransactionsReadModel } from './wallet-transactions.read-model';
 import { walletProvisioningSaga } from './sagas/wallet-provisioning.saga';
 import { readStoreWatcherCheckpoint, walletDepositSink, walletPayoutJournal } from './chain-bindings';
 import {
+  walletComplianceContract,
   walletLedgerContract,
   walletsContract,
   walletSimulationContract,
@@ -61,7 +62,12 @@ class WalletsParts {
 }
 
 /** The wallets context's APIs, by audience (the ledger is for card authorizations). */
-export const WALLETS_CONTRACTS = [walletsContract, walletSimulationContract, walletLedgerContract];
+export const WALLETS_CONTRACTS = [
+  walletsContract,
+  walletSimulationContract,
+  walletLedgerContract,
+  walletComplianceContract,
+];
 
 /** Where the app provides the wallets context's chain adapters (only apps choose adapters). */
 export const WALLETS_OPTIONS = Symbol('WALLETS_OPTIONS');

@@ -7,6 +7,7 @@ import type {
   LedgerContext,
   PlaceHoldInput,
   TransactionListFilter,
+  WalletComplianceApi,
   WalletLedger,
   WalletListFilter,
   WalletsApi,
@@ -30,7 +31,7 @@ export type { WalletChain, WalletsPorts } from './wallets/wallet-streams';
  * deposits, withdrawals (requested, paid out, confirmed or rejected) and the ledger commands of card
  * authorizations; every change is a command on the wallet stream through `WalletStreams`.
  */
-export class WalletsService implements WalletsApi, WalletSimulationApi, WalletLedger {
+export class WalletsService implements WalletsApi, WalletSimulationApi, WalletLedger, WalletComplianceApi {
   private readonly provisioning: WalletProvisioning;
   private readonly queries: WalletQueries;
   private readonly deposits: WalletDeposits;
