@@ -76,7 +76,7 @@ await buildDashboard();
 async function buildDashboard() {
   const outDir = join(root, 'dist', 'apps', 'dashboard-web');
   const stampFile = join(root, 'dist', 'apps', 'dashboard-web.stamp');
-  const inputs = [webApp, join(root, 'libs/backoffice/contract/src'), join(root, 'libs/kyc/contract/src')];
+  const inputs = [webApp, ...['backoffice', 'kyc'].map((c) => join(root, `libs/${c}/contract/src`))];
   let newest = statSync(join(root, 'package-lock.json')).mtimeMs;
   const scan = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -102,7 +102,8 @@ async function buildDashboard() {
     resolve: {
       alias: {
         '@cip/backoffice/contract': alias('@cip/backoffice/contract'),
-        // Only the KYC vocabulary (declined codes): the contract's index pulls server-side helpers.
+        // Only the vocabulary the pages need (declined codes): the contract's index also exports server-side
+        // helpers. The app's tsconfig checks the import against the whole contract.
         '@cip/kyc/contract': join(root, 'libs/kyc/contract/src/kyc.types.ts'),
       },
     },

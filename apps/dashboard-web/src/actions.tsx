@@ -30,8 +30,9 @@ export interface ActionField {
 type Values = Record<string, string>;
 
 export interface ActionButtonProps {
-  /** The button's text and the dialog's confirm button. */
+  /** The button's text and the dialog's confirm button (unless `confirmLabel`). */
   label: string;
+  confirmLabel?: string;
   /** Who may: the button is not rendered for other roles (the API refuses them with 403 anyway). */
   permission: StaffPermission;
   title: string;
@@ -67,6 +68,7 @@ export function ActionButton(props: ActionButtonProps) {
 
 function ActionDialog({
   label,
+  confirmLabel,
   title,
   description,
   path,
@@ -156,7 +158,7 @@ function ActionDialog({
             color={color ?? 'primary'}
             disabled={busy || (askReason && reason.trim() === '')}
           >
-            {label}
+            {confirmLabel ?? label}
           </Button>
         </DialogActions>
       </form>

@@ -8,13 +8,21 @@ interface SessionBody {
 }
 
 let current: StaffView | null = null;
+// react-admin asks for the session, the permissions and the identity at once: one request answers them.
+let loading: Promise<StaffView> | null = null;
 
-async function loadSession(): Promise<StaffView> {
-  if (current) return current;
-  const session = await api<SessionBody>('/session');
-  current = session.staff;
-  setCsrfToken(session.csrfToken);
-  return current;
+function loadSession(): Promise<StaffView> {
+  if (current) return Promise.resolve(current);
+  loading ??= api<SessionBody>('/session')
+    .then((session) => {
+      current = session.staff;
+      setCsrfToken(session.csrfToken);
+      return current;
+    })
+    .finally(() => {
+      loading = null;
+    });
+  return loading;
 }
 
 function forget(): void {
@@ -35,7 +43,12 @@ export const authProvider: AuthProvider = {
     forget();
   },
   async checkAuth() {
-    await loadSession();
+    try {
+      await loadSession();
+    } catch {
+      // Not signed in (or the session ended): the sign-in page, without an error notification.
+      throw { message: false };
+    }
   },
   async checkError(error: { status?: number }) {
     if (error?.status === 401) {

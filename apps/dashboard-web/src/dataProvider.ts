@@ -32,10 +32,10 @@ export const dataProvider = {
     const body: Page = Array.isArray(answer) ? { data: answer, nextCursor: null } : answer;
     known[page] = body.nextCursor ?? null;
     cursors.set(key, known);
-    return {
-      data: body.data.map(withId),
-      pageInfo: { hasNextPage: Boolean(body.nextCursor), hasPreviousPage: page > 1 },
-    };
+    const data = body.data.map(withId);
+    // On the last page the total is known; before it, only that there is more.
+    if (!body.nextCursor) return { data, total: (page - 1) * perPage + data.length };
+    return { data, pageInfo: { hasNextPage: true, hasPreviousPage: page > 1 } };
   },
   async getOne(resource, params) {
     const body = await api<Record<string, unknown>>(`/${resource}/${encodeURIComponent(String(params.id))}`);

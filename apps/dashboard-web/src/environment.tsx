@@ -10,11 +10,16 @@ function remembered(): Environment {
   return stored === 'production' ? 'production' : 'sandbox';
 }
 
-/** The environment of the page: the first segment of its route, else the one last chosen. */
-export function useEnvironment(): Environment {
+/** The environment in the page's route (its first segment); null on platform-wide pages (staff, audit, ...). */
+export function useRouteEnvironment(): Environment | null {
   const { pathname } = useLocation();
   const first = pathname.split('/')[1];
-  return ENVIRONMENTS.includes(first as Environment) ? (first as Environment) : remembered();
+  return ENVIRONMENTS.includes(first as Environment) ? (first as Environment) : null;
+}
+
+/** The environment of the page, else the one last chosen (where the menu's environment links go). */
+export function useEnvironment(): Environment {
+  return useRouteEnvironment() ?? remembered();
 }
 
 /** The app bar's explicit switch: choosing an environment opens its search page (never mixing the two). */

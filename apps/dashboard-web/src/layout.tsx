@@ -11,7 +11,7 @@ import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
 import LogoutIcon from '@mui/icons-material/PowerSettingsNew';
 import { AppBar, Layout, Logout, Menu, TitlePortal, UserMenu, useLogout, useNotify } from 'react-admin';
 import { revokeAllSessions } from './authProvider';
-import { EnvironmentSwitch, useEnvironment } from './environment';
+import { EnvironmentSwitch, useEnvironment, useRouteEnvironment } from './environment';
 import { useCan } from './permissions';
 
 function SignOutEverywhere() {
@@ -37,7 +37,8 @@ function SignOutEverywhere() {
 }
 
 function DashboardAppBar() {
-  const environment = useEnvironment();
+  // Coloured by the page's environment; platform-wide pages (staff, audit, distributors) are neither.
+  const environment = useRouteEnvironment();
   const production = environment === 'production';
   return (
     <AppBar
@@ -49,14 +50,12 @@ function DashboardAppBar() {
         </UserMenu>
       }
     >
-      <TitlePortal />
-      <Typography
-        component="span"
-        sx={{ fontWeight: 700, letterSpacing: 1, px: 1, border: 2, borderRadius: 1 }}
-        aria-label={`Environment: ${environment}`}
-      >
-        {production ? 'PRODUCTION' : 'SANDBOX'}
-      </Typography>
+      <TitlePortal component="span" />
+      {environment && (
+        <Typography component="span" sx={{ fontWeight: 700, letterSpacing: 1, px: 1, border: 2, borderRadius: 1 }}>
+          {production ? 'PRODUCTION' : 'SANDBOX'}
+        </Typography>
+      )}
       <EnvironmentSwitch />
     </AppBar>
   );

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -51,10 +51,11 @@ export function PageHeading({
 }
 
 export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  const headingId = useId();
   return (
-    <Paper component="section" aria-label={title} sx={{ p: 2, mb: 2 }}>
+    <Paper component="section" aria-labelledby={headingId} sx={{ p: 2, mb: 2 }}>
       <Stack direction="row" spacing={1} useFlexGap sx={{ mb: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-        <Typography variant="h6" component="h2" sx={{ mr: 1 }}>
+        <Typography variant="h6" component="h2" id={headingId} sx={{ mr: 1 }}>
           {title}
         </Typography>
         {actions}

@@ -143,6 +143,7 @@ function DistributorDetail() {
         actions={
           <ActionButton
             label="Edit program"
+            confirmLabel="Save program"
             permission="admin"
             title={`Edit the program of ${distributor.name}`}
             method="PATCH"
@@ -216,7 +217,7 @@ function DistributorDetail() {
         />
       </Section>
       {secret && (
-        <ShownOnceDialog title="New API key" label="API key" secret={secret} onClose={() => setSecret(null)} />
+        <ShownOnceDialog title="API key created" label="New key" secret={secret} onClose={() => setSecret(null)} />
       )}
     </>
   );

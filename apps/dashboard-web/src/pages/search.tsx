@@ -5,7 +5,7 @@ import { Title } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { Environment } from '@cip/shared/contracts';
 import { api } from '../api';
-import { display, LoadError, Loading, money, PageHeading, RowsTable, Section } from '../ui';
+import { display, LoadError, Loading, money, PageHeading, RowsTable, Section, when } from '../ui';
 
 type Row = Record<string, unknown>;
 interface SearchAnswer {
@@ -62,6 +62,16 @@ export function CardsTable({ environment, cards, caption }: { environment: Envir
   );
 }
 
+/** A transactions-page line (`{kind, id, createdAt, authorization | transaction}`) or a bare record. */
+export function inner(row: Row): Row {
+  return (row.authorization ?? row.transaction ?? row) as Row;
+}
+
+export function kindOf(row: Row): string {
+  if (typeof row.kind === 'string') return row.kind;
+  return 'merchantName' in row ? 'authorization' : String(row.type ?? '—');
+}
+
 export function TransactionsTable({
   environment,
   rows,
@@ -78,11 +88,12 @@ export function TransactionsTable({
       rowKey={(row) => String(row.id)}
       columns={[
         { label: 'Id', render: (row) => <TransactionLink environment={environment} id={row.id} /> },
-        { label: 'Kind', render: (row) => display(row.kind ?? row.type) },
-        { label: 'Status', render: (row) => display(row.status) },
-        { label: 'Amount', render: (row) => money(row.amount, row.currency) },
-        { label: 'Merchant', render: (row) => display(row.merchantName) },
-        { label: 'At', render: (row) => display(row.createdAt ?? row.decidedAt) },
+        { label: 'Kind', render: (row) => kindOf(row) },
+        { label: 'Status', render: (row) => display(inner(row).status) },
+        { label: 'Amount', render: (row) => money(inner(row).amount, inner(row).currency) },
+        { label: 'Merchant', render: (row) => display(inner(row).merchantName) },
+        { label: 'Card', render: (row) => <CardLink environment={environment} id={inner(row).cardId} /> },
+        { label: 'At', render: (row) => when(row.createdAt) },
       ]}
     />
   );

@@ -1,26 +1,36 @@
+import type { ReactNode } from 'react';
 import {
   Datagrid,
   DateField,
   FunctionField,
   List,
-  NumberField,
+  SelectInput,
   Show,
   TextField,
   TextInput,
   useRecordContext,
 } from 'react-admin';
+import { TRANSACTION_KINDS } from '@cip/backoffice/contract';
 import type { Environment } from '@cip/shared/contracts';
-import { display, JsonDetails, KeyValues, PageHeading, Section } from '../ui';
-import { CardLink, UserLink } from './search';
+import { display, JsonDetails, KeyValues, money, PageHeading, Section } from '../ui';
+import { CardLink, inner, kindOf, UserLink } from './search';
+
+type Row = Record<string, unknown>;
 
 const filters = [
   <TextInput key="userId" source="userId" label="User id" alwaysOn />,
   <TextInput key="cardId" source="cardId" label="Card id" alwaysOn />,
-  <TextInput key="distributorId" source="distributorId" label="Distributor id" />,
-  <TextInput key="kind" source="kind" label="Kind (authorization or wallet)" />,
+  <SelectInput
+    key="kind"
+    source="kind"
+    label="Kind"
+    choices={TRANSACTION_KINDS.map((kind) => ({ id: kind, name: kind }))}
+    alwaysOn
+  />,
   <TextInput key="status" source="status" label="Status" alwaysOn />,
-  <TextInput key="from" source="from" label="From (ISO date)" />,
-  <TextInput key="to" source="to" label="To (ISO date)" />,
+  <TextInput key="distributorId" source="distributorId" label="Distributor id" />,
+  <TextInput key="from" source="from" label="From (ISO 8601)" />,
+  <TextInput key="to" source="to" label="To (ISO 8601)" />,
 ];
 
 export function TransactionList({ environment }: { environment: Environment }) {
@@ -30,18 +40,12 @@ export function TransactionList({ environment }: { environment: Environment }) {
       <List resource={`${environment}/transactions`} title="Transactions" filters={filters} exporter={false}>
         <Datagrid bulkActionButtons={false} rowClick="show">
           <TextField source="id" sortable={false} />
-          <FunctionField label="Kind" render={(row: Record<string, unknown>) => display(row.kind ?? row.type)} />
-          <TextField source="status" sortable={false} />
-          <NumberField source="amount" sortable={false} />
-          <TextField source="currency" sortable={false} />
-          <FunctionField
-            label="User"
-            render={(row: { userId?: string }) => <UserLink environment={environment} id={row.userId} />}
-          />
-          <FunctionField
-            label="Card"
-            render={(row: { cardId?: string }) => <CardLink environment={environment} id={row.cardId} />}
-          />
+          <FunctionField label="Kind" render={(row: Row) => kindOf(row)} />
+          <FunctionField label="Status" render={(row: Row) => display(inner(row).status)} />
+          <FunctionField label="Amount" render={(row: Row) => money(inner(row).amount, inner(row).currency)} />
+          <FunctionField label="Merchant" render={(row: Row) => display(inner(row).merchantName)} />
+          <FunctionField label="User" render={(row: Row) => <UserLink environment={environment} id={inner(row).userId} />} />
+          <FunctionField label="Card" render={(row: Row) => <CardLink environment={environment} id={inner(row).cardId} />} />
           <DateField source="createdAt" label="At" showTime sortable={false} />
         </Datagrid>
       </List>
@@ -50,24 +54,23 @@ export function TransactionList({ environment }: { environment: Environment }) {
 }
 
 function TransactionDetail({ environment }: { environment: Environment }) {
-  const record = useRecordContext<Record<string, unknown> & { id: string }>();
+  const record = useRecordContext<Row & { id: string }>();
   if (!record) return null;
-  const scalars = Object.entries(record).filter(([, value]) => value === null || typeof value !== 'object');
+  const fields = inner(record);
+  const scalars = Object.entries(fields).filter(([, value]) => value === null || typeof value !== 'object');
   return (
-    <Section title="Transaction">
+    <Section title={`${kindOf(record)} ${record.id}`}>
       <KeyValues
-        entries={[
-          ...scalars.map(([key, value]): [string, React.ReactNode] => [
-            key,
-            key === 'userId' ? (
-              <UserLink environment={environment} id={value} />
-            ) : key === 'cardId' ? (
-              <CardLink environment={environment} id={value} />
-            ) : (
-              display(value)
-            ),
-          ]),
-        ]}
+        entries={scalars.map(([key, value]): [string, ReactNode] => [
+          key,
+          key === 'userId' ? (
+            <UserLink environment={environment} id={value} />
+          ) : key === 'cardId' ? (
+            <CardLink environment={environment} id={value} />
+          ) : (
+            display(value)
+          ),
+        ])}
       />
       <JsonDetails value={record} summary="Whole record (JSON)" />
     </Section>

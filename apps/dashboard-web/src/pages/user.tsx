@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Stack } from '@mui/material';
 import { Title } from 'react-admin';
 import { useParams } from 'react-router-dom';
+import { RFI_SUBTYPES } from '@cip/kyc/contract';
 import type { Environment } from '@cip/shared/contracts';
 import { api } from '../api';
 import { ActionButton } from '../actions';
@@ -22,7 +23,6 @@ interface UserDetail {
   transactions: Row[];
 }
 
-const RFI_SUBTYPES = ['onboarding', 'transaction_monitoring', 'additional_id'] as const;
 
 export function UserPage({ environment }: { environment: Environment }) {
   const { id = '' } = useParams();
@@ -50,7 +50,7 @@ export function UserPage({ environment }: { environment: Environment }) {
                 permission="compliance"
                 title="Send a request for information"
                 path={`${base}/rfis`}
-                fields={[{ name: 'subtype', label: 'RFI subtype', options: RFI_SUBTYPES, initial: 'additional_id' }]}
+                fields={[{ name: 'rfiSubtype', label: 'RFI subtype', options: RFI_SUBTYPES, initial: 'additional_id' }]}
               />
             }
           >

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { MenuItem, TextField as MuiTextField } from '@mui/material';
+import { TextField as MuiTextField } from '@mui/material';
 import { Datagrid, List, Show, TextField, TextInput, useRecordContext } from 'react-admin';
 import type { Environment } from '@cip/shared/contracts';
 import { api } from '../api';
@@ -8,6 +8,13 @@ import { ActionButton } from '../actions';
 import { display, KeyValues, LoadError, Loading, PageHeading, RowsTable, Section, when } from '../ui';
 
 type Row = Record<string, unknown>;
+// The webhooks contract's DeliveryAttempt, as far as the page reads it (that contract's index needs Node's types).
+interface Attempt {
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+}
+const attemptsOf = (row: Row) => (Array.isArray(row.attempts) ? (row.attempts as Attempt[]) : []);
 
 export function WebhookSubscriptionList({ environment }: { environment: Environment }) {
   return (
@@ -30,15 +37,14 @@ export function WebhookSubscriptionList({ environment }: { environment: Environm
   );
 }
 
-const DELIVERY_STATUSES = ['all', 'pending', 'delivered', 'failed'] as const;
 
 function Deliveries({ environment }: { environment: Environment }) {
   const subscription = useRecordContext<Row & { id: string }>();
-  const [status, setStatus] = useState<string>('all');
+  const [status, setStatus] = useState('');
   const path = `/${environment}/webhook-subscriptions/${encodeURIComponent(String(subscription?.id))}/deliveries`;
   const deliveries = useQuery({
     queryKey: ['operator', path, status],
-    queryFn: () => api<{ data: Row[] } | Row[]>(path, { query: { status: status === 'all' ? undefined : status } }),
+    queryFn: () => api<{ data: Row[] } | Row[]>(path, { query: { status } }),
     enabled: Boolean(subscription),
   });
   if (!subscription) return null;
@@ -56,19 +62,13 @@ function Deliveries({ environment }: { environment: Environment }) {
         title="Delivery attempts"
         actions={
           <MuiTextField
-            select
             size="small"
             label="Delivery status"
+            helperText="pending, succeeded, failed or cancelled; empty for all"
             value={status}
-            onChange={(event) => setStatus(event.target.value)}
-            sx={{ minWidth: 180 }}
-          >
-            {DELIVERY_STATUSES.map((value) => (
-              <MenuItem key={value} value={value}>
-                {value}
-              </MenuItem>
-            ))}
-          </MuiTextField>
+            onChange={(event) => setStatus(event.target.value.trim())}
+            sx={{ minWidth: 220 }}
+          />
         }
       >
         {deliveries.isPending && <Loading />}
@@ -79,11 +79,13 @@ function Deliveries({ environment }: { environment: Environment }) {
           rowKey={(row, index) => String(row.id ?? `${row.eventId}-${index}`)}
           columns={[
             { label: 'Event', render: (row) => display(row.eventId) },
-            { label: 'Type', render: (row) => display(row.eventType ?? row.eventName ?? row.type) },
+            { label: 'Event name', render: (row) => display(row.eventName) },
             { label: 'Status', render: (row) => display(row.status) },
-            { label: 'Attempts', render: (row) => display(row.attempts ?? row.attempt) },
-            { label: 'Response', render: (row) => display(row.responseStatus ?? row.statusCode) },
-            { label: 'Last attempt', render: (row) => when(row.lastAttemptAt ?? row.at ?? row.createdAt) },
+            { label: 'Redelivery', render: (row) => display(row.redelivery) },
+            { label: 'Attempts', render: (row) => display(attemptsOf(row).length) },
+            { label: 'Last answer', render: (row) => display(attemptsOf(row).at(-1)?.statusCode ?? attemptsOf(row).at(-1)?.error) },
+            { label: 'Last attempt', render: (row) => when(attemptsOf(row).at(-1)?.at ?? row.createdAt) },
+            { label: 'Next attempt', render: (row) => when(row.nextAttemptAt) },
             {
               label: 'Action',
               render: (row) =>
