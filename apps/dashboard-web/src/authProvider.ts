@@ -56,8 +56,12 @@ export const authProvider: AuthProvider = {
       throw error;
     }
   },
-  async getPermissions(): Promise<StaffRole> {
-    return (await loadSession()).role;
+  // No role without a session (no button then), but no sign-out either: the invitation page is public.
+  async getPermissions(): Promise<StaffRole | null> {
+    return loadSession().then(
+      (staff) => staff.role,
+      () => null,
+    );
   },
   async getIdentity() {
     const staff = await loadSession();
