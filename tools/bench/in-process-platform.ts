@@ -17,6 +17,7 @@ export function startInProcessPlatform(
     {
       ...defaults,
       port: 0,
+      dashboardPort: 0,
       host: '127.0.0.1',
       dataDir,
       bootstrapSandboxApiKey: apiKey,

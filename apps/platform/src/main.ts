@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     `Card-issuing platform (embedded runtime) listening on ${platform.url}`,
     `  data directory   ${config.dataDir}`,
     `  API docs         ${platform.url}/v1/docs`,
+    `  dashboard        ${config.dashboardPublicUrl ?? platform.dashboardUrl} (operator API docs at /operator/v1/docs)`,
     `  default distributor ${platform.distributorId}`,
     `  card network     ${platform.cardNetworkAddress} (ISO 8583; the issuer links to it${config.cardNetwork ? '' : ', the sandbox simulator in this process'})`,
   ];

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AUTHORIZATIONS_OPTIONS } from '@cip/authorizations/service';
+import { staffCredentialsFile } from '@cip/backoffice/service';
 import { CARDS_OPTIONS } from '@cip/cards/service';
 import { DistributorsModule } from '@cip/distributors/service';
 import { GatewayHttpModule } from '@cip/gateway/http';
@@ -61,7 +62,7 @@ export class PlatformModule {
               logger,
               pollIntervalMs: options.pollIntervalMs,
               personalData: { policies: PLATFORM_PERSONAL_DATA, masterKey: options.personalDataMasterKey },
-              checkpointedFiles: cardVaultFiles(options.dataDir),
+              checkpointedFiles: [...cardVaultFiles(options.dataDir), staffCredentialsFile(options.dataDir)],
             }),
           runConsumers: true,
           logger: options.logger,

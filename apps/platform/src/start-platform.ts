@@ -19,11 +19,16 @@ import {
   publicBaseUrl,
 } from '@cip/shared/runtime';
 import { PlatformModule } from './platform.module';
+import { startOperatorApp } from './operator-app';
 import { embeddedWalletChain } from './wallet-chain';
 
 export interface RunningPlatform {
   app: NestFastifyApplication;
   url: string;
+  /** The operator app (the backoffice dashboard and its API) on DASHBOARD_PORT. */
+  operatorApp: NestFastifyApplication;
+  /** Where the operator app listens. */
+  dashboardUrl: string;
   distributorId: string;
   /** The sandbox key created on the very first start (shown once), if any. */
   firstSandboxKey: IssuedApiKey | null;
@@ -48,6 +53,8 @@ export async function startPlatform(
      * answers the simulator's messages).
      */
     linkIssuer?: boolean;
+    /** The dashboard's built files (default: `dist/apps/dashboard-web` of the working directory). */
+    dashboardDir?: string;
   } = {},
 ): Promise<RunningPlatform> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
@@ -110,9 +117,17 @@ export async function startPlatform(
     acsBaseUrl: config.threeDsBaseUrl ?? `${localUrl}${ACS_PATH}`,
     dsBaseUrl: `${localUrl}${SIMULATED_DS_PATH}`,
   });
+  const operator = await startOperatorApp(app, config, logger, {
+    dashboardDir: overrides.dashboardDir,
+  }).catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
   return {
     app,
     url: localUrl,
+    operatorApp: operator.app,
+    dashboardUrl: operator.url,
     distributorId: bootstrap.distributor.distributorId,
     firstSandboxKey: bootstrap.firstSandboxKey,
     cardNetworkAddress: config.cardNetwork
@@ -120,6 +135,10 @@ export async function startPlatform(
       : sandboxNetwork.address,
     sandboxNetworkAddress: sandboxNetwork.address,
     logger,
-    close: () => app.close(),
+    // The operator app first: its subscriptions read the platform's stores.
+    close: async () => {
+      await operator.app.close();
+      await app.close();
+    },
   };
 }

@@ -12,8 +12,6 @@ interface Operation {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-/** Served beside the API, not by it. */
-const OUTSIDE_THE_DOCUMENT = /^\/v1\/(openapi\.json|docs)(\/|$)/;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -59,7 +57,15 @@ export class OpenApiResponses {
   /** The error body of API-DECISIONS.md, whatever the code: what a /v1 route the document lacks answers. */
   private readonly anyError: ValidateFunction;
 
-  constructor(private readonly document: Json) {
+  /** Served beside the API, not by it. */
+  private readonly outsideTheDocument: RegExp;
+
+  /** `prefix`: the API's paths (`/v1/`, or `/operator/v1/` for the operator API's own document). */
+  constructor(
+    private readonly document: Json,
+    private readonly prefix = '/v1/',
+  ) {
+    this.outsideTheDocument = new RegExp(`^${prefix.replace(/\//g, '\\/')}(openapi\\.json|docs)(\\/|$)`);
     addFormats(this.ajv);
     this.ajv.addSchema(closed(document) as Json, 'openapi');
     this.anyError = this.ajv.compile({
@@ -94,10 +100,10 @@ export class OpenApiResponses {
     );
   }
 
-  static async of(baseUrl: string): Promise<OpenApiResponses> {
-    const served = await request(baseUrl).get('/v1/openapi.json');
-    if (served.status !== 200) throw new Error(`GET /v1/openapi.json answered ${served.status}`);
-    return new OpenApiResponses(served.body);
+  static async of(baseUrl: string, prefix = '/v1/'): Promise<OpenApiResponses> {
+    const served = await request(baseUrl).get(`${prefix}openapi.json`);
+    if (served.status !== 200) throw new Error(`GET ${prefix}openapi.json answered ${served.status}`);
+    return new OpenApiResponses(served.body, prefix);
   }
 
   /** Throws, saying what differs, when a response is not what the document promises. */
@@ -106,7 +112,7 @@ export class OpenApiResponses {
     const operation = this.operations.find((o) => o.method === method.toLowerCase() && o.pattern.test(path));
     const where = `${method.toUpperCase()} ${path} answered ${response.status}`;
     if (!operation) {
-      if (!path.startsWith('/v1/') || OUTSIDE_THE_DOCUMENT.test(path)) return;
+      if (!path.startsWith(this.prefix) || this.outsideTheDocument.test(path)) return;
       if (response.status < 400) throw new Error(`${where}, but the OpenAPI document has no such operation`);
       return this.validate(this.anyError, response.body, where);
     }

@@ -26,7 +26,7 @@ export interface PlatformProcess {
 /** Spawns the built platform with these variables on top of the test's environment. */
 export function spawnPlatform(env: NodeJS.ProcessEnv): PlatformProcess {
   const child = spawn(process.execPath, [PLATFORM_MAIN], {
-    env: { ...process.env, HOST: '127.0.0.1', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', DASHBOARD_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

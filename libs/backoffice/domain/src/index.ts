@@ -1,1 +1,2 @@
-export {};
+export * from './staff.events';
+export * from './staff.decider';

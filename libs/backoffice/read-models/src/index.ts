@@ -1,1 +1,1 @@
-export {};
+export * from './staff.read-model';

@@ -1,7 +1,8 @@
 import { Global, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { PROGRAM_DIRECTORY, ProgramDirectory } from '@cip/distributors/contract';
+import { CONTROL_PLANE_API, PROGRAM_DIRECTORY, ProgramDirectory } from '@cip/distributors/contract';
 import { CLOCK, Clock } from '@cip/shared/runtime';
 import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
+import { ControlPlaneService } from './control-plane.service';
 import { DistributorDirectory } from './distributor-directory';
 import { DistributorsService } from './distributors.service';
 
@@ -28,8 +29,13 @@ import { DistributorsService } from './distributors.service';
         programOf: (distributorId) => directory.get(distributorId)?.program ?? null,
       }),
     },
+    {
+      provide: CONTROL_PLANE_API,
+      inject: [DistributorsService],
+      useFactory: (service: DistributorsService) => new ControlPlaneService(service),
+    },
   ],
-  exports: [DistributorDirectory, DistributorsService, PROGRAM_DIRECTORY],
+  exports: [DistributorDirectory, DistributorsService, PROGRAM_DIRECTORY, CONTROL_PLANE_API],
 })
 export class DistributorsModule implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(DistributorDirectory) private readonly directory: DistributorDirectory) {}

@@ -6,6 +6,10 @@ import { z } from 'zod';
 /** Settings read from the environment at start-up (README, "Configuration"). */
 export interface PlatformConfig {
   port: number;
+  /** DASHBOARD_PORT: the operator app (the backoffice dashboard and its API); 0 binds any free port. */
+  dashboardPort: number;
+  /** DASHBOARD_PUBLIC_URL: where staff reach the dashboard (invitation links); defaults to its listening URL. */
+  dashboardPublicUrl?: string;
   host: string;
   dataDir: string;
   logLevel: string;
@@ -259,6 +263,8 @@ const SIMULATOR_ENV = z.object({
 
 const PLATFORM_ENV = z.object({
   PORT: integer(0, 65_535).default(3000),
+  DASHBOARD_PORT: integer(0, 65_535).default(3001),
+  DASHBOARD_PUBLIC_URL: httpUrl.optional(),
   HOST: text.default('0.0.0.0'),
   DATA_DIR: text.default('./data'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -391,6 +397,8 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
   const env = parseEnvironment(PLATFORM_ENV, source);
   return {
     port: env.PORT,
+    dashboardPort: env.DASHBOARD_PORT,
+    dashboardPublicUrl: env.DASHBOARD_PUBLIC_URL,
     host: env.HOST,
     dataDir: resolve(env.DATA_DIR),
     logLevel: env.LOG_LEVEL,

@@ -16,7 +16,7 @@ export const MAX_FROM_PAGE = 10_000;
  * and '1e2' as numbers, so `fromPage=%0D%0A` was page 0; anything else is left as it came, for `@IsInt` to
  * refuse.
  */
-const integerFromQuery = ({ value }: { value: unknown }) =>
+export const integerFromQuery = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value;
 
 export const SORT_VALUES = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;

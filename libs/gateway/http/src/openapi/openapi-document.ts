@@ -86,7 +86,7 @@ export function buildOpenApiDocument(
 }
 
 /** Schemas are named for clients (`User`), not after the classes that declare them (`UserResponse`). */
-function renameSchemas(document: OpenAPIObject): void {
+export function renameSchemas(document: OpenAPIObject): void {
   const schemas = document.components?.schemas ?? {};
   const renamed: Record<string, (typeof schemas)[string]> = {};
   const names = new Map<string, string>();

@@ -76,7 +76,7 @@ const COMPONENTS = {
 const header = (name: keyof typeof COMPONENTS.headers) => ({ $ref: `#/components/headers/${name}` });
 
 /** The error body of API-DECISIONS.md, with `error.code` narrowed to what this response can carry. */
-function errorResponse(status: number, codes: ApiErrorCode[]): Schema {
+export function errorResponse(status: number, codes: ApiErrorCode[]): Schema {
   const [first] = codes;
   return {
     description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((code) => `\`${code}\``).join(', ')}`,

@@ -1,0 +1,66 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  createOperatorApp,
+  OperatorModule,
+  TokenBridgeModule,
+  type BridgedToken,
+} from '@cip/backoffice/http';
+import { staffCredentialsFile } from '@cip/backoffice/service';
+import { CONTROL_PLANE_API, PROGRAM_DIRECTORY } from '@cip/distributors/contract';
+import { PUBLIC_EVENT_LOG } from '@cip/events/contract';
+import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
+import { ConsumerHost, INFRASTRUCTURE, loadPersonalDataMasterKey } from '@cip/shared/infrastructure';
+import { CLOCK, listenUrl, type Logger, METRICS, type PlatformConfig } from '@cip/shared/runtime';
+import { join } from 'node:path';
+
+/**
+ * What the operator app takes from the platform's container: every contract token of every registered
+ * context, the control plane, the public Event log, and the platform's clock, metrics, consumers and stores.
+ */
+export const OPERATOR_BRIDGED_TOKENS: BridgedToken[] = [
+  ...PLATFORM_CONTEXTS.flatMap((context) => context.contracts.map((contract) => contract.token as symbol)),
+  CONTROL_PLANE_API,
+  PROGRAM_DIRECTORY,
+  PUBLIC_EVENT_LOG,
+  CLOCK,
+  METRICS,
+  INFRASTRUCTURE,
+  ConsumerHost,
+];
+
+/** Where the dashboard's build lands (apps/dashboard-web, `npm run build`), from the repository root. */
+export const DASHBOARD_DIR = join(process.cwd(), 'dist', 'apps', 'dashboard-web');
+
+export interface RunningOperatorApp {
+  app: NestFastifyApplication;
+  /** Where the operator app listens (`http://host:port`). */
+  url: string;
+}
+
+/** The operator app of the embedded runtime on DASHBOARD_PORT, bridged to the platform's container. */
+export async function startOperatorApp(
+  platform: INestApplicationContext,
+  config: PlatformConfig,
+  logger: Logger,
+  options: { dashboardDir?: string } = {},
+): Promise<RunningOperatorApp> {
+  let baseUrl = config.dashboardPublicUrl ?? listenUrl(config.host, config.dashboardPort);
+  const app = await createOperatorApp(
+    OperatorModule.forRoot({
+      platform: TokenBridgeModule.from(platform, OPERATOR_BRIDGED_TOKENS),
+      backoffice: {
+        credentialsFile: staffCredentialsFile(config.dataDir),
+        masterKey: loadPersonalDataMasterKey(config.dataDir, config.personalDataMasterKey),
+        invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
+      },
+    }),
+    { logger, dashboardDir: options.dashboardDir ?? DASHBOARD_DIR },
+  );
+  await app.listen({ port: config.dashboardPort, host: config.host });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.dashboardPort;
+  const url = listenUrl(config.host, port);
+  if (!config.dashboardPublicUrl) baseUrl = url;
+  return { app, url };
+}

@@ -1,0 +1,82 @@
+import { LoggerService, Type, DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import fastifyCookie from '@fastify/cookie';
+import {
+  answerClientError,
+  answerRouterError,
+  apiValidationPipe,
+  installAccessLog,
+  installRequestBodies,
+  installRequestId,
+  requestIdOf,
+} from '@cip/gateway/http';
+import { METRICS, type Logger, type PlatformMetrics } from '@cip/shared/runtime';
+import { randomUUID } from 'node:crypto';
+import { OperatorExceptionFilter } from './operator-exception.filter';
+import { buildOperatorOpenApiDocument } from './operator-openapi';
+import { serveOperatorDocs } from './operator-docs';
+import { installSecurityHeaders, serveDashboard } from './operator-pages';
+
+export interface OperatorAppOptions {
+  logger: Logger;
+  /** The dashboard's built files (`dist/apps/dashboard-web`). */
+  dashboardDir: string;
+  /** Largest accepted request body (64 KiB: the operator API takes small forms). */
+  bodyLimitBytes?: number;
+}
+
+class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+  log(message: unknown, context?: string) {
+    this.logger.debug({ context }, String(message));
+  }
+  error(message: unknown, trace?: string, context?: string) {
+    this.logger.error({ context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string) {
+    this.logger.warn({ context }, String(message));
+  }
+}
+
+/**
+ * The operator app (DASHBOARD_PORT): a Nest application of its own on its own Fastify instance, serving the
+ * operator API (`/operator/v1`, its OpenAPI document and docs page) and the dashboard's files. It shares the
+ * `/v1` pipeline's pieces: request ids, the access log, body reading, the error shape and validation.
+ */
+export async function createOperatorApp(
+  rootModule: Type<unknown> | DynamicModule,
+  options: OperatorAppOptions,
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) =>
+      requestIdOf(request.headers['x-request-id'], () => `req_${randomUUID()}`),
+    routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerRouterError,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
+    logger: new PinoNestLogger(options.logger),
+    abortOnError: false,
+    bodyParser: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.register(fastifyCookie);
+  // No hosted form pages here: every body is JSON.
+  installRequestBodies(fastify, '/operator/no-form-pages/');
+  installRequestId(fastify);
+  installSecurityHeaders(fastify);
+  installAccessLog(fastify, {
+    metrics: app.get<PlatformMetrics>(METRICS, { strict: false }),
+    logger: options.logger,
+  });
+  app.useGlobalPipes(apiValidationPipe());
+  app.useGlobalFilters(new OperatorExceptionFilter(options.logger));
+  serveOperatorDocs(fastify, buildOperatorOpenApiDocument(app));
+  serveDashboard(fastify, options.dashboardDir);
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

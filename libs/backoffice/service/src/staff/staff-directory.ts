@@ -1,0 +1,105 @@
+import type { AuditEntry, AuditFilter } from '@cip/backoffice/contract';
+import {
+  AUDIT_STREAM_PREFIX,
+  auditEvents,
+  STAFF_STREAM_PREFIX,
+  staffDecider,
+  staffEvents,
+  type StaffRecord,
+  type StaffState,
+} from '@cip/backoffice/domain';
+import { auditMatches } from '@cip/backoffice/read-models';
+import type { EventStore, RecordedEvent, StoreSubscription } from '@cip/shared/eventing';
+
+/**
+ * The staff accounts and the audit trail as the operator API reads them: folded in memory from the control
+ * store's `stf-` and `aud-` streams (like the distributor directory: the control scope is small) and kept
+ * live by a subscription; every read first catches up with the log, so a change made a moment ago by the
+ * CLI (another process) is seen at once. Rebuilt from the log on every start: nothing here is a source of
+ * truth.
+ */
+export class StaffDirectory {
+  private readonly staff = new Map<string, StaffRecord>();
+  private readonly byEmail = new Map<string, string>();
+  /** Oldest first, with the log position each entry was recorded at (the cursor of the audit list). */
+  private readonly audit: { position: number; entry: AuditEntry }[] = [];
+  private position = 0;
+  private subscription: StoreSubscription | null = null;
+
+  constructor(private readonly store: EventStore) {}
+
+  async start(): Promise<void> {
+    await this.catchUp();
+    this.subscription = this.store.subscribeToAll({
+      after: this.position,
+      onEvents: async (events) => this.apply(events),
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = null;
+  }
+
+  async catchUp(): Promise<void> {
+    for (;;) {
+      const events = await this.store.readAll({ after: this.position, maxCount: 1000 });
+      if (events.length === 0) return;
+      this.apply(events);
+    }
+  }
+
+  private apply(events: RecordedEvent[]): void {
+    for (const recorded of events) {
+      if (recorded.position <= this.position) continue;
+      this.position = recorded.position;
+      if (recorded.streamId.startsWith(STAFF_STREAM_PREFIX)) {
+        const event = staffEvents.read(recorded);
+        const state: StaffState = this.staff.get(recorded.streamId) ?? staffDecider.initialState();
+        const next = staffDecider.evolve(state, event);
+        if (next.status === 'absent') continue;
+        this.staff.set(recorded.streamId, next);
+        this.byEmail.set(next.email, next.staffId);
+      } else if (recorded.streamId.startsWith(AUDIT_STREAM_PREFIX)) {
+        this.audit.push({ position: recorded.position, entry: auditEvents.read(recorded).data });
+      }
+    }
+  }
+
+  get(staffId: string): StaffRecord | null {
+    return this.staff.get(staffId) ?? null;
+  }
+
+  /** By email, as normalized by `normalizeEmail`. */
+  findByEmail(email: string): StaffRecord | null {
+    const staffId = this.byEmail.get(email);
+    return staffId ? this.get(staffId) : null;
+  }
+
+  /** Oldest first. */
+  list(): StaffRecord[] {
+    return [...this.staff.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** Newest first, `limit` at most, after the cursor (a log position) when given. */
+  auditPage(
+    filter: AuditFilter,
+    limit: number,
+    before?: number,
+  ): { entries: AuditEntry[]; next: number | null } {
+    const entries: AuditEntry[] = [];
+    let last = 0;
+    for (let index = this.audit.length - 1; index >= 0; index--) {
+      const { position, entry } = this.audit[index];
+      if (before !== undefined && position >= before) continue;
+      if (!auditMatches(entry, filter)) continue;
+      if (entries.length === limit) return { entries, next: last };
+      entries.push(entry);
+      last = position;
+    }
+    return { entries, next: null };
+  }
+}
+
+/** Emails are compared trimmed and lower-cased. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
