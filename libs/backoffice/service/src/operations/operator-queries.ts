@@ -7,6 +7,7 @@ import {
 } from '@cip/authorizations/contract';
 import {
   AUDIT_LOG,
+  type AuditEntry,
   type AuditLog,
   type CardDetail,
   type OperatorPage,
@@ -21,12 +22,7 @@ import { CARDS_API, type CardsApi, type CardView } from '@cip/cards/contract';
 import { EVENTS_API, type EventsApi } from '@cip/events/contract';
 import { KYC_API, type KycApi, type KycView } from '@cip/kyc/contract';
 import type { Caller, Environment, FindPage, FindResult, PublicEvent } from '@cip/shared/contracts';
-import {
-  USER_LIFECYCLE_API,
-  USERS_API,
-  type UserLifecycleApi,
-  type UsersApi,
-} from '@cip/users/contract';
+import { USER_LIFECYCLE_API, USERS_API, type UserLifecycleApi, type UsersApi } from '@cip/users/contract';
 import { type TransactionRecord, WALLETS_API, type WalletsApi, type WalletView } from '@cip/wallets/contract';
 import {
   WEBHOOKS_API,
@@ -267,23 +263,12 @@ export class OperatorQueries {
         return { items: result.items.map(eventEntry), hasMore: result.hasMore };
       },
     };
-    const sources = [keep ? filteredSource(events, (entry) => entry.kind === 'event' && keep(entry.body as PublicEvent)) : events];
-    const auditLog = this.auditLog;
-    if (auditLog)
-      sources.push({
-        key: 'audit',
-        idOf: timelineId,
-        read: async (after, limit) => {
-          const result = await auditLog.list(
-            { ...audited, environment: caller.environment },
-            findPage(after, limit),
-          );
-          return {
-            items: result.items.map((entry) => ({ kind: 'audit', at: entry.at, entry })),
-            hasMore: result.hasMore,
-          };
-        },
-      });
+    const sources = [
+      keep
+        ? filteredSource(events, (entry) => entry.kind === 'event' && keep(entry.body as PublicEvent))
+        : events,
+    ];
+    if (this.auditLog) sources.push(auditSource(this.auditLog, caller.environment, audited));
     return mergePages(sources, { ...page, order: (entry) => entry.at, direction: 'desc' });
   }
 
@@ -413,4 +398,38 @@ export class OperatorQueries {
       { ...page, order: (delivery) => delivery.createdAt, direction: 'desc' },
     );
   }
+}
+
+/** The most audit entries one user or card timeline merges (staff actions on one user are a handful). */
+const AUDIT_ENTRIES_PER_SUBJECT = 1000;
+const AUDIT_PAGE = 100;
+
+/**
+ * The staff actions on one user or card as a merge source. The audit log pages with cursors of its own
+ * (not item ids), so the entries on the subject are read whole, then served from the entry named by the
+ * merged cursor: they are few (AUDIT_ENTRIES_PER_SUBJECT bounds the read).
+ */
+function auditSource(
+  auditLog: AuditLog,
+  environment: Environment,
+  filter: { userId?: string; targetId?: string },
+): MergeSource<TimelineEntry> {
+  return {
+    key: 'audit',
+    idOf: timelineId,
+    async read(after, limit) {
+      const entries: AuditEntry[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await auditLog.list(filter, { limit: AUDIT_PAGE, cursor });
+        entries.push(...page.data.filter((entry) => entry.environment === environment));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor && entries.length < AUDIT_ENTRIES_PER_SUBJECT);
+      const start = after ? entries.findIndex((entry) => entry.id === after) + 1 : 0;
+      const items = entries
+        .slice(start, start + limit)
+        .map((entry): TimelineEntry => ({ kind: 'audit', at: entry.at, entry }));
+      return { items, hasMore: start + limit < entries.length };
+    },
+  };
 }
