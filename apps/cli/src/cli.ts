@@ -14,6 +14,7 @@ import { registerKeyCommands } from './commands/keys';
 import { registerKycCommands } from './commands/kyc';
 import { registerProjectionCommands } from './commands/projections';
 import { registerUserCommands } from './commands/users';
+import { registerStaffCommands } from './commands/staff';
 import { registerVaultCommands } from './commands/vault';
 import { registerWalletCommands } from './commands/wallets';
 import { registerSettlementCommands } from './commands/settlement';
@@ -34,6 +35,7 @@ const COMMAND_GROUPS: ((program: Command, cli: Cli) => void)[] = [
   registerProjectionCommands,
   registerExportCommands,
   registerVaultCommands,
+  registerStaffCommands,
 ];
 
 /** Options of every command, declared on the program. */

@@ -10,8 +10,16 @@ import { staffCredentialsFile } from '@cip/backoffice/service';
 import { CONTROL_PLANE_API, PROGRAM_DIRECTORY } from '@cip/distributors/contract';
 import { PUBLIC_EVENT_LOG } from '@cip/events/contract';
 import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
+import { DeliveryEngine } from '@cip/webhooks/service';
 import { ConsumerHost, INFRASTRUCTURE, loadPersonalDataMasterKey } from '@cip/shared/infrastructure';
-import { CLOCK, listenUrl, type Logger, METRICS, type PlatformConfig } from '@cip/shared/runtime';
+import {
+  CLOCK,
+  dashboardBaseUrl,
+  listenUrl,
+  type Logger,
+  METRICS,
+  type PlatformConfig,
+} from '@cip/shared/runtime';
 import { join } from 'node:path';
 
 /**
@@ -45,7 +53,7 @@ export async function startOperatorApp(
   logger: Logger,
   options: { dashboardDir?: string } = {},
 ): Promise<RunningOperatorApp> {
-  let baseUrl = config.dashboardPublicUrl ?? listenUrl(config.host, config.dashboardPort);
+  let baseUrl = dashboardBaseUrl(config);
   const app = await createOperatorApp(
     OperatorModule.forRoot({
       platform: TokenBridgeModule.from(platform, OPERATOR_BRIDGED_TOKENS),
@@ -53,6 +61,8 @@ export async function startOperatorApp(
         credentialsFile: staffCredentialsFile(config.dataDir),
         masterKey: loadPersonalDataMasterKey(config.dataDir, config.personalDataMasterKey),
         invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
+        webhookBacklog: (environment) =>
+          platform.get(DeliveryEngine, { strict: false }).backlogOf(environment),
       },
     }),
     { logger, dashboardDir: options.dashboardDir ?? DASHBOARD_DIR },
@@ -60,7 +70,6 @@ export async function startOperatorApp(
   await app.listen({ port: config.dashboardPort, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.dashboardPort;
-  const url = listenUrl(config.host, port);
-  if (!config.dashboardPublicUrl) baseUrl = url;
-  return { app, url };
+  baseUrl = dashboardBaseUrl(config, port);
+  return { app, url: listenUrl(config.host, port) };
 }

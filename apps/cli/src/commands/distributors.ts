@@ -1,7 +1,13 @@
 import { programAuthorization } from '@cip/authorizations/contract';
-import { DEFAULT_THREE_DS_DEADLINE_SECONDS, THREE_DS_DEADLINE_RANGE_SECONDS } from '@cip/three-ds/contract';
+import {
+  changesAuthorization,
+  parseCountries,
+  parseThreeDsDeadline as parseThreeDsDeadlineText,
+  programUpdate,
+} from '@cip/distributors/contract';
+import { DEFAULT_THREE_DS_DEADLINE_SECONDS } from '@cip/three-ds/contract';
 import type { ApiKeyRecord, DistributorRecord, ProgramConfig } from '@cip/distributors/domain';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { Cli, commandGroup, examples, print, table, UsageError, yesNo } from '../command';
 import { booleanOption, nonEmpty } from '../options';
 import { existingDistributor, openControlPlane } from './control-plane';
@@ -11,6 +17,7 @@ import {
   authorizationLines,
   authorizationOptions,
   changedAuthorization,
+  optionParser,
 } from './program-authorization';
 
 /** A key as operators may see it: everything but its hash. */
@@ -39,17 +46,7 @@ function distributorView(distributor: DistributorRecord) {
 }
 
 /** `--countries fr,DE`: ISO 3166-1 alpha-2 codes, upper-cased and without duplicates. */
-function countries(value: string): string[] {
-  const codes = value
-    .split(',')
-    .map((code) => code.trim().toUpperCase())
-    .filter((code) => code !== '');
-  const invalid = codes.filter((code) => !/^[A-Z]{2}$/.test(code));
-  if (invalid.length || codes.length === 0) {
-    throw new InvalidArgumentError('Takes ISO 3166-1 alpha-2 codes such as FR,DE.');
-  }
-  return [...new Set(codes)];
-}
+const countries = optionParser((value: string) => parseCountries(value.split(',')));
 
 const programLines = (program: ProgramConfig) => [
   `  countries   ${program.allowedCountries.join(', ')}`,
@@ -70,19 +67,8 @@ interface ProgramFlags {
   threeDsDeadline?: number;
 }
 
-/**
- * `--three-ds-deadline 3m`: how long a 3DS challenge waits for the distributor's answer, in minutes (`3m`) or
- * seconds (`90s`), 1 to 10 minutes; in whole seconds.
- */
-export function parseThreeDsDeadline(value: string): number {
-  const match = /^(\d{1,4})(m|s)$/.exec(value.trim());
-  const seconds = match ? Number(match[1]) * (match[2] === 'm' ? 60 : 1) : NaN;
-  const { min, max } = THREE_DS_DEADLINE_RANGE_SECONDS;
-  if (!(seconds >= min && seconds <= max)) {
-    throw new InvalidArgumentError(`give a duration from 1m to 10m, in minutes (3m) or seconds (90s)`);
-  }
-  return seconds;
-}
+/** `--three-ds-deadline 3m`: 1 to 10 minutes, in minutes (`3m`) or seconds (`90s`); in whole seconds. */
+export const parseThreeDsDeadline = optionParser((value: string) => parseThreeDsDeadlineText(value));
 
 export function registerDistributorCommands(program: Command, cli: Cli): void {
   const distributors = commandGroup(
@@ -180,15 +166,12 @@ export function registerDistributorCommands(program: Command, cli: Cli): void {
     )
     .action(
       cli.action<ProgramFlags & AuthorizationFlags>(async (context, { args: [distributorId], options }) => {
-        const { countries, b2b, prepaid, kycImport, threeDsDeadline, ...authorizationFlags } = options;
-        const changes: Partial<ProgramConfig> = {};
-        if (countries) changes.allowedCountries = countries;
-        if (b2b !== undefined) changes.b2b = b2b;
-        if (prepaid !== undefined) changes.prepaid = prepaid;
-        if (kycImport !== undefined) changes.kycImportEnabled = kycImport;
-        if (threeDsDeadline !== undefined) changes.threeDs = { challengeDeadlineSeconds: threeDsDeadline };
-        const given = Object.values(authorizationFlags).some((value) => value !== undefined);
-        if (Object.keys(changes).length === 0 && !given) {
+        const { threeDsDeadline, ...flags } = options;
+        const given =
+          [flags.countries, flags.b2b, flags.prepaid, flags.kycImport, threeDsDeadline].some(
+            (value) => value !== undefined,
+          ) || changesAuthorization(flags);
+        if (!given) {
           throw new UsageError(
             'Nothing to configure: give --countries, --b2b, --prepaid, --kyc-import, --three-ds-deadline or an authorization ' +
               'setting (--fee-fx, --fee-atm, --fee-auth, --fx-rate, --clearing-tolerance, ' +
@@ -197,7 +180,9 @@ export function registerDistributorCommands(program: Command, cli: Cli): void {
         }
         const { service, directory } = await openControlPlane(context);
         const current = existingDistributor(directory, distributorId);
-        const authorization = changedAuthorization(current.program, authorizationFlags);
+        // The authorization settings are checked (and their problems named by flag) before the rest applies.
+        const authorization = changedAuthorization(current.program, flags);
+        const changes = programUpdate(current.program, { ...flags, threeDsDeadlineSeconds: threeDsDeadline });
         if (authorization) changes.authorization = authorization;
         const distributor = await service.configureProgram(distributorId, changes);
         await print(context, distributorView(distributor), () => [

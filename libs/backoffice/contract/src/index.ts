@@ -3,3 +3,4 @@ export * from './audit';
 export * from './timeline';
 export * from './audit-log';
 export * from './environment-pages';
+export * from './health';

@@ -1,7 +1,9 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AUDIT_TRAIL } from '@cip/backoffice/contract';
 import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
-import { CLOCK, Clock } from '@cip/shared/runtime';
+import type { Environment } from '@cip/shared/contracts';
+import { CLOCK, Clock, METRICS, PlatformMetrics } from '@cip/shared/runtime';
+import { SystemHealthService } from './health/system-health.service';
 import { AuditTrailService } from './audit/audit-trail.service';
 import { OPERATIONS_PROVIDERS } from './operations';
 import { openStaffAdministration, type StaffAdministration } from './staff-administration';
@@ -15,6 +17,8 @@ export interface BackofficeOptions {
   masterKey: Buffer;
   /** The dashboard's page of an invitation token. */
   invitationUrl(token: string): string;
+  /** Webhook deliveries not yet finished in an environment (the health page); where the dispatcher runs. */
+  webhookBacklog(environment: Environment): number;
 }
 
 export const BACKOFFICE_OPTIONS = Symbol('BACKOFFICE_OPTIONS');
@@ -61,6 +65,12 @@ export class BackofficeModule implements OnModuleInit, OnApplicationShutdown {
           useFactory: (a: StaffAdministration) => a.audit,
         },
         { provide: AUDIT_TRAIL, useExisting: AuditTrailService },
+        {
+          provide: SystemHealthService,
+          inject: [METRICS, CLOCK],
+          useFactory: (metrics: PlatformMetrics, clock: Clock) =>
+            new SystemHealthService(metrics, clock, options.webhookBacklog),
+        },
         ...OPERATIONS_PROVIDERS,
       ],
       exports: [
@@ -68,6 +78,7 @@ export class BackofficeModule implements OnModuleInit, OnApplicationShutdown {
         StaffService,
         AuditTrailService,
         AUDIT_TRAIL,
+        SystemHealthService,
         BACKOFFICE_OPTIONS,
         ...OPERATIONS_PROVIDERS,
       ],

@@ -7,3 +7,4 @@ export * from './staff/staff-directory';
 export * from './staff/staff-credential-store';
 export * from './staff/passwords';
 export * from './staff/totp';
+export * from './health/system-health.service';

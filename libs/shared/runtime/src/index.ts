@@ -2,6 +2,7 @@ export * from './clock';
 export * from './ids';
 export * from './logger';
 export * from './metrics';
+export * from './recent-server-errors';
 export * from './sqlite-database';
 export * from './config';
 export * from './sqlite-checkpointer';

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { RecentServerErrors } from './recent-server-errors';
 
 /**
  * The Prometheus registry of a process and the metrics shared by every app (ARCHITECTURE.md,
@@ -6,6 +7,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  */
 export class PlatformMetrics {
   readonly registry = new Registry();
+
+  /** The /v1 API's recent 5xx answers, for the backoffice's health page (the access log records them). */
+  readonly recentServerErrors = new RecentServerErrors();
 
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',

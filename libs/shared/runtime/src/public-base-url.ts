@@ -26,3 +26,17 @@ export function publicBaseUrl(settings: PublicAddressSettings, listeningPort = s
   if (settings.publicBaseUrl) return settings.publicBaseUrl.replace(/\/+$/, '');
   return listenUrl(settings.host, listeningPort);
 }
+
+/**
+ * Where staff reach the dashboard (the operator app), which invitation links start with: DASHBOARD_PUBLIC_URL
+ * when set, else the URL the operator app listens on (DASHBOARD_PORT; `listeningPort` when bound to 0).
+ */
+export function dashboardBaseUrl(
+  settings: { dashboardPublicUrl?: string; host: string; dashboardPort: number },
+  listeningPort = settings.dashboardPort,
+): string {
+  return publicBaseUrl(
+    { publicBaseUrl: settings.dashboardPublicUrl, host: settings.host, port: settings.dashboardPort },
+    listeningPort,
+  );
+}

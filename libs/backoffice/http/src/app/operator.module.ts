@@ -2,6 +2,8 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { BackofficeModule, type BackofficeOptions } from '@cip/backoffice/service';
 import { OperatorGuard } from '../access/operator.guard';
+import { DistributorsController } from '../control-plane/distributors.controller';
+import { HealthController } from '../health/health.controller';
 import { ENVIRONMENT_CONTROLLERS } from '../environment';
 import { AuditController, StaffController } from '../staff/staff.controller';
 import { InvitationsController, SessionController } from '../staff/session.controller';
@@ -12,6 +14,8 @@ export const OPERATOR_CONTROLLERS: Type[] = [
   InvitationsController,
   StaffController,
   AuditController,
+  DistributorsController,
+  HealthController,
 ];
 
 /**

@@ -13,6 +13,15 @@ export function installAccessLog(
       { method: request.method, route, status: String(reply.statusCode) },
       seconds,
     );
+    if (reply.statusCode >= 500 && request.url.startsWith('/v1/')) {
+      options.metrics.recentServerErrors.record({
+        at: new Date().toISOString(),
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        requestId: request.id,
+      });
+    }
     options.logger.info(
       {
         reqId: request.id,

@@ -114,6 +114,11 @@ export class DeliveryEngine {
     return this.queues.backlog;
   }
 
+  /** Deliveries not yet finished of one environment. */
+  backlogOf(environment: Environment): number {
+    return this.queues.backlogOf(environment);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     await this.log.flush();

@@ -101,4 +101,12 @@ export class DeliveryQueues {
     for (const queue of this.queues.values()) count += queue.jobs.length;
     return count;
   }
+
+  /** Deliveries not yet finished of one environment (the backoffice's health page). */
+  backlogOf(environment: Environment): number {
+    let count = 0;
+    for (const queue of this.queues.values())
+      if (queue.environment === environment) count += queue.jobs.length;
+    return count;
+  }
 }

@@ -1,0 +1,99 @@
+import { STAFF_ROLES } from '@cip/backoffice/contract';
+import {
+  CLI_ACTOR,
+  openStaffAdministration,
+  staffCredentialsFile,
+  type StaffAdministration,
+} from '@cip/backoffice/service';
+import { loadPersonalDataMasterKey } from '@cip/shared/infrastructure';
+import { dashboardBaseUrl, readPlatformConfig, systemClock } from '@cip/shared/runtime';
+import type { Command } from 'commander';
+import { Cli, CommandContext, commandGroup, examples, print, table, UsageError } from '../command';
+import { nonEmpty } from '../options';
+
+/** The staff services over the data directory's control store and staff credential store. */
+async function withStaff<T>(
+  context: CommandContext,
+  use: (staff: StaffAdministration) => Promise<T>,
+): Promise<T> {
+  let baseUrl: string;
+  try {
+    baseUrl = dashboardBaseUrl(readPlatformConfig(context.io.env));
+  } catch (error) {
+    // The platform would refuse to start with this environment: say which variable is wrong.
+    throw new UsageError(error instanceof Error ? error.message : String(error), false);
+  }
+  const administration = openStaffAdministration({
+    eventStore: context.infrastructure().scope('control').eventStore,
+    credentialsFile: staffCredentialsFile(context.dataDir),
+    masterKey: loadPersonalDataMasterKey(context.dataDir, context.io.env.PERSONAL_DATA_MASTER_KEY),
+    clock: systemClock,
+    invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
+  });
+  try {
+    return await use(administration);
+  } finally {
+    await administration.close();
+  }
+}
+
+export function registerStaffCommands(program: Command, cli: Cli): void {
+  const staff = commandGroup(program, 'staff', 'Backoffice staff: the first admin, and who has access.');
+
+  staff
+    .command('create-admin')
+    .description(
+      'Invite an admin of the backoffice dashboard: prints a one-time invitation link (72 hours) where they set ' +
+        'a password and an authenticator app. Admins invite the other staff from the dashboard.',
+    )
+    .requiredOption('--email <email>', "the admin's email", nonEmpty)
+    .requiredOption('--name <name>', "the admin's name", nonEmpty)
+    .addHelpText('after', examples('staff create-admin --email ada@example.com --name "Ada Lovelace"'))
+    .action(
+      cli.action<{ email: string; name: string }>(async (context, { options }) => {
+        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email) || options.email.length > 254) {
+          throw new UsageError(`--email: ${options.email} is not an email address`);
+        }
+        const invited = await withStaff(context, async ({ staff: service, audit }) => {
+          const result = await service.invite(
+            { email: options.email, name: options.name, role: 'admin' },
+            null,
+          );
+          await audit.recordAs(CLI_ACTOR, {
+            action: 'staff.invite',
+            environment: null,
+            target: { type: 'staff', id: result.staff.id },
+          });
+          return result;
+        });
+        await print(context, invited, () => [
+          `Invited admin ${invited.staff.id} (${invited.staff.email})`,
+          `  invitation  ${invited.invitation.url}`,
+          `  expires     ${invited.invitation.expiresAt}`,
+        ]);
+        context.io.err(
+          'The invitation link is shown once and works once: send it to the person over a channel you trust.\n',
+        );
+        return 0;
+      }),
+    );
+
+  staff
+    .command('list')
+    .description(`List the staff members, their roles (${STAFF_ROLES.join(', ')}) and status.`)
+    .addHelpText('after', examples('staff list', 'staff list --json'))
+    .action(
+      cli.action(async (context) => {
+        const list = await withStaff(context, ({ staff: service }) => service.list());
+        await print(context, list, () =>
+          list.length === 0
+            ? ['No staff yet: invite the first admin with `staff create-admin`.']
+            : table(
+                ['ID', 'EMAIL', 'NAME', 'ROLE', 'STATUS', 'LOCKED UNTIL'],
+                list.map((s) => [s.id, s.email, s.name, s.role, s.status, s.lockedUntil ?? '']),
+              ),
+        );
+        return 0;
+      }),
+    );
+}
