@@ -42,7 +42,12 @@ export function App() {
       darkTheme={null}
       disableTelemetry
     >
-      <Resource name="distributors" list={DistributorList} show={DistributorShow} options={{ label: 'Distributors' }} />
+      <Resource
+        name="distributors"
+        list={DistributorList}
+        show={DistributorShow}
+        options={{ label: 'Distributors' }}
+      />
       <Resource name="staff" list={StaffList} options={{ label: 'Staff' }} />
       <Resource name="audit" list={AuditList} options={{ label: 'Audit log' }} />
       {ENVIRONMENTS.flatMap((environment) => [

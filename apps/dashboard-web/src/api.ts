@@ -71,6 +71,7 @@ export async function api<T = unknown>(
 
 /** The API error of a failed call, for showing it (`card_unfreeze_blocked_error: ...`). */
 export function errorBody(error: unknown): ApiErrorBody {
-  if (error instanceof HttpError && error.body && typeof error.body === 'object') return error.body as ApiErrorBody;
+  if (error instanceof HttpError && error.body && typeof error.body === 'object')
+    return error.body as ApiErrorBody;
   return { code: 'error', message: error instanceof Error ? error.message : String(error) };
 }

@@ -1,4 +1,4 @@
-import type { DataProvider, RaRecord } from 'react-admin';
+import { HttpError, type DataProvider, type RaRecord } from 'react-admin';
 import { api } from './api';
 
 // Resource names are operator API paths: `staff`, `audit`, `distributors`, `sandbox/transactions`,
@@ -19,6 +19,24 @@ function withId(row: Record<string, unknown>): RaRecord {
 // page n is read (react-admin's "partial pagination": hasNextPage instead of a total).
 const cursors = new Map<string, (string | null)[]>();
 
+/**
+ * The API lists webhook subscriptions (a distributor has a few) but has no read of one: the subscription
+ * page finds it in the list.
+ */
+async function subscription(resource: string, id: string): Promise<RaRecord> {
+  let cursor: string | undefined;
+  do {
+    const page = await api<Page>(`/${resource}`, { query: { limit: 100, cursor } });
+    const found = page.data.find((row) => row.id === id);
+    if (found) return withId(found);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  throw new HttpError(`No webhook subscription ${id}`, 404, {
+    code: 'not_found',
+    message: `No webhook subscription ${id}`,
+  });
+}
+
 export const dataProvider = {
   async getList(resource, params) {
     const perPage = params.pagination?.perPage ?? 25;
@@ -38,6 +56,8 @@ export const dataProvider = {
     return { data, pageInfo: { hasNextPage: true, hasPreviousPage: page > 1 } };
   },
   async getOne(resource, params) {
+    if (resource.endsWith('/webhook-subscriptions'))
+      return { data: await subscription(resource, String(params.id)) };
     const body = await api<Record<string, unknown>>(`/${resource}/${encodeURIComponent(String(params.id))}`);
     return { data: { ...withId(body), id: params.id } };
   },

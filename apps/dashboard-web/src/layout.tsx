@@ -52,7 +52,10 @@ function DashboardAppBar() {
     >
       <TitlePortal component="span" />
       {environment && (
-        <Typography component="span" sx={{ fontWeight: 700, letterSpacing: 1, px: 1, border: 2, borderRadius: 1 }}>
+        <Typography
+          component="span"
+          sx={{ fontWeight: 700, letterSpacing: 1, px: 1, border: 2, borderRadius: 1 }}
+        >
           {production ? 'PRODUCTION' : 'SANDBOX'}
         </Typography>
       )}
@@ -67,7 +70,11 @@ function DashboardMenu() {
   return (
     <Menu>
       <Menu.Item to={`/${environment}/search`} primaryText="Search" leftIcon={<SearchIcon />} />
-      <Menu.Item to={`/${environment}/transactions`} primaryText="Transactions" leftIcon={<ReceiptLongIcon />} />
+      <Menu.Item
+        to={`/${environment}/transactions`}
+        primaryText="Transactions"
+        leftIcon={<ReceiptLongIcon />}
+      />
       <Menu.Item to={`/${environment}/kyc-reviews`} primaryText="KYC review" leftIcon={<FactCheckIcon />} />
       <Menu.Item
         to={`/${environment}/webhook-subscriptions`}

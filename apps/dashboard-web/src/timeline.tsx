@@ -53,7 +53,9 @@ export function Timeline({ path }: { path: string }) {
                   variant="outlined"
                   color={entry.entry.outcome === 'succeeded' ? 'success' : 'error'}
                   label={
-                    entry.entry.outcome === 'succeeded' ? 'succeeded' : `refused: ${entry.entry.errorCode ?? ''}`
+                    entry.entry.outcome === 'succeeded'
+                      ? 'succeeded'
+                      : `refused: ${entry.entry.errorCode ?? ''}`
                   }
                 />
               </Stack>

@@ -50,7 +50,15 @@ export function PageHeading({
   );
 }
 
-export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+export function Section({
+  title,
+  actions,
+  children,
+}: {
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   const headingId = useId();
   return (
     <Paper component="section" aria-labelledby={headingId} sx={{ p: 2, mb: 2 }}>
@@ -68,7 +76,10 @@ export function Section({ title, actions, children }: { title: string; actions?:
 export function display(value: unknown): ReactNode {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (Array.isArray(value)) return value.length ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') : '—';
+  if (Array.isArray(value))
+    return value.length
+      ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ')
+      : '—';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
@@ -193,5 +204,8 @@ export function money(amount: unknown, currency: unknown = 'USD'): string {
 
 export function when(at: unknown): string {
   if (typeof at !== 'string') return '—';
-  return at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+  return at
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC')
+    .replace(/Z$/, ' UTC');
 }

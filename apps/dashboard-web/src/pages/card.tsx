@@ -48,7 +48,12 @@ export function CardPage({ environment }: { environment: Environment }) {
                   />
                 )}
                 {card.status === 'frozen' && (
-                  <ActionButton label="Unfreeze" permission="support" title="Unfreeze the card" path={`${base}/unfreeze`} />
+                  <ActionButton
+                    label="Unfreeze"
+                    permission="support"
+                    title="Unfreeze the card"
+                    path={`${base}/unfreeze`}
+                  />
                 )}
                 {blocks.includes('pin_cvv_attempts') && (
                   <ActionButton
@@ -64,7 +69,9 @@ export function CardPage({ environment }: { environment: Environment }) {
                   title="Place an operator hold on the card"
                   description="The card is frozen until the hold is lifted."
                   path={`${base}/holds`}
-                  fields={[{ name: 'hold', label: 'Hold', options: OPERATOR_HOLDS, initial: 'compliance_hold' }]}
+                  fields={[
+                    { name: 'hold', label: 'Hold', options: OPERATOR_HOLDS, initial: 'compliance_hold' },
+                  ]}
                   color="warning"
                 />
                 {holds.map((hold) => (
@@ -80,7 +87,11 @@ export function CardPage({ environment }: { environment: Environment }) {
               </Stack>
             }
           >
-            {holds.length > 0 && <Alert severity="warning" sx={{ mb: 1 }}>Operator hold: {holds.join(', ')}</Alert>}
+            {holds.length > 0 && (
+              <Alert severity="warning" sx={{ mb: 1 }}>
+                Operator hold: {holds.join(', ')}
+              </Alert>
+            )}
             <KeyValues
               entries={[
                 ['Id', display(card.id)],
@@ -89,7 +100,10 @@ export function CardPage({ environment }: { environment: Environment }) {
                 ['Type', display(card.type)],
                 ['Status', display(card.status)],
                 ['Blocks', display(blocks)],
-                ['Expires', card.expMonth ? `${String(card.expMonth).padStart(2, '0')}/${card.expYear}` : '—'],
+                [
+                  'Expires',
+                  card.expMonth ? `${String(card.expMonth).padStart(2, '0')}/${card.expYear}` : '—',
+                ],
                 ['User', <UserLink key="user" environment={environment} id={card.userId} />],
                 ['Wallet', display(card.walletId)],
                 ['Created', when(card.createdAt)],

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Stack } from '@mui/material';
 import { Datagrid, FunctionField, List, Show, TextField, useRecordContext } from 'react-admin';
 import { ActionButton, ShownOnceDialog, type ActionField } from '../actions';
@@ -9,7 +9,9 @@ type Row = Record<string, unknown>;
 interface Authorization {
   fees?: { fx: number; atm: number; auth: number };
   fxRates?: Record<string, string>;
-  [field: string]: unknown;
+  clearingTolerance?: number;
+  holdExpiryDays?: number;
+  settlementAddress?: string | null;
 }
 interface Program {
   allowedCountries?: string[];
@@ -51,7 +53,11 @@ export function DistributorList() {
   );
 }
 
-const FEATURES = ['b2b', 'prepaid', 'kycImportEnabled'] as const;
+const FEATURES = [
+  ['b2b', 'b2b', 'B2B users'],
+  ['prepaid', 'prepaid', 'Prepaid cards'],
+  ['kycImport', 'kycImportEnabled', 'KYC import'],
+] as const;
 const list = (text: string) =>
   text
     .split(',')
@@ -62,65 +68,79 @@ const rates = (rec: Record<string, string> = {}) =>
     .map(([currency, rate]) => `${currency}=${rate}`)
     .join(', ');
 
-/** The program edit form: the settings of `cli distributors configure`; only what changed is sent. */
-function programFields(program: Program): { fields: ActionField[]; build: (v: Record<string, string>) => Row } {
-  const fees = program.authorization?.fees ?? { fx: 0, atm: 0, auth: 0 };
-  // Other list settings of the program (MCC groups, ...) are edited as comma-separated lists.
-  const otherLists = Object.keys(program).filter(
-    (key) => key !== 'allowedCountries' && Array.isArray(program[key]),
-  );
+/**
+ * The program edit form: the settings of `cli distributors configure`, as the API takes them (texts such
+ * as `2%`, `2.50USD`, `3m`, parsed by the platform); only what changed is sent, so a refusal names it.
+ */
+function programFields(program: Program): {
+  fields: ActionField[];
+  build: (v: Record<string, string>) => Row;
+} {
+  const authorization = program.authorization ?? {};
+  const fees = authorization.fees ?? { fx: 0, atm: 0, auth: 0 };
   const fields: ActionField[] = [
     {
-      name: 'allowedCountries',
+      name: 'countries',
       label: 'Countries (ISO codes, comma-separated)',
       initial: (program.allowedCountries ?? []).join(', '),
     },
-    ...FEATURES.map((feature) => ({
-      name: feature,
-      label: `Feature: ${feature}`,
+    ...FEATURES.map(([name, field, label]) => ({
+      name,
+      label,
       options: ['true', 'false'] as const,
-      initial: String(Boolean(program[feature])),
+      initial: String(Boolean(program[field])),
     })),
-    ...otherLists.map((key) => ({
-      name: key,
-      label: `${key} (comma-separated)`,
-      initial: (program[key] as string[]).join(', '),
-    })),
-    { name: 'feeFx', label: 'FX fee (6 implied decimals: 20000 = 2%)', type: 'number', initial: String(fees.fx) },
-    { name: 'feeAtm', label: 'ATM fee (USD, 6 implied decimals)', type: 'number', initial: String(fees.atm) },
-    { name: 'feeAuth', label: 'Authorization fee (USD, 6 implied decimals)', type: 'number', initial: String(fees.auth) },
+    { name: 'feeFx', label: 'FX fee (2% or 20000)', initial: String(fees.fx) },
+    { name: 'feeAtm', label: 'ATM fee (2.50USD or 2500000)', initial: String(fees.atm) },
+    { name: 'feeAuth', label: 'Authorization fee (0.10USD or 100000)', initial: String(fees.auth) },
     {
       name: 'fxRates',
-      label: 'FX rates (USD per unit: EUR=1.08, SEK=0.095)',
-      initial: rates(program.authorization?.fxRates),
+      label: 'FX rates, USD per unit (EUR=1.08, SEK=0.095)',
+      initial: rates(authorization.fxRates),
+    },
+    {
+      name: 'clearingTolerance',
+      label: 'Clearing tolerance (15% or 150000)',
+      initial: String(authorization.clearingTolerance ?? ''),
+    },
+    {
+      name: 'holdExpiryDays',
+      label: 'Hold expiry (days, 1 to 30)',
+      type: 'number',
+      initial: String(authorization.holdExpiryDays ?? ''),
+    },
+    {
+      name: 'settlementAddress',
+      label: 'Settlement address (empty: none)',
+      initial: String(authorization.settlementAddress ?? ''),
     },
     {
       name: 'threeDsDeadline',
-      label: '3DS challenge deadline (seconds, 60 to 600)',
-      type: 'number',
-      initial: String(program.threeDs?.challengeDeadlineSeconds ?? 300),
+      label: '3DS challenge deadline (90s, 3m: 1 to 10 minutes)',
+      initial: `${program.threeDs?.challengeDeadlineSeconds ?? 300}s`,
     },
   ];
   const initial = Object.fromEntries(fields.map((field) => [field.name, field.initial ?? '']));
   const build = (values: Record<string, string>): Row => {
-    const changed = (name: string) => values[name] !== initial[name];
     const changes: Row = {};
-    if (changed('allowedCountries')) changes.allowedCountries = list(values.allowedCountries).map((c) => c.toUpperCase());
-    for (const feature of FEATURES) if (changed(feature)) changes[feature] = values[feature] === 'true';
-    for (const key of otherLists) if (changed(key)) changes[key] = list(values[key]);
-    if (['feeFx', 'feeAtm', 'feeAuth', 'fxRates'].some(changed)) {
-      changes.authorization = {
-        ...program.authorization,
-        fees: { fx: Number(values.feeFx), atm: Number(values.feeAtm), auth: Number(values.feeAuth) },
-        fxRates: Object.fromEntries(
-          list(values.fxRates).map((pair) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === initial[name]) continue;
+      if (name === 'countries') changes.countries = list(value).map((country) => country.toUpperCase());
+      else if (FEATURES.some(([feature]) => feature === name)) changes[name] = value === 'true';
+      else if (name === 'holdExpiryDays') changes.holdExpiryDays = Number(value);
+      else if (name === 'settlementAddress') changes.settlementAddress = value.trim() || null;
+      else if (name === 'fxRates') {
+        const given = Object.fromEntries(
+          list(value).map((pair) => {
             const [currency, rate] = pair.split('=').map((part) => part.trim());
-            return [currency.toUpperCase(), rate];
+            return [currency.toUpperCase(), rate ?? ''];
           }),
-        ),
-      };
+        );
+        // A currency taken out of the list loses its rate (null), as `--fx-rate JPY=none` does.
+        const removed = Object.keys(authorization.fxRates ?? {}).filter((currency) => !(currency in given));
+        changes.fxRates = { ...given, ...Object.fromEntries(removed.map((currency) => [currency, null])) };
+      } else changes[name] = value.trim();
     }
-    if (changed('threeDsDeadline')) changes.threeDs = { challengeDeadlineSeconds: Number(values.threeDsDeadline) };
     return changes;
   };
   return { fields, build };
@@ -158,9 +178,15 @@ function DistributorDetail() {
             ['Name', distributor.name],
             ['Id', distributor.id],
             ['Countries', display(program.allowedCountries)],
-            ...FEATURES.map((feature): [string, React.ReactNode] => [`Feature ${feature}`, display(program[feature])]),
-            ['Fees (fx, atm, auth)', display(program.authorization?.fees ? Object.values(program.authorization.fees) : null)],
+            ...FEATURES.map(([, field, label]): [string, ReactNode] => [label, display(program[field])]),
+            [
+              'Fees (fx, atm, auth; 6 implied decimals)',
+              display(program.authorization?.fees ? Object.values(program.authorization.fees) : null),
+            ],
             ['FX rates', rates(program.authorization?.fxRates) || '—'],
+            ['Clearing tolerance', display(program.authorization?.clearingTolerance)],
+            ['Hold expiry (days)', display(program.authorization?.holdExpiryDays)],
+            ['Settlement address', display(program.authorization?.settlementAddress)],
             ['3DS challenge deadline', `${program.threeDs?.challengeDeadlineSeconds ?? 300} s`],
           ]}
         />
@@ -174,7 +200,9 @@ function DistributorDetail() {
             permission="admin"
             title={`Create an API key for ${distributor.name}`}
             path={`/distributors/${encodeURIComponent(distributor.id)}/keys`}
-            fields={[{ name: 'environment', label: 'Environment', options: ENVIRONMENTS, initial: 'sandbox' }]}
+            fields={[
+              { name: 'environment', label: 'Environment', options: ENVIRONMENTS, initial: 'sandbox' },
+            ]}
             onDone={showKey}
           />
         }
@@ -217,7 +245,12 @@ function DistributorDetail() {
         />
       </Section>
       {secret && (
-        <ShownOnceDialog title="API key created" label="New key" secret={secret} onClose={() => setSecret(null)} />
+        <ShownOnceDialog
+          title="API key created"
+          label="New key"
+          secret={secret}
+          onClose={() => setSecret(null)}
+        />
       )}
     </>
   );

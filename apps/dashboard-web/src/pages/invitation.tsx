@@ -18,7 +18,11 @@ interface Invitation {
 export function InvitationPage() {
   const { token = '' } = useParams();
   const path = `/invitations/${encodeURIComponent(token)}`;
-  const invitation = useQuery({ queryKey: ['invitation', token], queryFn: () => api<Invitation>(path), retry: false });
+  const invitation = useQuery({
+    queryKey: ['invitation', token],
+    queryFn: () => api<Invitation>(path),
+    retry: false,
+  });
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [code, setCode] = useState('');
@@ -41,7 +45,10 @@ export function InvitationPage() {
   };
 
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', bgcolor: 'grey.100' }}>
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', bgcolor: 'grey.100' }}
+    >
       <Paper sx={{ p: 4, width: 560, maxWidth: '100%' }}>
         <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
           Accept your invitation

@@ -24,7 +24,15 @@ export function KycReviewButtons({ environment, kycId }: { environment: Environm
         permission="compliance"
         title={`Decline KYC ${kycId}`}
         path={path}
-        fields={[{ name: 'declinedCode', label: 'Declined code', options: DECLINED_CODES, required: true, initial: 'identity' }]}
+        fields={[
+          {
+            name: 'declinedCode',
+            label: 'Declined code',
+            options: DECLINED_CODES,
+            required: true,
+            initial: 'identity',
+          },
+        ]}
         buildBody={(values) => ({ decision: 'decline', declinedCode: values.declinedCode })}
         color="error"
       />

@@ -38,7 +38,10 @@ export function LoginPage() {
   };
 
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', bgcolor: 'grey.100' }}>
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', bgcolor: 'grey.100' }}
+    >
       <Paper sx={{ p: 4, width: 380 }}>
         <form onSubmit={submit}>
           <Stack spacing={2}>

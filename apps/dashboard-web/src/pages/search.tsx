@@ -44,7 +44,15 @@ export function TransactionLink({ environment, id }: { environment: Environment;
   );
 }
 
-export function CardsTable({ environment, cards, caption }: { environment: Environment; cards: Row[]; caption: string }) {
+export function CardsTable({
+  environment,
+  cards,
+  caption,
+}: {
+  environment: Environment;
+  cards: Row[];
+  caption: string;
+}) {
   return (
     <RowsTable
       caption={caption}
@@ -156,7 +164,10 @@ export function SearchPage({ environment }: { environment: Environment }) {
               columns={[
                 { label: 'User', render: (user) => <UserLink environment={environment} id={user.id} /> },
                 { label: 'Email', render: (user) => display(user.email) },
-                { label: 'Name', render: (user) => display([user.firstName, user.lastName].filter(Boolean).join(' ')) },
+                {
+                  label: 'Name',
+                  render: (user) => display([user.firstName, user.lastName].filter(Boolean).join(' ')),
+                },
                 { label: 'Status', render: (user) => display(user.status) },
               ]}
             />
@@ -183,7 +194,12 @@ export function SearchPage({ environment }: { environment: Environment }) {
             slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 4 } }}
             onChange={(e) => setLast4(e.target.value)}
           />
-          <TextField label="User id (optional)" value={userId} size="small" onChange={(e) => setUserId(e.target.value)} />
+          <TextField
+            label="User id (optional)"
+            value={userId}
+            size="small"
+            onChange={(e) => setUserId(e.target.value)}
+          />
           <Button type="submit" variant="contained">
             Find cards
           </Button>
@@ -191,7 +207,11 @@ export function SearchPage({ environment }: { environment: Environment }) {
         {cards.isFetching && <Loading />}
         {cards.error && <LoadError error={cards.error} />}
         {cards.data !== undefined && (
-          <CardsTable environment={environment} cards={rowsOf(cards.data)} caption="Cards with these digits" />
+          <CardsTable
+            environment={environment}
+            cards={rowsOf(cards.data)}
+            caption="Cards with these digits"
+          />
         )}
       </Section>
     </>

@@ -24,7 +24,12 @@ function InviteButton() {
         onDone={(answer) => setLink((answer as { invitation?: { url?: string } }).invitation?.url ?? null)}
       />
       {link && (
-        <ShownOnceDialog title="Invitation link" label="Invitation link" secret={link} onClose={() => setLink(null)} />
+        <ShownOnceDialog
+          title="Invitation link"
+          label="Invitation link"
+          secret={link}
+          onClose={() => setLink(null)}
+        />
       )}
     </>
   );
@@ -42,7 +47,12 @@ function StaffActions({ staff }: { staff: StaffView }) {
         fields={[{ name: 'role', label: 'Role', options: STAFF_ROLES, initial: staff.role }]}
       />
       {staff.lockedUntil && (
-        <ActionButton label="Unlock" permission="admin" title={`Unlock ${staff.email}`} path={`${base}/unlock`} />
+        <ActionButton
+          label="Unlock"
+          permission="admin"
+          title={`Unlock ${staff.email}`}
+          path={`${base}/unlock`}
+        />
       )}
       {staff.status !== 'disabled' && (
         <ActionButton

@@ -42,10 +42,19 @@ export function TransactionList({ environment }: { environment: Environment }) {
           <TextField source="id" sortable={false} />
           <FunctionField label="Kind" render={(row: Row) => kindOf(row)} />
           <FunctionField label="Status" render={(row: Row) => display(inner(row).status)} />
-          <FunctionField label="Amount" render={(row: Row) => money(inner(row).amount, inner(row).currency)} />
+          <FunctionField
+            label="Amount"
+            render={(row: Row) => money(inner(row).amount, inner(row).currency)}
+          />
           <FunctionField label="Merchant" render={(row: Row) => display(inner(row).merchantName)} />
-          <FunctionField label="User" render={(row: Row) => <UserLink environment={environment} id={inner(row).userId} />} />
-          <FunctionField label="Card" render={(row: Row) => <CardLink environment={environment} id={inner(row).cardId} />} />
+          <FunctionField
+            label="User"
+            render={(row: Row) => <UserLink environment={environment} id={inner(row).userId} />}
+          />
+          <FunctionField
+            label="Card"
+            render={(row: Row) => <CardLink environment={environment} id={inner(row).cardId} />}
+          />
           <DateField source="createdAt" label="At" showTime sortable={false} />
         </Datagrid>
       </List>

@@ -23,7 +23,6 @@ interface UserDetail {
   transactions: Row[];
 }
 
-
 export function UserPage({ environment }: { environment: Environment }) {
   const { id = '' } = useParams();
   const base = `/${environment}/users/${encodeURIComponent(id)}`;
@@ -50,7 +49,14 @@ export function UserPage({ environment }: { environment: Environment }) {
                 permission="compliance"
                 title="Send a request for information"
                 path={`${base}/rfis`}
-                fields={[{ name: 'rfiSubtype', label: 'RFI subtype', options: RFI_SUBTYPES, initial: 'additional_id' }]}
+                fields={[
+                  {
+                    name: 'rfiSubtype',
+                    label: 'RFI subtype',
+                    options: RFI_SUBTYPES,
+                    initial: 'additional_id',
+                  },
+                ]}
               />
             }
           >
@@ -123,7 +129,10 @@ export function UserPage({ environment }: { environment: Environment }) {
                     ['Wallet', display(wallet.id)],
                     ['Balance', money(wallet.balance, wallet.currency ?? 'USDC')],
                     ['Held', money(wallet.held ?? wallet.pendingHolds, wallet.currency ?? 'USDC')],
-                    ['Available', money(wallet.available ?? wallet.availableBalance, wallet.currency ?? 'USDC')],
+                    [
+                      'Available',
+                      money(wallet.available ?? wallet.availableBalance, wallet.currency ?? 'USDC'),
+                    ],
                     ['Compliance hold', hold ? 'yes' : 'no'],
                   ]}
                 />
@@ -149,10 +158,18 @@ export function UserPage({ environment }: { environment: Environment }) {
             <CardsTable environment={environment} cards={d.cards ?? []} caption="Cards of the user" />
           </Section>
           <Section title="Authorizations">
-            <TransactionsTable environment={environment} rows={d.authorizations ?? []} caption="Authorizations" />
+            <TransactionsTable
+              environment={environment}
+              rows={d.authorizations ?? []}
+              caption="Authorizations"
+            />
           </Section>
           <Section title="Wallet transactions">
-            <TransactionsTable environment={environment} rows={d.transactions ?? []} caption="Wallet transactions" />
+            <TransactionsTable
+              environment={environment}
+              rows={d.transactions ?? []}
+              caption="Wallet transactions"
+            />
           </Section>
           <Timeline path={`${base}/timeline`} />
         </>

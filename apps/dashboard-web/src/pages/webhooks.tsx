@@ -37,7 +37,6 @@ export function WebhookSubscriptionList({ environment }: { environment: Environm
   );
 }
 
-
 function Deliveries({ environment }: { environment: Environment }) {
   const subscription = useRecordContext<Row & { id: string }>();
   const [status, setStatus] = useState('');
@@ -48,7 +47,11 @@ function Deliveries({ environment }: { environment: Environment }) {
     enabled: Boolean(subscription),
   });
   if (!subscription) return null;
-  const rows = deliveries.data ? (Array.isArray(deliveries.data) ? deliveries.data : deliveries.data.data) : [];
+  const rows = deliveries.data
+    ? Array.isArray(deliveries.data)
+      ? deliveries.data
+      : deliveries.data.data
+    : [];
   return (
     <>
       <Section title="Subscription">
@@ -83,7 +86,10 @@ function Deliveries({ environment }: { environment: Environment }) {
             { label: 'Status', render: (row) => display(row.status) },
             { label: 'Redelivery', render: (row) => display(row.redelivery) },
             { label: 'Attempts', render: (row) => display(attemptsOf(row).length) },
-            { label: 'Last answer', render: (row) => display(attemptsOf(row).at(-1)?.statusCode ?? attemptsOf(row).at(-1)?.error) },
+            {
+              label: 'Last answer',
+              render: (row) => display(attemptsOf(row).at(-1)?.statusCode ?? attemptsOf(row).at(-1)?.error),
+            },
             { label: 'Last attempt', render: (row) => when(attemptsOf(row).at(-1)?.at ?? row.createdAt) },
             { label: 'Next attempt', render: (row) => when(row.nextAttemptAt) },
             {
