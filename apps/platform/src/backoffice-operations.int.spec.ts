@@ -7,8 +7,7 @@ import {
   CARD_OPERATIONS_API,
   type CardVerificationApi,
 } from '@cip/cards/contract';
-import type { ControlPlaneApi } from '@cip/distributors/contract';
-import { DistributorDirectory } from '@cip/distributors/service';
+import { CONTROL_PLANE_API, type ControlPlaneApi } from '@cip/distributors/contract';
 import { EVENTS_API } from '@cip/events/contract';
 import { KYC_API, KYC_OPERATOR_API } from '@cip/kyc/contract';
 import { DomainError } from '@cip/shared/contracts';
@@ -72,18 +71,7 @@ describe('backoffice environment pages: OperatorQueries and OperatorActions', ()
     h = await startHarness({ allowPrivateWebhookUrls: true });
     receiver = await new WebhookReceiver().start();
     const app = h.platform.app;
-    const directory = app.get(DistributorDirectory);
-    const controlPlane: ControlPlaneApi = {
-      listDistributors: async () =>
-        directory.list().map((d) => ({
-          distributorId: d.distributorId,
-          name: d.name,
-          program: d.program,
-          isDefault: d.isDefault,
-          createdAt: d.createdAt,
-        })),
-    };
-    const tenants = new Tenants(controlPlane);
+    const tenants = new Tenants(app.get<ControlPlaneApi>(CONTROL_PLANE_API, { strict: false }));
     const get = <T>(token: symbol) => app.get<T>(token, { strict: false });
     queries = new OperatorQueries(
       tenants,

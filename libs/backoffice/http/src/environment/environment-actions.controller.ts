@@ -11,6 +11,7 @@ import { type CardHold } from '@cip/cards/contract';
 import { ApiErrors, ResourceIdPipe } from '@cip/gateway/http';
 import type { Environment } from '@cip/shared/contracts';
 import { audited } from '../access/audited';
+import { ReasonDto } from '../common/operator-dto';
 import { CurrentStaff, StaffAccess } from '../access/staff-access';
 import {
   CardHoldDto,
@@ -18,7 +19,6 @@ import {
   ENVIRONMENT_PARAM,
   EnvironmentPipe,
   KycReviewDto,
-  ReasonDto,
   RfiDto,
 } from './environment.dto';
 import {
@@ -39,7 +39,7 @@ const REFUSED = ['validation_error', 'unauthorized', 'forbidden', 'csrf_failed',
  * recorded in the audit trail whatever its outcome (`audited`): `succeeded`, or `refused` with the domain's
  * error code, which the operator gets unchanged (`409 card_unfreeze_blocked_error`, ...).
  */
-@ApiTags('operator environment actions')
+@ApiTags('Environment actions')
 @ApiParam(ENVIRONMENT_PARAM)
 @Controller('operator/v1/:environment')
 export class EnvironmentActionsController {

@@ -29,7 +29,7 @@ import {
 const ENV = new EnvironmentPipe();
 
 /** The reads of the environment pages: any signed-in staff member (docs/operator-api.md). */
-@ApiTags('operator environment')
+@ApiTags('Environment pages')
 @ApiParam(ENVIRONMENT_PARAM)
 @Controller('operator/v1/:environment')
 export class EnvironmentReadsController {

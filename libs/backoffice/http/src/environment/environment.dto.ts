@@ -1,22 +1,12 @@
 import { PipeTransform } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { AUTHORIZATION_STATUSES } from '@cip/authorizations/contract';
 import { TRANSACTION_KINDS, type TransactionFilter, type TransactionKind } from '@cip/backoffice/contract';
 import { CARD_HOLDS, type CardHold } from '@cip/cards/contract';
-import { IsSafeText, resourceIdPattern } from '@cip/gateway/http';
+import { integerFromQuery, IsSafeText, resourceIdPattern } from '@cip/gateway/http';
+import { DEFAULT_PAGE_LIMIT, ReasonDto } from '../common/operator-dto';
 import { DECLINED_CODES, type DeclinedCode, RFI_SUBTYPES, type RfiSubtype } from '@cip/kyc/contract';
 import { DomainError, ENVIRONMENTS, type Environment } from '@cip/shared/contracts';
 import { TRANSACTION_STATUSES } from '@cip/wallets/contract';
@@ -54,14 +44,15 @@ export const ENVIRONMENT_PARAM = {
 // Lists
 // ---------------------------------------------------------------------------------------------------
 
-const integerFromQuery = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^[0-9]{1,4}$/.test(value) ? Number(value) : value;
-
 const USER_ID = resourceIdPattern('usr');
 const CARD_ID = resourceIdPattern('crd');
 const DISTRIBUTOR_ID = resourceIdPattern('dst');
 
-/** `?limit=&cursor=` of every operator list. */
+/**
+ * `?limit=&cursor=` of the environment pages' lists. Not the operator API's `CursorPageQueryDto`: these
+ * lists merge one list per distributor (or Events and audit entries), and their cursor holds a position
+ * per source (`mergePages`), so it is longer than a single list's.
+ */
 export class OperatorListQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25 })
   @IsOptional()
@@ -77,12 +68,12 @@ export class OperatorListQueryDto {
   })
   @IsOptional()
   @IsString()
-  @MaxLength(4000)
+  @Matches(/^[A-Za-z0-9_-]{1,4000}$/, { message: 'cursor must be the nextCursor of a previous page' })
   cursor?: string;
 }
 
 export const pageQuery = (query: OperatorListQueryDto) => ({
-  limit: query.limit ?? 25,
+  limit: query.limit ?? DEFAULT_PAGE_LIMIT,
   cursor: query.cursor,
 });
 
@@ -191,21 +182,8 @@ export class DeliveriesQueryDto extends OperatorListQueryDto {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Action bodies: every action says why
+// Action bodies: every action says why (`ReasonDto`)
 // ---------------------------------------------------------------------------------------------------
-
-export class ReasonDto {
-  @ApiProperty({
-    minLength: 1,
-    maxLength: 500,
-    example: 'Ticket 4711',
-    description: 'Why: a ticket or case reference, nothing personal. Recorded in the audit trail.',
-  })
-  @IsString({ message: 'reason must be a string' })
-  @Length(1, 500)
-  @IsSafeText()
-  reason: string;
-}
 
 export class KycReviewDto extends ReasonDto {
   @ApiProperty({ enum: ['approve', 'decline'] })
