@@ -65,6 +65,8 @@ export async function spawnPlatform(
     env: {
       ...process.env,
       PORT: String(port),
+      // The operator app (dashboard) on any free port: two benches, or a bench beside a platform, never collide.
+      DASHBOARD_PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: options.logLevel ?? 'warn',
       BOOTSTRAP_SANDBOX_API_KEY: apiKey,

@@ -35,7 +35,11 @@ function parse(command: string, stdout: string, stderr: string): unknown {
   }
 }
 
-describe('the served OpenAPI document', () => {
+// Both served documents: the distributors' API (/v1) and the backoffice's operator API (/operator/v1).
+describe.each([
+  ['/v1/', (h: Harness) => h.http],
+  ['/operator/v1/', (h: Harness) => h.operatorHttp],
+])('the served OpenAPI document of %s', (prefix, agent) => {
   let h: Harness;
   let dir: string;
   let file: string;
@@ -44,7 +48,7 @@ describe('the served OpenAPI document', () => {
     h = await startHarness();
     dir = mkdtempSync(join(tmpdir(), 'cip-openapi-'));
     file = join(dir, 'openapi.json');
-    const served = await h.http.get('/v1/openapi.json');
+    const served = await agent(h).get(`${prefix}openapi.json`);
     expect(served.status).toBe(200);
     writeFileSync(file, JSON.stringify(served.body, null, 2));
   });
@@ -54,7 +58,7 @@ describe('the served OpenAPI document', () => {
   });
 
   it('is OpenAPI 3.1', async () => {
-    const served = await h.http.get('/v1/openapi.json');
+    const served = await agent(h).get(`${prefix}openapi.json`);
     expect(served.body.openapi).toBe('3.1.0');
   });
 

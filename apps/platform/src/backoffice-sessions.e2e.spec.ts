@@ -281,6 +281,78 @@ describe('backoffice: staff sign-in, sessions, CSRF and roles', () => {
     }).expect(401);
   });
 
+  it('ends a session 12 hours after sign-in, however active', async () => {
+    const member = await h.signInStaff('viewer');
+    for (let elapsed = 0; elapsed + 29 < 12 * 60; elapsed += 29) {
+      await h.operatorHttp.get('/operator/v1/session').set('cookie', member.cookie).expect(200);
+      clock.advance(29 * 60_000);
+    }
+    clock.advance(29 * 60_000);
+    await h.operatorHttp.get('/operator/v1/session').set('cookie', member.cookie).expect(401);
+    admin = await h.signInStaff('admin');
+  });
+
+  it('ends a lockout after 15 minutes without an unlock', async () => {
+    const member = await h.signInStaff('support');
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await signIn({ email: member.email, password: 'wrong password!!', code: '123456' }).expect(401);
+    }
+    clock.advance(14 * 60_000);
+    await signIn({
+      email: member.email,
+      password: member.password,
+      code: totpCode(member.totpSecret, clock.now()),
+    }).expect(423);
+    clock.advance(60_000);
+    await signIn({
+      email: member.email,
+      password: member.password,
+      code: totpCode(member.totpSecret, clock.now()),
+    }).expect(200);
+  });
+
+  it('invites over the API: the link works once, for 72 hours, and asks the current code', async () => {
+    const invited = await h.operatorHttp
+      .post('/operator/v1/staff')
+      .set(admin.headers)
+      .send({ email: `new-${Date.now()}@example.com`, name: 'New Staff', role: 'compliance' })
+      .expect(201);
+    expect(invited.body.staff).toMatchObject({ role: 'compliance', status: 'invited' });
+    const token = new URL(invited.body.invitation.url).pathname.split('/').pop();
+    expect(invited.body.invitation.url.startsWith(`${h.dashboardUrl}/invitations/`)).toBe(true);
+    const pending = await h.operatorHttp.get(`/operator/v1/invitations/${token}`).expect(200);
+    const secret: string = pending.body.totp.secret;
+    expect(pending.body.totp.uri).toMatch(/^otpauth:\/\/totp\//);
+    const accept = (body: object) =>
+      h.operatorHttp.post(`/operator/v1/invitations/${token}/accept`).set('origin', origin()).send(body);
+    const wrongCode = await accept({
+      password: 'long enough password',
+      code: totpCode(secret, new Date(clock.now().getTime() - 10 * 60_000)),
+    }).expect(400);
+    expect(wrongCode.body.error.details).toEqual([expect.objectContaining({ field: 'code' })]);
+    const short = await accept({ password: 'short', code: totpCode(secret, clock.now()) }).expect(400);
+    expect(short.body.error.details).toEqual([expect.objectContaining({ field: 'password' })]);
+    await accept({ password: 'long enough password', code: totpCode(secret, clock.now()) }).expect(200);
+    await h.operatorHttp.get(`/operator/v1/invitations/${token}`).expect(404);
+    await accept({ password: 'long enough password', code: totpCode(secret, clock.now()) }).expect(404);
+
+    const late = await h.operatorHttp
+      .post('/operator/v1/staff')
+      .set(admin.headers)
+      .send({ email: `late-${Date.now()}@example.com`, name: 'Late', role: 'viewer' })
+      .expect(201);
+    const lateToken = new URL(late.body.invitation.url).pathname.split('/').pop();
+    clock.advance(72 * 60 * 60_000);
+    await h.operatorHttp.get(`/operator/v1/invitations/${lateToken}`).expect(404);
+    admin = await h.signInStaff('admin');
+    const duplicate = await h.operatorHttp
+      .post('/operator/v1/staff')
+      .set(admin.headers)
+      .send({ email: invited.body.staff.email.toUpperCase(), name: 'Again', role: 'viewer' })
+      .expect(409);
+    expect(duplicate.body.error.code).toBe('invalid_state_transition');
+  });
+
   it('records who, what, why and outcome in the audit trail, newest first, cursor-paged', async () => {
     const member = await h.signInStaff('viewer');
     await h.operatorHttp

@@ -65,7 +65,7 @@ export async function startOperatorApp(
           platform.get(DeliveryEngine, { strict: false }).backlogOf(environment),
       },
     }),
-    { logger, dashboardDir: options.dashboardDir ?? DASHBOARD_DIR },
+    { logger, dashboardDir: options.dashboardDir ?? DASHBOARD_DIR, timeouts: config.httpTimeouts },
   );
   await app.listen({ port: config.dashboardPort, host: config.host });
   const address = app.getHttpServer().address();

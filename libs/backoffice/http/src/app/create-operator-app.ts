@@ -13,6 +13,7 @@ import {
 } from '@cip/gateway/http';
 import { METRICS, type Logger, type PlatformMetrics } from '@cip/shared/runtime';
 import { randomUUID } from 'node:crypto';
+import { createServer, RequestListener } from 'node:http';
 import { OperatorExceptionFilter } from './operator-exception.filter';
 import { buildOperatorOpenApiDocument } from './operator-openapi';
 import { serveOperatorDocs } from './operator-docs';
@@ -24,6 +25,8 @@ export interface OperatorAppOptions {
   dashboardDir: string;
   /** Largest accepted request body (64 KiB: the operator API takes small forms). */
   bodyLimitBytes?: number;
+  /** Headers and whole-request deadlines (PlatformConfig.httpTimeouts), as on /v1; Node's defaults when absent. */
+  timeouts?: { headersMs: number; requestMs: number };
 }
 
 class PinoNestLogger implements LoggerService {
@@ -48,6 +51,7 @@ export async function createOperatorApp(
   rootModule: Type<unknown> | DynamicModule,
   options: OperatorAppOptions,
 ): Promise<NestFastifyApplication> {
+  const timeouts = options.timeouts;
   const adapter = new FastifyAdapter({
     logger: false,
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
@@ -56,6 +60,18 @@ export async function createOperatorApp(
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerClientError,
     frameworkErrors: answerRouterError,
+    // Slow or incomplete requests are cut off (408), as on /v1 (createHttpApp).
+    ...(timeouts && {
+      serverFactory: (handler: RequestListener) =>
+        createServer(
+          {
+            headersTimeout: timeouts.headersMs,
+            requestTimeout: timeouts.requestMs,
+            connectionsCheckingInterval: Math.max(10, Math.min(1_000, timeouts.headersMs / 4)),
+          },
+          handler,
+        ),
+    }),
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
     logger: new PinoNestLogger(options.logger),

@@ -45,6 +45,8 @@ export function buildOperatorOpenApiDocument(app: INestApplication): OpenAPIObje
     .setVersion('v1')
     .setDescription(DESCRIPTION)
     .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
+    // The dashboard calls its own origin: the document's server is wherever it was read from.
+    .addServer('/', 'This operator app (DASHBOARD_PORT)')
     .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'staffSession')
     .addSecurityRequirements('staffSession');
   const document = SwaggerModule.createDocument(app, builder.build(), {

@@ -41,7 +41,12 @@ export class SessionController {
 
   @Get()
   @StaffAccess('read')
-  @ApiOperation({ operationId: 'getSession', summary: 'The signed-in staff member and the CSRF token' })
+  @ApiOperation({
+    operationId: 'getSession',
+    summary: 'The signed-in staff member and the CSRF token',
+    description:
+      'The session of the cookie, and its CSRF token (the same for the whole session). Its idle timer restarts.',
+  })
   @ApiResponse({ status: 200, type: StaffSessionResponse })
   current(@CurrentStaff() principal: StaffPrincipal) {
     return this.staff.current(principal);
@@ -50,7 +55,11 @@ export class SessionController {
   @Delete()
   @HttpCode(204)
   @StaffAccess('read')
-  @ApiOperation({ operationId: 'signOut', summary: 'Sign out: this session ends' })
+  @ApiOperation({
+    operationId: 'signOut',
+    summary: 'Sign out',
+    description: 'This session ends and its cookie is cleared; the other sessions of the staff member go on.',
+  })
   @ApiResponse({ status: 204, description: 'Signed out' })
   async signOut(@CurrentStaff() principal: StaffPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.staff.signOut(principal);

@@ -61,7 +61,11 @@ export class StaffController {
   @Post(':staffId/role')
   @HttpCode(200)
   @StaffAccess('admin')
-  @ApiOperation({ operationId: 'changeStaffRole', summary: "Change a staff member's role" })
+  @ApiOperation({
+    operationId: 'changeStaffRole',
+    summary: "Change a staff member's role",
+    description: 'Takes effect on their next request; the same role again changes nothing.',
+  })
   @ApiResponse({ status: 200, type: StaffResponse })
   @ApiErrors('invalid_state_transition')
   changeRole(
