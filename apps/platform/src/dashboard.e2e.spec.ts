@@ -363,8 +363,15 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     await timeline.getByText('card.hold.place').first().waitFor();
     await timeline.getByText('refused: card_unfreeze_blocked_error').waitFor();
     await timeline.getByText('by support@example.com (support), reason: SUP-7 hold lifted').waitFor();
-    await timeline.getByText('card.created body').first().click();
-    await timeline.getByText(`"id": "${heldCard}"`).first().waitFor();
+    // Each Event's body is collapsed until asked for.
+    const created = timeline
+      .getByRole('listitem')
+      .filter({ hasText: 'card.created' })
+      .filter({ hasText: `"id": "${heldCard}"` });
+    const body = created.getByText(`"id": "${heldCard}"`);
+    expect(await body.isVisible()).toBe(false);
+    await created.getByText('card.created body').click();
+    await body.waitFor();
     await shot(page, 'user');
   });
 
