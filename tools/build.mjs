@@ -26,7 +26,11 @@ function* sources(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules' && path !== webApp) yield* sources(path);
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) {
+    } else if (
+      entry.name.endsWith('.ts') &&
+      !entry.name.endsWith('.spec.ts') &&
+      !entry.name.endsWith('.d.ts')
+    ) {
       yield path;
     }
   }
@@ -40,12 +44,14 @@ for (const top of ['apps', 'libs', 'tools']) {
     const out = join(root, 'dist', relative(root, file)).replace(/\.ts$/, '.js');
     if (existsSync(out) && statSync(out).mtimeMs >= statSync(file).mtimeMs) continue;
     jobs.push(
-      transformFile(file, { ...options, filename: file, sourceFileName: relative(dirname(out), file) }).then((r) => {
-        mkdirSync(dirname(out), { recursive: true });
-        writeFileSync(out, r.code + `\n//# sourceMappingURL=${out.split('/').pop()}.map`);
-        if (r.map) writeFileSync(out + '.map', r.map);
-        compiled++;
-      }),
+      transformFile(file, { ...options, filename: file, sourceFileName: relative(dirname(out), file) }).then(
+        (r) => {
+          mkdirSync(dirname(out), { recursive: true });
+          writeFileSync(out, r.code + `\n//# sourceMappingURL=${out.split('/').pop()}.map`);
+          if (r.map) writeFileSync(out + '.map', r.map);
+          compiled++;
+        },
+      ),
     );
   }
 }
@@ -87,7 +93,12 @@ async function buildDashboard() {
   };
   inputs.forEach(scan);
   const stamp = String(newest);
-  if (existsSync(join(outDir, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) return;
+  if (
+    existsSync(join(outDir, 'index.html')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === stamp
+  )
+    return;
   const webStarted = Date.now();
   const { build } = await import('vite');
   const { default: react } = await import('@vitejs/plugin-react');
@@ -107,7 +118,13 @@ async function buildDashboard() {
         '@cip/kyc/contract': join(root, 'libs/kyc/contract/src/kyc.types.ts'),
       },
     },
-    build: { outDir, emptyOutDir: true, sourcemap: false, reportCompressedSize: false, chunkSizeWarningLimit: 4096 },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      chunkSizeWarningLimit: 4096,
+    },
   });
   writeFileSync(stampFile, stamp);
   if (!quiet) console.error(`build: dashboard web app bundled in ${Date.now() - webStarted} ms`);
