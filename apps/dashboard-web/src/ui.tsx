@@ -150,19 +150,6 @@ export function RowsTable<T>({
   );
 }
 
-/** Any object's scalar fields as columns: for answers whose shape the page does not need to know. */
-export function AutoTable({ caption, rows }: { caption: string; rows: Record<string, unknown>[] }) {
-  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))].slice(0, 10);
-  return (
-    <RowsTable<Record<string, unknown>>
-      caption={caption}
-      rows={rows}
-      rowKey={(row, index) => String(row.id ?? index)}
-      columns={keys.map((key) => ({ label: key, render: (row) => display(row[key]) }))}
-    />
-  );
-}
-
 /** A collapsible JSON body: a native <details>, keyboard usable as it is. */
 export function JsonDetails({ value, summary = 'JSON' }: { value: unknown; summary?: string }) {
   return (

@@ -1,66 +1,68 @@
 import { useQuery } from '@tanstack/react-query';
 import { Title } from 'react-admin';
+import type { SystemHealthView } from '@cip/backoffice/contract';
 import { api } from '../api';
-import { AutoTable, display, JsonDetails, KeyValues, LoadError, Loading, PageHeading, Section } from '../ui';
+import { KeyValues, LoadError, Loading, PageHeading, RowsTable, Section, when } from '../ui';
 
-type Row = Record<string, unknown>;
-
-const titles: Record<string, string> = {
-  consumers: 'Consumer lag',
-  consumerLag: 'Consumer lag',
-  errors: 'Recent 5xx responses',
-  recent5xx: 'Recent 5xx responses',
-  deliveries: 'Webhook delivery backlog',
-  deliveryBacklog: 'Webhook delivery backlog',
-};
-
-/** Each part of the health answer as a table (lists) or key/values (objects). */
-function Part({ name, value }: { name: string; value: unknown }) {
-  const title = titles[name] ?? name;
-  if (Array.isArray(value)) {
-    return (
-      <Section title={title}>
-        <AutoTable caption={title} rows={value as Row[]} />
-      </Section>
-    );
-  }
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Row);
-    return (
-      <Section title={title}>
-        <KeyValues
-          entries={entries.filter(([, v]) => !Array.isArray(v)).map(([key, v]) => [key, display(v)])}
-        />
-        {entries
-          .filter(([, v]) => Array.isArray(v))
-          .map(([key, v]) => (
-            <AutoTable key={key} caption={`${title}: ${key}`} rows={v as Row[]} />
-          ))}
-      </Section>
-    );
-  }
-  return (
-    <Section title={title}>
-      <KeyValues entries={[[name, display(value)]]} />
-    </Section>
-  );
-}
-
+/** Consumer lag, the /v1 API's recent 5xx and the webhook backlog, from the platform's own metrics. */
 export function HealthPage() {
   const health = useQuery({
     queryKey: ['operator', '/health'],
-    queryFn: () => api<Row>('/health'),
+    queryFn: () => api<SystemHealthView>('/health'),
     refetchInterval: 15_000,
   });
+  const h = health.data;
+  // The consumers furthest behind first: those are the ones to look at.
+  const consumers = h ? [...h.consumers].sort((a, b) => b.lagEvents - a.lagEvents) : [];
   return (
     <>
       <Title title="System health" />
       <PageHeading title="System health" />
       {health.isPending && <Loading />}
       {health.error && <LoadError error={health.error} />}
-      {health.data &&
-        Object.entries(health.data).map(([name, value]) => <Part key={name} name={name} value={value} />)}
-      {health.data && <JsonDetails value={health.data} summary="Whole answer (JSON)" />}
+      {h && (
+        <>
+          <KeyValues entries={[['Measured at', when(h.at)]]} />
+          <Section title="Consumer lag">
+            <RowsTable
+              caption="Consumer lag"
+              rows={consumers}
+              rowKey={(c) => `${c.scope}/${c.group}`}
+              columns={[
+                { label: 'Scope', render: (c) => c.scope },
+                { label: 'Consumer group', render: (c) => c.group },
+                { label: 'Events behind', render: (c) => c.lagEvents },
+              ]}
+            />
+          </Section>
+          <Section title="Recent 5xx responses of the /v1 API">
+            <KeyValues entries={[['In the last hour', h.serverErrors.lastHour]]} />
+            <RowsTable
+              caption="Last 5xx responses"
+              rows={h.serverErrors.last}
+              rowKey={(e) => e.requestId}
+              empty="No 5xx response."
+              columns={[
+                { label: 'At', render: (e) => when(e.at) },
+                { label: 'Request', render: (e) => `${e.method} ${e.route}` },
+                { label: 'Status', render: (e) => e.status },
+                { label: 'Request id', render: (e) => e.requestId },
+              ]}
+            />
+          </Section>
+          <Section title="Webhook delivery backlog">
+            <RowsTable
+              caption="Webhook delivery backlog"
+              rows={h.webhookBacklog}
+              rowKey={(b) => b.environment}
+              columns={[
+                { label: 'Environment', render: (b) => b.environment },
+                { label: 'Deliveries pending', render: (b) => b.pending },
+              ]}
+            />
+          </Section>
+        </>
+      )}
     </>
   );
 }
