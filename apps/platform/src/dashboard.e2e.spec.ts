@@ -428,6 +428,57 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     expect(await card(heldCard)).toMatchObject({ status: 'active' });
   });
 
+  it('wrong codes lock an account and the sign-in page says for how long; the admin unlocks it, changes its role, disables it', async () => {
+    const email = 'lou@example.com';
+    const { invitation } = await h.staff.invite({ email, name: 'Lou', role: 'viewer' }, null);
+    const page = await (await newContext()).newPage();
+    const authenticator = await acceptInvitation(page, invitation.url);
+    await page.getByRole('link', { name: 'Go to sign-in' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    // Five failures in a row lock the account: the next sign-in is answered 423.
+    let status = 0;
+    for (let attempt = 1; attempt <= 6 && status !== 423; attempt++) {
+      await page.getByLabel('Authenticator code').fill(authenticator.wrongCode());
+      const [answer] = await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith('/operator/v1/session')),
+        page.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
+      status = answer.status();
+    }
+    expect(status).toBe(423);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^Account locked after repeated failures: try again in 1[45] minutes\.$/ })
+      .waitFor();
+    await shot(page, 'sign-in-locked');
+
+    const admin = staff.admin.page;
+    await menu(admin, 'Staff');
+    const row = admin.getByRole('row').filter({ hasText: email });
+    await succeeded(await act(admin, 'Unlock', 'SEC-2 identity checked', { scope: row }));
+    await row.getByRole('button', { name: 'Unlock' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Authenticator code').fill(await authenticator.code());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading(page, 'Search');
+
+    await succeeded(
+      await act(admin, 'Change role', 'SEC-3 moves to support', {
+        scope: row,
+        fill: async (dialog) => {
+          await dialog.getByLabel('Role').click();
+          await admin.getByRole('option', { name: 'support', exact: true }).click();
+        },
+      }),
+    );
+    await row.getByRole('cell', { name: 'support', exact: true }).waitFor();
+    await succeeded(await act(admin, 'Disable', 'SEC-4 left the company', { scope: row }));
+    await row.getByRole('cell', { name: 'disabled', exact: true }).waitFor();
+    // Disabling ended the session: the next page asks to sign in again.
+    await page.reload();
+    await heading(page, 'Sign in to the backoffice');
+  });
+
   it('shows every main page in each environment, production marked as such', async () => {
     const { page } = staff.admin;
     await page.goto('/#/sandbox/search');
