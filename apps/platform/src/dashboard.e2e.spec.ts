@@ -383,6 +383,12 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
       expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
     }
     expect(await page.getByRole('menuitem', { name: 'Staff' }).count()).toBe(0);
+    await menu(page, 'Distributors');
+    await page.getByRole('cell', { name: 'Other distributor' }).first().click();
+    await page.getByRole('table', { name: 'API keys' }).waitFor();
+    for (const name of ['Edit program', 'Create key', 'Roll', 'Revoke']) {
+      expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+    }
     const forged = await page.evaluate(async (cardId) => {
       const session = (await (await fetch('/operator/v1/session')).json()) as { csrfToken: string };
       const response = await fetch(`/operator/v1/sandbox/cards/${cardId}/freeze`, {
@@ -454,7 +460,8 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     await shot(page, 'sign-in-locked');
 
     const admin = staff.admin.page;
-    await menu(admin, 'Staff');
+    await admin.goto('/#/staff');
+    await heading(admin, 'Staff');
     const row = admin.getByRole('row').filter({ hasText: email });
     await succeeded(await act(admin, 'Unlock', 'SEC-2 identity checked', { scope: row }));
     await row.getByRole('button', { name: 'Unlock' }).waitFor({ state: 'detached' });
