@@ -1,8 +1,10 @@
 import { useId, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import {
   Alert,
   Box,
   CircularProgress,
+  Link,
   Paper,
   Stack,
   Table,
@@ -195,4 +197,13 @@ export function when(at: unknown): string {
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC')
     .replace(/Z$/, ' UTC');
+}
+
+/** A row's way to its page that a keyboard reaches too (a clickable row alone is mouse-only). */
+export function ShowLink({ resource, id, children }: { resource: string; id: string; children?: ReactNode }) {
+  return (
+    <Link component={RouterLink} to={`/${resource}/${encodeURIComponent(id)}/show`}>
+      {children ?? id}
+    </Link>
+  );
 }

@@ -292,7 +292,9 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     const { page } = staff.support;
     await menu(page, 'Webhooks');
     await heading(page, 'Webhook subscriptions');
-    await page.getByRole('cell', { name: receiver.url }).click();
+    // By keyboard: the subscription's link, then Enter.
+    await page.getByRole('row').filter({ hasText: receiver.url }).getByRole('link').focus();
+    await page.keyboard.press('Enter');
     const attempts = page.getByRole('table', { name: 'Delivery attempts' });
     await attempts.waitFor();
     const row = attempts.getByRole('row').filter({ hasText: 'card.created' }).first();
@@ -311,7 +313,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     const { page } = staff.admin;
     await menu(page, 'Distributors');
     await heading(page, 'Distributors');
-    await page.getByRole('cell', { name: other.distributorId }).click();
+    await page.getByRole('link', { name: 'Other distributor' }).click();
     const keys = page.getByRole('table', { name: 'API keys' });
     const row = keys.getByRole('row').filter({ hasText: other.sandboxKey.slice(-4) });
     await act(page, 'Roll', 'KEY-3 rotation', { scope: row });
@@ -329,7 +331,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
   it('the admin changes a program setting', async () => {
     const { page } = staff.admin;
     await menu(page, 'Distributors');
-    await page.getByRole('cell', { name: 'Other distributor' }).first().click();
+    await page.getByRole('link', { name: 'Other distributor' }).click();
     const dialog = await act(page, 'Edit program', 'PRG-12 faster 3DS answers', {
       confirm: 'Save program',
       fill: (form) => form.getByLabel('3DS challenge deadline (90s, 3m: 1 to 10 minutes)').fill('2m'),
@@ -384,7 +386,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     }
     expect(await page.getByRole('menuitem', { name: 'Staff' }).count()).toBe(0);
     await menu(page, 'Distributors');
-    await page.getByRole('cell', { name: 'Other distributor' }).first().click();
+    await page.getByRole('link', { name: 'Other distributor' }).click();
     await page.getByRole('table', { name: 'API keys' }).waitFor();
     for (const name of ['Edit program', 'Create key', 'Roll', 'Revoke']) {
       expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);

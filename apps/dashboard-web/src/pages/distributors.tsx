@@ -3,7 +3,7 @@ import { Stack } from '@mui/material';
 import { Datagrid, FunctionField, List, Show, TextField, useRecordContext } from 'react-admin';
 import { ActionButton, ShownOnceDialog, type ActionField } from '../actions';
 import { ENVIRONMENTS } from '../environment';
-import { display, JsonDetails, KeyValues, PageHeading, RowsTable, Section, when } from '../ui';
+import { display, JsonDetails, KeyValues, PageHeading, RowsTable, Section, ShowLink, when } from '../ui';
 
 type Row = Record<string, unknown>;
 interface Authorization {
@@ -37,7 +37,14 @@ export function DistributorList() {
       <PageHeading title="Distributors" />
       <List resource="distributors" title="Distributors" exporter={false}>
         <Datagrid bulkActionButtons={false} rowClick="show">
-          <TextField source="name" sortable={false} />
+          <FunctionField
+            label="Name"
+            render={(d: Distributor) => (
+              <ShowLink resource="distributors" id={d.id}>
+                {d.name}
+              </ShowLink>
+            )}
+          />
           <TextField source="id" sortable={false} />
           <FunctionField
             label="Countries"

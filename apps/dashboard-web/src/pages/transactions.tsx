@@ -6,13 +6,12 @@ import {
   List,
   SelectInput,
   Show,
-  TextField,
   TextInput,
   useRecordContext,
 } from 'react-admin';
 import { TRANSACTION_KINDS } from '@cip/backoffice/contract';
 import type { Environment } from '@cip/shared/contracts';
-import { display, JsonDetails, KeyValues, money, PageHeading, Section } from '../ui';
+import { display, JsonDetails, KeyValues, money, PageHeading, Section, ShowLink } from '../ui';
 import { CardLink, inner, kindOf, UserLink } from './search';
 
 type Row = Record<string, unknown>;
@@ -39,7 +38,12 @@ export function TransactionList({ environment }: { environment: Environment }) {
       <PageHeading title="Transactions" environment={environment} />
       <List resource={`${environment}/transactions`} title="Transactions" filters={filters} exporter={false}>
         <Datagrid bulkActionButtons={false} rowClick="show">
-          <TextField source="id" sortable={false} />
+          <FunctionField
+            label="Id"
+            render={(row: { id: string }) => (
+              <ShowLink resource={`${environment}/transactions`} id={row.id} />
+            )}
+          />
           <FunctionField label="Kind" render={(row: Row) => kindOf(row)} />
           <FunctionField label="Status" render={(row: Row) => display(inner(row).status)} />
           <FunctionField

@@ -1,11 +1,21 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { TextField as MuiTextField } from '@mui/material';
-import { Datagrid, List, Show, TextField, TextInput, useRecordContext } from 'react-admin';
+import { Datagrid, FunctionField, List, Show, TextField, TextInput, useRecordContext } from 'react-admin';
 import type { Environment } from '@cip/shared/contracts';
 import { api } from '../api';
 import { ActionButton } from '../actions';
-import { display, KeyValues, LoadError, Loading, PageHeading, RowsTable, Section, when } from '../ui';
+import {
+  display,
+  KeyValues,
+  LoadError,
+  Loading,
+  PageHeading,
+  RowsTable,
+  Section,
+  ShowLink,
+  when,
+} from '../ui';
 
 type Row = Record<string, unknown>;
 // The webhooks contract's DeliveryAttempt, as far as the page reads it (that contract's index needs Node's types).
@@ -27,7 +37,12 @@ export function WebhookSubscriptionList({ environment }: { environment: Environm
         filters={[<TextInput key="distributorId" source="distributorId" label="Distributor id" alwaysOn />]}
       >
         <Datagrid bulkActionButtons={false} rowClick="show">
-          <TextField source="id" sortable={false} />
+          <FunctionField
+            label="Id"
+            render={(row: { id: string }) => (
+              <ShowLink resource={`${environment}/webhook-subscriptions`} id={row.id} />
+            )}
+          />
           <TextField source="url" label="URL" sortable={false} />
           <TextField source="distributorId" label="Distributor" sortable={false} />
           <TextField source="status" sortable={false} emptyText="—" />
