@@ -328,10 +328,16 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     expect((await h.http.get('/v1/users').set({ 'x-api-key': newKey })).status).toBe(200);
   });
 
-  it('the admin changes a program setting', async () => {
+  it('the admin creates a distributor and changes a program setting', async () => {
     const { page } = staff.admin;
     await menu(page, 'Distributors');
-    await page.getByRole('link', { name: 'Other distributor' }).click();
+    await succeeded(
+      await act(page, 'Create distributor', 'DST-1 signed contract', {
+        fill: (form) => form.getByLabel('Name').fill('Acme Cards'),
+      }),
+    );
+    await page.getByText('Acme Cards', { exact: true }).waitFor();
+    await page.getByText('3DS challenge deadline').waitFor();
     const dialog = await act(page, 'Edit program', 'PRG-12 faster 3DS answers', {
       confirm: 'Save program',
       fill: (form) => form.getByLabel('3DS challenge deadline (90s, 3m: 1 to 10 minutes)').fill('2m'),
@@ -353,6 +359,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
       'card.unblock',
       'event.redeliver',
       'key.roll',
+      'distributor.create',
       'program.configure',
     ]) {
       await page.getByRole('cell', { name: action, exact: true }).first().waitFor();

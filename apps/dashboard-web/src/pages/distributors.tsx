@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Stack } from '@mui/material';
-import { Datagrid, FunctionField, List, Show, TextField, useRecordContext } from 'react-admin';
+import { Datagrid, FunctionField, List, Show, TextField, TopToolbar, useRecordContext } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
 import { ActionButton, ShownOnceDialog, type ActionField } from '../actions';
 import { ENVIRONMENTS } from '../environment';
 import { display, JsonDetails, KeyValues, PageHeading, RowsTable, Section, ShowLink, when } from '../ui';
@@ -31,11 +32,39 @@ interface Distributor {
   [field: string]: unknown;
 }
 
+/** A new distributor: its program starts from the platform's defaults, edited on its page after. */
+function CreateDistributorButton() {
+  const navigate = useNavigate();
+  return (
+    <ActionButton
+      label="Create distributor"
+      permission="admin"
+      title="Create a distributor"
+      description="Its program starts from the defaults (EEA, UK and Switzerland; no B2B, prepaid or KYC import)."
+      path="/distributors"
+      fields={[{ name: 'name', label: 'Name', required: true }]}
+      onDone={(answer) => {
+        const id = (answer as { distributorId?: string } | null)?.distributorId;
+        if (id) navigate(`/distributors/${encodeURIComponent(id)}/show`);
+      }}
+    />
+  );
+}
+
 export function DistributorList() {
   return (
     <>
       <PageHeading title="Distributors" />
-      <List resource="distributors" title="Distributors" exporter={false}>
+      <List
+        resource="distributors"
+        title="Distributors"
+        exporter={false}
+        actions={
+          <TopToolbar>
+            <CreateDistributorButton />
+          </TopToolbar>
+        }
+      >
         <Datagrid bulkActionButtons={false} rowClick="show">
           <FunctionField
             label="Name"
