@@ -3,7 +3,7 @@
 // cursor pages, CSRF header and error shape are its own.
 import { HttpError } from 'react-admin';
 
-export const API_BASE = '/operator/v1';
+const API_BASE = '/operator/v1';
 
 /** The API's error body, `{error: {code, message, details}}`, plus the `retry-after` of a lockout. */
 export interface ApiErrorBody {
@@ -19,13 +19,9 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-export function hasCsrfToken(): boolean {
-  return csrfToken !== null;
-}
-
 type Query = Record<string, string | number | undefined | null>;
 
-export function withQuery(path: string, query: Query = {}): string {
+function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== null && value !== '') params.set(key, String(value));

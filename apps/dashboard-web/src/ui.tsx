@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
+import { useLogoutIfAccessDenied } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   Alert,
@@ -106,7 +107,7 @@ export function KeyValues({ entries }: { entries: [string, ReactNode][] }) {
   );
 }
 
-export interface Column<T> {
+interface Column<T> {
   label: string;
   render: (row: T) => ReactNode;
 }
@@ -178,6 +179,11 @@ export function Loading() {
 }
 
 export function LoadError({ error }: { error: unknown }) {
+  // A session that ended (401) signs out to the sign-in page, as react-admin's own pages do.
+  const logoutIfAccessDenied = useLogoutIfAccessDenied();
+  useEffect(() => {
+    void logoutIfAccessDenied(error);
+  }, [error, logoutIfAccessDenied]);
   const body = errorBody(error);
   return (
     <Alert severity="error" role="alert" sx={{ my: 2 }}>

@@ -495,6 +495,20 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     await heading(page, 'Sign in to the backoffice');
   });
 
+  it('sign out everywhere ends the session: the page asks to sign in and the cookie opens nothing', async () => {
+    const { page, context } = staff.support;
+    await page.goto('/#/sandbox/search');
+    await heading(page, 'Search');
+    const cookie = (await context.cookies()).find((c) => c.name === 'cip_staff_session');
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out everywhere' }).click();
+    await heading(page, 'Sign in to the backoffice');
+    const after = await fetch(`${base}/operator/v1/session`, {
+      headers: { cookie: `cip_staff_session=${cookie?.value}` },
+    });
+    expect(after.status).toBe(401);
+  });
+
   it('shows every main page in each environment, production marked as such', async () => {
     const { page } = staff.admin;
     await page.goto('/#/sandbox/search');

@@ -4,7 +4,7 @@ import { useLogin } from 'react-admin';
 import { errorBody } from '../api';
 
 /** Why a sign-in failed, as a person reads it (the API gives one message for wrong credentials). */
-export function signInError(failure: unknown): string {
+function signInError(failure: unknown): string {
   const error = errorBody(failure);
   if (error.code === 'account_locked') {
     const minutes = error.retryAfterSeconds ? Math.ceil(error.retryAfterSeconds / 60) : null;
