@@ -26,11 +26,7 @@ function* sources(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules' && path !== webApp) yield* sources(path);
-    } else if (
-      entry.name.endsWith('.ts') &&
-      !entry.name.endsWith('.spec.ts') &&
-      !entry.name.endsWith('.d.ts')
-    ) {
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) {
       yield path;
     }
   }
@@ -44,14 +40,12 @@ for (const top of ['apps', 'libs', 'tools']) {
     const out = join(root, 'dist', relative(root, file)).replace(/\.ts$/, '.js');
     if (existsSync(out) && statSync(out).mtimeMs >= statSync(file).mtimeMs) continue;
     jobs.push(
-      transformFile(file, { ...options, filename: file, sourceFileName: relative(dirname(out), file) }).then(
-        (r) => {
-          mkdirSync(dirname(out), { recursive: true });
-          writeFileSync(out, r.code + `\n//# sourceMappingURL=${out.split('/').pop()}.map`);
-          if (r.map) writeFileSync(out + '.map', r.map);
-          compiled++;
-        },
-      ),
+      transformFile(file, { ...options, filename: file, sourceFileName: relative(dirname(out), file) }).then((r) => {
+        mkdirSync(dirname(out), { recursive: true });
+        writeFileSync(out, r.code + `\n//# sourceMappingURL=${out.split('/').pop()}.map`);
+        if (r.map) writeFileSync(out + '.map', r.map);
+        compiled++;
+      }),
     );
   }
 }
