@@ -68,7 +68,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
   const api = { 'x-api-key': SANDBOX_KEY, 'content-type': 'application/json' };
   const staff: Record<'admin' | 'compliance' | 'support' | 'viewer', Staff> = {} as never;
   // The platform's state the pages act on, made over /v1 as a distributor would.
-  let cardholder: { userId: string; walletId: string };
+  let cardholder: { userId: string; walletId: string; email: string };
   let heldCard: string;
   let blockedCard: string;
   let submittedKyc: { id: string; userId: string };
@@ -367,7 +367,14 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     await page.getByRole('row').filter({ hasText: 'refused: card_unfreeze_blocked_error' }).waitFor();
     await shot(page, 'audit-log');
 
-    await page.goto(`/#/sandbox/users/${cardholder.userId}`);
+    // The user found by email.
+    await menu(page, 'Search');
+    await page.getByLabel('User id, email or phone; card id; transaction id').fill(cardholder.email);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page
+      .getByRole('table', { name: 'Users found' })
+      .getByRole('link', { name: cardholder.userId })
+      .click();
     const timeline = page.getByRole('list', { name: 'Timeline' });
     await timeline.getByText('card.hold.place').first().waitFor();
     await timeline.getByText('refused: card_unfreeze_blocked_error').waitFor();
