@@ -536,4 +536,37 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     await heading(page, 'System health');
     await shot(page, 'health');
   });
+
+  // A check of our own, not axe-core (not a dependency of the project): every control a person can reach
+  // has an accessible name (what a screen reader says, what getByRole/getByLabel find), and each page has
+  // one h1.
+  it('every button, link and input of the main pages has an accessible name, and each page one h1', async () => {
+    const { page } = staff.admin;
+    const routes = [
+      '/#/sandbox/search',
+      `/#/sandbox/users/${cardholder.userId}`,
+      `/#/sandbox/cards/${heldCard}`,
+      '/#/sandbox/transactions',
+      '/#/sandbox/kyc-reviews',
+      '/#/sandbox/webhook-subscriptions',
+      '/#/production/search',
+      '/#/distributors',
+      '/#/staff',
+      '/#/audit',
+      '/#/health',
+    ];
+    const control =
+      /^\s*- (button|link|textbox|searchbox|combobox|checkbox|radio|switch|spinbutton|menuitem)( \[[^\]]*\])*:?$/;
+    for (const route of routes) {
+      // A full load (a hash change alone is not one), so that "network idle" means the page's data is in.
+      await page.goto(route);
+      await page.reload({ waitUntil: 'networkidle' });
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const unnamed = (await page.locator('body').ariaSnapshot())
+        .split('\n')
+        .filter((line) => control.test(line));
+      expect({ route, unnamed }).toEqual({ route, unnamed: [] });
+      expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    }
+  });
 });
