@@ -17,12 +17,15 @@ const options = {
   jsc: { ...swcrc.jsc, baseUrl: root, paths: compilerOptions.paths },
 };
 
+// The dashboard's web app is a browser bundle, built by Vite below, not compiled file by file for Node.
+const webApp = join(root, 'apps', 'dashboard-web');
+
 function* sources(dir) {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules') yield* sources(path);
+      if (entry.name !== 'node_modules' && path !== webApp) yield* sources(path);
     } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) {
       yield path;
     }
@@ -53,8 +56,9 @@ for (const top of ['apps', 'libs']) {
     if (!existsSync(dir)) return;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (/\.(html|css|svg)$/.test(entry.name)) {
+      if (entry.isDirectory()) {
+        if (path !== webApp) walk(path);
+      } else if (/\.(html|css|svg)$/.test(entry.name)) {
         const out = join(root, 'dist', relative(root, path));
         mkdirSync(dirname(out), { recursive: true });
         writeFileSync(out, readFileSync(path));
@@ -64,3 +68,58 @@ for (const top of ['apps', 'libs']) {
   walk(join(root, top));
 }
 if (!quiet) console.error(`build: ${compiled} file(s) compiled in ${Date.now() - started} ms`);
+await buildDashboard();
+
+// The backoffice dashboard (apps/dashboard-web, react-admin on Vite) into dist/apps/dashboard-web/, served
+// by the operator app. Bundled offline (no CDN, system fonts). Skipped when no input changed since the last
+// build: its sources, the backoffice contract it imports, and the installed packages.
+async function buildDashboard() {
+  const outDir = join(root, 'dist', 'apps', 'dashboard-web');
+  const stampFile = join(root, 'dist', 'apps', 'dashboard-web.stamp');
+  const inputs = [webApp, ...['backoffice', 'kyc'].map((c) => join(root, `libs/${c}/contract/src`))];
+  let newest = statSync(join(root, 'package-lock.json')).mtimeMs;
+  const scan = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) scan(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  inputs.forEach(scan);
+  const stamp = String(newest);
+  if (
+    existsSync(join(outDir, 'index.html')) &&
+    existsSync(stampFile) &&
+    readFileSync(stampFile, 'utf8') === stamp
+  )
+    return;
+  const webStarted = Date.now();
+  const { build } = await import('vite');
+  const { default: react } = await import('@vitejs/plugin-react');
+  const alias = (name) => join(root, compilerOptions.paths[name][0]);
+  await build({
+    root: webApp,
+    base: '/',
+    configFile: false,
+    envDir: false,
+    logLevel: quiet ? 'error' : 'warn',
+    plugins: [react()],
+    resolve: {
+      alias: {
+        '@cip/backoffice/contract': alias('@cip/backoffice/contract'),
+        // Only the vocabulary the pages need (declined codes): the contract's index also exports server-side
+        // helpers. The app's tsconfig checks the import against the whole contract.
+        '@cip/kyc/contract': join(root, 'libs/kyc/contract/src/kyc.types.ts'),
+      },
+    },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      chunkSizeWarningLimit: 4096,
+    },
+  });
+  writeFileSync(stampFile, stamp);
+  if (!quiet) console.error(`build: dashboard web app bundled in ${Date.now() - webStarted} ms`);
+}
