@@ -4,6 +4,9 @@
 import { HttpError } from 'react-admin';
 
 const API_BASE = '/operator/v1';
+/** The pages' routes start with the environment (`/sandbox/...`); the API's environment paths with `/environments/`. */
+const ENVIRONMENT_PATH = /^\/(sandbox|production)\//;
+const apiPath = (path: string) => (ENVIRONMENT_PATH.test(path) ? `/environments${path}` : path);
 
 /** The API's error body, `{error: {code, message, details}}`, plus the `retry-after` of a lockout. */
 export interface ApiErrorBody {
@@ -38,7 +41,7 @@ export async function api<T = unknown>(
   const headers: Record<string, string> = { accept: 'application/json' };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
-  const response = await fetch(API_BASE + withQuery(path, init.query), {
+  const response = await fetch(API_BASE + apiPath(withQuery(path, init.query)), {
     method,
     headers,
     credentials: 'same-origin',

@@ -11,7 +11,7 @@ import {
 } from './testing/platform-harness';
 import { WebhookReceiver } from './testing/webhook-receiver';
 
-// Issue 14: the environment pages of the operator API (/operator/v1/{environment}/...) over HTTP on the
+// Issue 14: the environment pages of the operator API (/operator/v1/environments/{environment}/...) over HTTP on the
 // operator app of the embedded platform, as staff meet them: search, the user page and its timeline, and the
 // support and compliance actions with their roles and audit trail. Responses are checked against the
 // operator OpenAPI document.
@@ -54,11 +54,14 @@ describe('backoffice: environment pages', () => {
       .post(path)
       .set({ 'x-api-key': key, ...json })
       .send(body);
+  // `/sandbox/...` (and the other environment names tried) under /operator/v1/environments; `/audit` as it is.
+  const operatorPath = (path: string) =>
+    path === '/audit' ? `/operator/v1${path}` : `/operator/v1/environments${path}`;
   const read = (path: string, query: Record<string, string> = {}, staff = viewer) =>
-    h.operatorHttp.get(`/operator/v1${path}`).query(query).set('cookie', staff.cookie);
+    h.operatorHttp.get(operatorPath(path)).query(query).set('cookie', staff.cookie);
   const act = (staff: StaffSession, path: string, body: object) =>
     h.operatorHttp
-      .post(`/operator/v1${path}`)
+      .post(operatorPath(path))
       .set({ ...staff.headers, ...json })
       .send(body);
   const auditOf = async (query: Record<string, string>) =>

@@ -407,7 +407,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     }
     const forged = await page.evaluate(async (cardId) => {
       const session = (await (await fetch('/operator/v1/session')).json()) as { csrfToken: string };
-      const response = await fetch(`/operator/v1/sandbox/cards/${cardId}/freeze`, {
+      const response = await fetch(`/operator/v1/environments/sandbox/cards/${cardId}/freeze`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
         body: JSON.stringify({ reason: 'forged' }),
@@ -421,7 +421,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
   it('CSRF: a change without the token, or posted from another origin, is refused and changes nothing', async () => {
     const { page } = staff.admin;
     const withoutToken = await page.evaluate(async (cardId) => {
-      const response = await fetch(`/operator/v1/sandbox/cards/${cardId}/freeze`, {
+      const response = await fetch(`/operator/v1/environments/sandbox/cards/${cardId}/freeze`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ reason: 'no token' }),
@@ -436,7 +436,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     await page.route(evil, (route) =>
       route.fulfill({
         contentType: 'text/html',
-        body: `<form method="post" action="${base}/operator/v1/sandbox/cards/${heldCard}/freeze"><input name="reason" value="csrf"></form>`,
+        body: `<form method="post" action="${base}/operator/v1/environments/sandbox/cards/${heldCard}/freeze"><input name="reason" value="csrf"></form>`,
       }),
     );
     await page.goto(evil);

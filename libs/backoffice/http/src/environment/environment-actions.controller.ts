@@ -41,7 +41,7 @@ const REFUSED = ['validation_error', 'unauthorized', 'forbidden', 'csrf_failed',
  */
 @ApiTags('Environment actions')
 @ApiParam(ENVIRONMENT_PARAM)
-@Controller('operator/v1/:environment')
+@Controller('operator/v1/environments/:environment')
 export class EnvironmentActionsController {
   constructor(
     @Inject(OperatorActions) private readonly actions: OperatorActions,

@@ -31,7 +31,7 @@ const ENV = new EnvironmentPipe();
 /** The reads of the environment pages: any signed-in staff member (docs/operator-api.md). */
 @ApiTags('Environment pages')
 @ApiParam(ENVIRONMENT_PARAM)
-@Controller('operator/v1/:environment')
+@Controller('operator/v1/environments/:environment')
 export class EnvironmentReadsController {
   constructor(@Inject(OperatorQueries) private readonly queries: OperatorQueries) {}
 

@@ -6,7 +6,7 @@ export * from './environment.dto';
 export * from './environment-actions.controller';
 export * from './environment-reads.controller';
 
-/** The controllers of `/operator/v1/{environment}/...`: reads and actions on one environment's data. */
+/** The controllers of `/operator/v1/environments/{environment}/...`: reads and actions on one environment's data. */
 export const ENVIRONMENT_CONTROLLERS: Type[] = [EnvironmentReadsController, EnvironmentActionsController];
 
 /** The OpenAPI tags of the environment pages with what they group (the shape of `OPERATOR_TAGS`). */
