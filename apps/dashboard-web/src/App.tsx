@@ -2,7 +2,7 @@ import { Admin, Authenticated, CustomRoutes, defaultTheme, Resource, type RaThem
 import { Navigate, Route } from 'react-router-dom';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
-import { ENVIRONMENTS, useEnvironment } from './environment';
+import { ENVIRONMENTS, PRODUCTION_COLOR, useEnvironment } from './environment';
 import { DashboardLayout } from './layout';
 import { AuditList } from './pages/audit';
 import { CardPage } from './pages/card';
@@ -19,9 +19,29 @@ import { WebhookSubscriptionList, WebhookSubscriptionShow } from './pages/webhoo
 
 // System fonts only: the dashboard works offline (no web fonts, no CDN).
 const SYSTEM_FONTS = 'system-ui, -apple-system, "Segoe UI", "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+// Colours chosen for WCAG AA contrast (4.5:1 for text, both as text on white and as white text on them),
+// checked by axe-core in the browser test; production's warning orange is the one the environment uses.
 const theme: RaThemeOptions = {
   ...defaultTheme,
   typography: { ...defaultTheme.typography, fontFamily: SYSTEM_FONTS },
+  palette: {
+    ...defaultTheme.palette,
+    primary: { main: '#1565c0' },
+    secondary: { main: '#6a1b9a' },
+    warning: { main: PRODUCTION_COLOR },
+    info: { main: '#01579b' },
+  },
+  components: {
+    ...defaultTheme.components,
+    // react-admin writes its "nothing here yet" message in the disabled text colour: below AA contrast.
+    RaEmpty: {
+      styleOverrides: {
+        root: ({ theme: t }: { theme: { palette: { text: { secondary: string } } } }) => ({
+          '& .RaEmpty-message': { color: t.palette.text.secondary },
+        }),
+      },
+    },
+  },
 };
 
 function Home() {

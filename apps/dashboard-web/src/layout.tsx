@@ -9,9 +9,19 @@ import GroupIcon from '@mui/icons-material/Group';
 import HistoryIcon from '@mui/icons-material/History';
 import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
 import LogoutIcon from '@mui/icons-material/PowerSettingsNew';
-import { AppBar, Layout, Logout, Menu, TitlePortal, UserMenu, useLogout, useNotify } from 'react-admin';
+import {
+  AppBar,
+  Layout,
+  Logout,
+  Menu,
+  TitlePortal,
+  UserMenu,
+  useGetIdentity,
+  useLogout,
+  useNotify,
+} from 'react-admin';
 import { revokeAllSessions } from './authProvider';
-import { EnvironmentSwitch, useEnvironment, useRouteEnvironment } from './environment';
+import { EnvironmentSwitch, PRODUCTION_COLOR, useEnvironment, useRouteEnvironment } from './environment';
 import { useCan } from './permissions';
 
 function SignOutEverywhere() {
@@ -40,11 +50,13 @@ function DashboardAppBar() {
   // Coloured by the page's environment; platform-wide pages (staff, audit, distributors) are neither.
   const environment = useRouteEnvironment();
   const production = environment === 'production';
+  // The menu button shows the staff member's name: its accessible name says the same (WCAG 2.5.3).
+  const { identity } = useGetIdentity();
   return (
     <AppBar
-      sx={{ bgcolor: production ? 'warning.dark' : 'primary.main' }}
+      sx={{ bgcolor: production ? PRODUCTION_COLOR : 'primary.main' }}
       userMenu={
-        <UserMenu>
+        <UserMenu label={identity?.fullName ? `Profile of ${String(identity.fullName)}` : 'Profile'}>
           <SignOutEverywhere />
           <Logout />
         </UserMenu>
