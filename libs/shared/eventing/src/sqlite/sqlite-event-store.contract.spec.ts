@@ -2,6 +2,7 @@ import { openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { eventStoreContract } from '../contract/event-store.contract';
 import { SqliteEventStore } from './sqlite-event-store';
 
@@ -121,5 +122,48 @@ describe('SQLite event store: other statements on its connection ride on its gro
     expect(keys()).toEqual(['one', 'two']);
     expect(commits).toEqual([2]);
     expect((await store.readStream('cnt-b')).length).toBe(1);
+  });
+});
+
+describe('SQLite event store: another process writing to the same file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-es-busy-'));
+  const file = join(dir, 'sandbox.sqlite');
+  let db: SqliteDatabase;
+  let store: SqliteEventStore;
+  beforeAll(() => {
+    db = openSqliteDatabase(file);
+    store = new SqliteEventStore(db, { name: 'sqlite:busy', pollIntervalMs: 20 });
+  });
+  afterAll(async () => {
+    await store.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("waits for the other connection's write transaction to end instead of failing the appends (busy_timeout)", async () => {
+    // Another connection (as the CLI's would be) holds the write lock, then commits a moment later on its own:
+    // this thread cannot signal it while it waits on the lock, so the release is on the worker's timer.
+    const other = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const db = new (require(workerData.driver))(workerData.file);
+       db.exec('BEGIN IMMEDIATE');
+       parentPort.postMessage('locked');
+       setTimeout(() => { db.exec('COMMIT'); db.close(); }, 100);`,
+      { eval: true, workerData: { file, driver: require.resolve('better-sqlite3') } },
+    );
+    const exited = new Promise((resolve) => other.once('exit', resolve));
+    await new Promise((resolve) => other.once('message', resolve));
+    const event = {
+      type: 'Counted',
+      data: {},
+      metadata: { eventId: 'e-busy', occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
+    };
+    await expect(store.append('cnt-busy', [event], { expectedRevision: 'no_stream' })).resolves.toMatchObject(
+      {
+        nextRevision: 0,
+      },
+    );
+    expect((await store.readStream('cnt-busy')).map((e) => e.metadata.eventId)).toEqual(['e-busy']);
+    await exited;
   });
 });

@@ -223,7 +223,10 @@ export class SqliteEventStore implements EventStore {
         );
       }
     });
-    commit();
+    // IMMEDIATE: the write lock is taken at BEGIN, where busy_timeout applies. A deferred transaction reads the
+    // revisions first, and SQLite does not wait when a reader then asks for the lock another connection (the
+    // CLI's) holds: the whole batch failed at once with SQLITE_BUSY.
+    commit.immediate();
     return outcomes;
   }
 
