@@ -153,41 +153,82 @@ const median = (values: number[]) => {
 const RUNS = 3;
 const IDLE_MS = 3_000;
 
-export async function startupMemoryBench(): Promise<Figure[]> {
+interface Build {
+  /** `baseline` or `this build` in a side-by-side run; no prefix alone. */
+  label?: string;
+  /** Another build's dist/apps/platform/src/main.js; this build's by default. */
+  main?: string;
+}
+
+/**
+ * With several builds, the runs alternate (A B A B ...) so that the shared machine's load falls on each alike;
+ * the figures are printed per build, prefixed with its label, then as ratios against the first (the baseline).
+ */
+export async function startupMemoryBench(builds: Build[] = [{}], runs = RUNS): Promise<Figure[]> {
   console.log('\n== Platform start-up and idle memory ==');
   console.log(
-    `  ${RUNS} runs, each a fresh DATA_DIR, LOG_LEVEL=warn; RSS read ${IDLE_MS / 1000} s after the first 200`,
+    `  ${runs} runs${builds.length > 1 ? ' per build, alternating' : ''}, each a fresh DATA_DIR, LOG_LEVEL=warn; ` +
+      `RSS read ${IDLE_MS / 1000} s after the first 200`,
   );
-  const startups: number[] = [];
-  const rss: number[] = [];
-  for (let run = 1; run <= RUNS; run++) {
-    const platform = await spawnPlatform({ logLevel: 'warn' });
-    try {
-      const startup = await waitForHealth(platform);
-      await sleep(IDLE_MS);
-      const pid = platform.child.pid;
-      if (pid === undefined) throw new Error('platform has no pid');
-      const mib = residentMiB(pid);
-      startups.push(startup);
-      rss.push(mib);
-      console.log(
-        `  run ${run}: first 200 on /health ${formatNumber(startup)} ms after spawn, idle RSS ${formatNumber(mib)} MiB`,
-      );
-    } finally {
-      await stopPlatform(platform);
+  const startups = builds.map((): number[] => []);
+  const rss = builds.map((): number[] => []);
+  for (let run = 1; run <= runs; run++) {
+    for (const [i, build] of builds.entries()) {
+      const platform = await spawnPlatform({ logLevel: 'warn', main: build.main });
+      try {
+        const startup = await waitForHealth(platform);
+        await sleep(IDLE_MS);
+        const pid = platform.child.pid;
+        if (pid === undefined) throw new Error('platform has no pid');
+        const mib = residentMiB(pid);
+        startups[i].push(startup);
+        rss[i].push(mib);
+        const label = build.label ? `${build.label}, ` : '';
+        console.log(
+          `  ${label}run ${run}: first 200 on /health ${formatNumber(startup)} ms after spawn, idle RSS ${formatNumber(mib)} MiB`,
+        );
+      } finally {
+        await stopPlatform(platform);
+      }
     }
   }
-  const figures: Figure[] = [
-    { label: 'Start-up, spawn to first 200 on /health (min)', value: Math.min(...startups), unit: 'ms' },
-    { label: 'Start-up, spawn to first 200 on /health (median)', value: median(startups), unit: 'ms' },
-    { label: `Idle RSS after ${IDLE_MS / 1000} s (median)`, value: median(rss), unit: 'MiB' },
-  ];
+  const figures: Figure[] = builds.flatMap((build, i) => {
+    const prefix = build.label ? `${build.label}: ` : '';
+    return [
+      {
+        label: `${prefix}Start-up, spawn to first 200 on /health (min)`,
+        value: Math.min(...startups[i]),
+        unit: 'ms',
+      },
+      {
+        label: `${prefix}Start-up, spawn to first 200 on /health (median)`,
+        value: median(startups[i]),
+        unit: 'ms',
+      },
+      { label: `${prefix}Idle RSS after ${IDLE_MS / 1000} s (median)`, value: median(rss[i]), unit: 'MiB' },
+    ];
+  });
+  for (let i = 1; i < builds.length; i++) {
+    const vs = `${builds[i].label} / ${builds[0].label}`;
+    figures.push(
+      { label: `${vs}: start-up (median)`, value: median(startups[i]) / median(startups[0]), unit: '×' },
+      { label: `${vs}: idle RSS (median)`, value: median(rss[i]) / median(rss[0]), unit: '×' },
+    );
+  }
   printFigures(figures);
   return figures;
 }
 
+// `node dist/tools/bench/startup-memory-bench.js [--baseline <another build's main.js>] [--runs <n>]`: with a
+// baseline both builds are measured side by side in the same run, alternating.
 if (require.main === module) {
-  startupMemoryBench().catch((error) => {
+  const arg = (name: string) => {
+    const at = process.argv.indexOf(name);
+    return at > 0 ? process.argv[at + 1] : undefined;
+  };
+  const baseline = arg('--baseline');
+  const builds = baseline ? [{ label: 'baseline', main: baseline }, { label: 'this build' }] : [{}];
+  startupMemoryBench(builds, Number(arg('--runs') ?? RUNS)).catch((error) => {
     console.error(error);
     process.exit(1);
   });

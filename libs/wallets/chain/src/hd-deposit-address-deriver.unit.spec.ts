@@ -28,6 +28,14 @@ describe('HD deposit addresses', () => {
     expect(new HdDepositAddressDeriver(generateDepositSeed(), 'x').addressAt(5)).not.toBe(address);
   });
 
+  it('derives from a generated 24-word seed what viem derives from it, and refuses a mnemonic of a wrong length', () => {
+    const seed = generateDepositSeed();
+    expect(new HdDepositAddressDeriver(seed, 'x').addressAt(7)).toBe(
+      mnemonicToAccount(seed, { addressIndex: 7 }).address,
+    );
+    expect(() => new HdDepositAddressDeriver('test test test', 'x')).toThrow('Invalid mnemonic');
+  });
+
   it('refuses indexes that are not non-hardened BIP-32 indexes', () => {
     expect(() => deriver.addressAt(-1)).toThrow();
     expect(() => deriver.addressAt(2 ** 31)).toThrow();

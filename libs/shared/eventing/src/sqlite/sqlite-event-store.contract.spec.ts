@@ -1,7 +1,8 @@
 import { openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { eventStoreContract } from '../contract/event-store.contract';
 import { SqliteEventStore } from './sqlite-event-store';
 
@@ -121,5 +122,95 @@ describe('SQLite event store: other statements on its connection ride on its gro
     expect(keys()).toEqual(['one', 'two']);
     expect(commits).toEqual([2]);
     expect((await store.readStream('cnt-b')).length).toBe(1);
+  });
+});
+
+describe('SQLite event store: another process writing to the same file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-es-busy-'));
+  const file = join(dir, 'sandbox.sqlite');
+  let db: SqliteDatabase;
+  let store: SqliteEventStore;
+  beforeAll(() => {
+    db = openSqliteDatabase(file);
+    store = new SqliteEventStore(db, { name: 'sqlite:busy', pollIntervalMs: 20 });
+  });
+  afterAll(async () => {
+    await store.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("waits for the other connection's write transaction to end instead of failing the appends (busy_timeout)", async () => {
+    // Another connection (as the CLI's would be) holds the write lock, then commits a moment later on its own:
+    // this thread cannot signal it while it waits on the lock, so the release is on the worker's timer.
+    const other = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const db = new (require(workerData.driver))(workerData.file);
+       db.exec('BEGIN IMMEDIATE');
+       parentPort.postMessage('locked');
+       setTimeout(() => { db.exec('COMMIT'); db.close(); }, 100);`,
+      { eval: true, workerData: { file, driver: require.resolve('better-sqlite3') } },
+    );
+    const exited = new Promise((resolve) => other.once('exit', resolve));
+    await new Promise((resolve) => other.once('message', resolve));
+    const event = {
+      type: 'Counted',
+      data: {},
+      metadata: { eventId: 'e-busy', occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
+    };
+    await expect(store.append('cnt-busy', [event], { expectedRevision: 'no_stream' })).resolves.toMatchObject(
+      {
+        nextRevision: 0,
+      },
+    );
+    expect((await store.readStream('cnt-busy')).map((e) => e.metadata.eventId)).toEqual(['e-busy']);
+    await exited;
+  });
+});
+
+describe('SQLite event store: the WAL grown ahead of the commits', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-es-wal-'));
+  const file = join(dir, 'sandbox.sqlite');
+  let db: SqliteDatabase;
+  let store: SqliteEventStore;
+  beforeAll(() => {
+    db = openSqliteDatabase(file);
+    store = new SqliteEventStore(db, { name: 'sqlite:wal', pollIntervalMs: 20 });
+  });
+  afterAll(async () => {
+    await store.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const event = (n: number) => ({
+    type: 'Counted',
+    data: { n, padding: 'x'.repeat(2_000) },
+    metadata: { eventId: `e-${n}`, occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
+  });
+
+  it('recovers every acknowledged append from the files as a killed process leaves them (zeros after the last frame)', async () => {
+    for (let n = 0; n < 300; n++) {
+      await store.append(`cnt-${n % 7}`, [event(n)]);
+    }
+    // The state of the disk if the process died now: the database and its WAL, no shared-memory index
+    // (SQLite rebuilds it from the WAL, reading frames up to the first one that does not check out).
+    const crashed = join(dir, 'crashed.sqlite');
+    copyFileSync(file, crashed);
+    copyFileSync(`${file}-wal`, `${crashed}-wal`);
+    const walTail = readFileSync(`${file}-wal`).subarray(-4096);
+    const reopened = openSqliteDatabase(crashed);
+    try {
+      const recovered = new SqliteEventStore(reopened, { name: 'sqlite:wal-recovered' });
+      const events = await recovered.readAll({ maxCount: 1_000 });
+      expect(events.map((e) => (e.data as { n: number }).n)).toEqual(
+        Array.from({ length: 300 }, (_, n) => n),
+      );
+      // The WAL was grown past its frames: it ends with zeros, not with the last frame's page.
+      expect(walTail.every((byte) => byte === 0)).toBe(true);
+      await expect(recovered.append('cnt-after', [event(300)])).resolves.toMatchObject({ nextRevision: 0 });
+      await recovered.close();
+    } finally {
+      reopened.close();
+    }
   });
 });

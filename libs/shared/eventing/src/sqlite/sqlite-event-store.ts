@@ -14,6 +14,7 @@ import {
   satisfiesExpectedRevision,
 } from '../event-store.port';
 import { LogSubscription } from './log-subscription';
+import { WalGrowth } from './wal-growth';
 
 /** How many recent events `readAllSync` keeps parsed for the subscriptions (see `tail`). */
 const TAIL_EVENTS = 5_000;
@@ -74,6 +75,8 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: Statement;
   private readonly selectAll: Statement;
   private readonly selectHead: Statement;
+  /** Grows the WAL ahead of the commits (see WalGrowth); dropped after an error, as it is only a speed-up. */
+  private walGrowth: WalGrowth | undefined;
   /**
    * The events the subscriptions read last, parsed: exactly every event with a position in
    * (tailFrom, last position of `tail`]. Each consumer group has its own subscription reading the same recent
@@ -112,6 +115,7 @@ export class SqliteEventStore implements EventStore {
     );
     this.selectAll = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
     this.selectHead = db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
+    this.walGrowth = WalGrowth.of(db);
     this.appends = new GroupCommit(
       (batch) => this.writeAppends(batch),
       (batch) => {
@@ -186,6 +190,7 @@ export class SqliteEventStore implements EventStore {
   private writeAppends(batch: PendingAppend[]): (AppendResult[] | Error)[] {
     const outcomes: (AppendResult[] | Error)[] = [];
     const commit = this.db.transaction(() => {
+      this.growWal();
       const revisions = new Map<string, number>();
       const revisionOf = (streamId: string) => revisions.get(streamId) ?? this.currentRevision(streamId);
       for (const append of batch) {
@@ -223,8 +228,21 @@ export class SqliteEventStore implements EventStore {
         );
       }
     });
-    commit();
+    // IMMEDIATE: the write lock is taken at BEGIN, where busy_timeout applies. A deferred transaction reads the
+    // revisions first, and SQLite does not wait when a reader then asks for the lock another connection (the
+    // CLI's) holds: the whole batch failed at once with SQLITE_BUSY.
+    commit.immediate();
     return outcomes;
+  }
+
+  /** Inside the transaction, before its frames are written: the write lock is held (see WalGrowth). */
+  private growWal(): void {
+    try {
+      this.walGrowth?.extend();
+    } catch {
+      this.walGrowth?.close();
+      this.walGrowth = undefined;
+    }
   }
 
   private currentRevision(streamId: string): number {
@@ -317,6 +335,7 @@ export class SqliteEventStore implements EventStore {
     // Let appends already queued reach the disk before the store closes.
     if (this.appends.pending) this.appends.flush();
     this.closed = true;
+    this.walGrowth?.close();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
   }
 }
