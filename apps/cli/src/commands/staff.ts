@@ -2,6 +2,7 @@ import { STAFF_ROLES } from '@cip/backoffice/contract';
 import {
   CLI_ACTOR,
   openStaffAdministration,
+  SqliteStaffCredentialStore,
   staffCredentialsFile,
   type StaffAdministration,
 } from '@cip/backoffice/service';
@@ -23,9 +24,9 @@ async function withStaff<T>(
     // The platform would refuse to start with this environment: say which variable is wrong.
     throw new UsageError(error instanceof Error ? error.message : String(error), false);
   }
-  const administration = openStaffAdministration({
+  const administration = await openStaffAdministration({
     eventStore: context.infrastructure().scope('control').eventStore,
-    credentialsFile: staffCredentialsFile(context.dataDir),
+    openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(context.dataDir)),
     masterKey: loadPersonalDataMasterKey(context.dataDir, context.io.env.PERSONAL_DATA_MASTER_KEY),
     clock: systemClock,
     invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
