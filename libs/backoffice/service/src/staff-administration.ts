@@ -1,6 +1,6 @@
 import type { EventStore } from '@cip/shared/eventing';
 import type { Clock } from '@cip/shared/runtime';
-import { AuditTrailService } from './audit/audit-trail.service';
+import { AuditTrailService, CLI_ACTOR } from './audit/audit-trail.service';
 import type { OpenStaffCredentialStore } from './staff/staff-credential-store.port';
 import { StaffDirectory } from './staff/staff-directory';
 import { StaffService } from './staff/staff.service';
@@ -37,4 +37,21 @@ export async function openStaffAdministration(options: {
       await credentials.close();
     },
   };
+}
+
+/**
+ * Invites an admin on the operator's own authority (the CLI's `staff create-admin`, the distributed
+ * dashboard app's `create-admin`): the first admin, who invites the rest. Audited as the CLI.
+ */
+export async function inviteAdminAsOperator(
+  administration: Pick<StaffAdministration, 'staff' | 'audit'>,
+  input: { email: string; name: string },
+): ReturnType<StaffService['invite']> {
+  const invited = await administration.staff.invite({ ...input, role: 'admin' }, null);
+  await administration.audit.recordAs(CLI_ACTOR, {
+    action: 'staff.invite',
+    environment: null,
+    target: { type: 'staff', id: invited.staff.id },
+  });
+  return invited;
 }

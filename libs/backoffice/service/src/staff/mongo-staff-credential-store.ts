@@ -79,11 +79,9 @@ const sessionSchema = new Schema<SessionDocument>(
 );
 // A session is found by its cookie's hash: unique, so two sessions can never answer to one cookie.
 sessionSchema.index({ idHash: 1 }, { unique: true, name: 'id_hash_unique' });
-// Sign out everywhere and disabling end a staff member's open sessions (the SQLite partial index's twin).
-sessionSchema.index(
-  { staffId: 1 },
-  { name: 'open_sessions_of_staff', partialFilterExpression: { endedAt: null } },
-);
+// Sign out everywhere and disabling end a staff member's open sessions (`endedAt: null`). A compound index
+// rather than SQLite's partial one: a partial filter on a null equality is not accepted by every version.
+sessionSchema.index({ staffId: 1, endedAt: 1 }, { name: 'sessions_of_staff' });
 
 function modelsOf(connection: Connection) {
   return {
