@@ -90,6 +90,7 @@ function modelsOf(connection: Connection) {
     sessions: connection.model('StaffSession', sessionSchema, 'staff_sessions'),
   };
 }
+type StaffModels = ReturnType<typeof modelsOf>;
 
 /**
  * The distributed runtime's staff credential store (`StaffCredentialStore`) with mongoose models on a
@@ -101,17 +102,17 @@ function modelsOf(connection: Connection) {
  */
 export class MongoStaffCredentialStore implements StaffCredentialStore {
   private readonly seals: StaffSeals;
-  private readonly credentialsModel: ReturnType<typeof modelsOf>['credentials'];
-  private readonly invitations: ReturnType<typeof modelsOf>['invitations'];
-  private readonly sessions: ReturnType<typeof modelsOf>['sessions'];
+  private readonly credentialsModel: StaffModels['credentials'];
+  private readonly invitations: StaffModels['invitations'];
+  private readonly sessions: StaffModels['sessions'];
 
   private constructor(
     private readonly connection: Connection,
     masterKey: Buffer,
+    models: StaffModels,
     private readonly closesConnection: boolean,
   ) {
     this.seals = new StaffSeals(masterKey);
-    const models = modelsOf(connection);
     this.credentialsModel = models.credentials;
     this.invitations = models.invitations;
     this.sessions = models.sessions;
@@ -123,10 +124,10 @@ export class MongoStaffCredentialStore implements StaffCredentialStore {
     masterKey: Buffer,
     options: { closesConnection?: boolean } = {},
   ): Promise<MongoStaffCredentialStore> {
-    const store = new MongoStaffCredentialStore(connection, masterKey, options.closesConnection ?? false);
+    const models = modelsOf(connection);
     // init creates the collections (a transaction must not be the first to write one) and the indexes.
-    await Promise.all(Object.values(modelsOf(connection)).map((model) => model.init()));
-    return store;
+    await Promise.all(Object.values(models).map((model) => model.init()));
+    return new MongoStaffCredentialStore(connection, masterKey, models, options.closesConnection ?? false);
   }
 
   async close(): Promise<void> {
