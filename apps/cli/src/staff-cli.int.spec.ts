@@ -1,4 +1,9 @@
-import { openStaffAdministration, staffCredentialsFile, totpCode } from '@cip/backoffice/service';
+import {
+  openStaffAdministration,
+  SqliteStaffCredentialStore,
+  staffCredentialsFile,
+  totpCode,
+} from '@cip/backoffice/service';
 import { loadPersonalDataMasterKey, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { systemClock } from '@cip/shared/runtime';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,9 +39,9 @@ describe('cli: staff create-admin and list', () => {
     ]);
 
     const infrastructure = openEmbeddedInfrastructure({ dataDir });
-    const staff = openStaffAdministration({
+    const staff = await openStaffAdministration({
       eventStore: infrastructure.scope('control').eventStore,
-      credentialsFile: staffCredentialsFile(dataDir),
+      openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(dataDir)),
       masterKey: loadPersonalDataMasterKey(dataDir),
       clock: systemClock,
       invitationUrl: (token) => token,

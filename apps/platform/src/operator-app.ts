@@ -2,11 +2,12 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   createOperatorApp,
+  DASHBOARD_DIR,
   OperatorModule,
   TokenBridgeModule,
   type BridgedToken,
 } from '@cip/backoffice/http';
-import { staffCredentialsFile } from '@cip/backoffice/service';
+import { SqliteStaffCredentialStore, staffCredentialsFile } from '@cip/backoffice/service';
 import { CONTROL_PLANE_API, PROGRAM_DIRECTORY } from '@cip/distributors/contract';
 import { PUBLIC_EVENT_LOG } from '@cip/events/contract';
 import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
@@ -20,7 +21,6 @@ import {
   METRICS,
   type PlatformConfig,
 } from '@cip/shared/runtime';
-import { join } from 'node:path';
 
 /**
  * What the operator app takes from the platform's container: every contract token of every registered
@@ -36,9 +36,6 @@ export const OPERATOR_BRIDGED_TOKENS: BridgedToken[] = [
   INFRASTRUCTURE,
   ConsumerHost,
 ];
-
-/** Where the dashboard's build lands (apps/dashboard-web, `npm run build`), from the repository root. */
-export const DASHBOARD_DIR = join(process.cwd(), 'dist', 'apps', 'dashboard-web');
 
 export interface RunningOperatorApp {
   app: NestFastifyApplication;
@@ -58,7 +55,7 @@ export async function startOperatorApp(
     OperatorModule.forRoot({
       platform: TokenBridgeModule.from(platform, OPERATOR_BRIDGED_TOKENS),
       backoffice: {
-        credentialsFile: staffCredentialsFile(config.dataDir),
+        openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(config.dataDir)),
         masterKey: loadPersonalDataMasterKey(config.dataDir, config.personalDataMasterKey),
         invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
         webhookBacklog: (environment) =>

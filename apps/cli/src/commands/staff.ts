@@ -1,7 +1,8 @@
 import { STAFF_ROLES } from '@cip/backoffice/contract';
 import {
-  CLI_ACTOR,
+  inviteAdminAsOperator,
   openStaffAdministration,
+  SqliteStaffCredentialStore,
   staffCredentialsFile,
   type StaffAdministration,
 } from '@cip/backoffice/service';
@@ -23,9 +24,9 @@ async function withStaff<T>(
     // The platform would refuse to start with this environment: say which variable is wrong.
     throw new UsageError(error instanceof Error ? error.message : String(error), false);
   }
-  const administration = openStaffAdministration({
+  const administration = await openStaffAdministration({
     eventStore: context.infrastructure().scope('control').eventStore,
-    credentialsFile: staffCredentialsFile(context.dataDir),
+    openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(context.dataDir)),
     masterKey: loadPersonalDataMasterKey(context.dataDir, context.io.env.PERSONAL_DATA_MASTER_KEY),
     clock: systemClock,
     invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
@@ -54,18 +55,9 @@ export function registerStaffCommands(program: Command, cli: Cli): void {
         if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email) || options.email.length > 254) {
           throw new UsageError(`--email: ${options.email} is not an email address`);
         }
-        const invited = await withStaff(context, async ({ staff: service, audit }) => {
-          const result = await service.invite(
-            { email: options.email, name: options.name, role: 'admin' },
-            null,
-          );
-          await audit.recordAs(CLI_ACTOR, {
-            action: 'staff.invite',
-            environment: null,
-            target: { type: 'staff', id: result.staff.id },
-          });
-          return result;
-        });
+        const invited = await withStaff(context, (administration) =>
+          inviteAdminAsOperator(administration, { email: options.email, name: options.name }),
+        );
         await print(context, invited, () => [
           `Invited admin ${invited.staff.id} (${invited.staff.email})`,
           `  invitation  ${invited.invitation.url}`,

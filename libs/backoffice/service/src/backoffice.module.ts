@@ -7,12 +7,16 @@ import { SystemHealthService } from './health/system-health.service';
 import { AuditTrailService } from './audit/audit-trail.service';
 import { OPERATIONS_PROVIDERS } from './operations';
 import { openStaffAdministration, type StaffAdministration } from './staff-administration';
+import type { OpenStaffCredentialStore } from './staff/staff-credential-store.port';
 import { StaffDirectory } from './staff/staff-directory';
 import { StaffService } from './staff/staff.service';
 
 export interface BackofficeOptions {
-  /** The staff credential store (`staffCredentialsFile(DATA_DIR)` embedded). */
-  credentialsFile: string;
+  /**
+   * The staff credential store: `SqliteStaffCredentialStore.opener(staffCredentialsFile(DATA_DIR))` embedded,
+   * `mongoStaffCredentials({mongoUrl})` distributed.
+   */
+  openCredentials: OpenStaffCredentialStore;
   /** The platform's master key (PERSONAL_DATA_MASTER_KEY): credentials are sealed, CSRF tokens keyed, under keys derived from it. */
   masterKey: Buffer;
   /** The dashboard's page of an invitation token. */

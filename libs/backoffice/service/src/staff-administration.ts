@@ -1,7 +1,7 @@
 import type { EventStore } from '@cip/shared/eventing';
 import type { Clock } from '@cip/shared/runtime';
-import { AuditTrailService } from './audit/audit-trail.service';
-import { StaffCredentialStore } from './staff/staff-credential-store';
+import { AuditTrailService, CLI_ACTOR } from './audit/audit-trail.service';
+import type { OpenStaffCredentialStore } from './staff/staff-credential-store.port';
 import { StaffDirectory } from './staff/staff-directory';
 import { StaffService } from './staff/staff.service';
 
@@ -13,15 +13,16 @@ export interface StaffAdministration {
 }
 
 /** The staff services over a control store and a credential store: the operator app's, and the CLI's. */
-export function openStaffAdministration(options: {
+export async function openStaffAdministration(options: {
   eventStore: EventStore;
-  credentialsFile: string;
+  /** The runtime's credential store: `SqliteStaffCredentialStore.opener(file)`, `mongoStaffCredentials(...)`. */
+  openCredentials: OpenStaffCredentialStore;
   masterKey: Buffer;
   clock: Clock;
   invitationUrl(token: string): string;
-}): StaffAdministration {
+}): Promise<StaffAdministration> {
   const directory = new StaffDirectory(options.eventStore);
-  const credentials = StaffCredentialStore.open(options.credentialsFile, options.masterKey);
+  const credentials = await options.openCredentials(options.masterKey);
   const audit = new AuditTrailService(options.eventStore, directory, options.clock);
   const staff = new StaffService(options.eventStore, directory, credentials, audit, options.clock, {
     invitationUrl: options.invitationUrl,
@@ -33,7 +34,24 @@ export function openStaffAdministration(options: {
     audit,
     close: async () => {
       await directory.stop();
-      credentials.close();
+      await credentials.close();
     },
   };
+}
+
+/**
+ * Invites an admin on the operator's own authority (the CLI's `staff create-admin`, the distributed
+ * dashboard app's `create-admin`): the first admin, who invites the rest. Audited as the CLI.
+ */
+export async function inviteAdminAsOperator(
+  administration: Pick<StaffAdministration, 'staff' | 'audit'>,
+  input: { email: string; name: string },
+): ReturnType<StaffService['invite']> {
+  const invited = await administration.staff.invite({ ...input, role: 'admin' }, null);
+  await administration.audit.recordAs(CLI_ACTOR, {
+    action: 'staff.invite',
+    environment: null,
+    target: { type: 'staff', id: invited.staff.id },
+  });
+  return invited;
 }

@@ -44,7 +44,7 @@ export class OperatorGuard implements CanActivate {
       targets,
     );
     if (!permission) throw new ApiError('forbidden', 'This route is not open to staff');
-    const principal = this.staff.authenticate(sessionCookieOf(request));
+    const principal = await this.staff.authenticate(sessionCookieOf(request));
     if (!principal) throw new ApiError('unauthorized', 'Sign in first: no session, or it has ended');
     if (write) {
       const token = request.headers['x-csrf-token'];

@@ -14,10 +14,14 @@ import {
 import { METRICS, type Logger, type PlatformMetrics } from '@cip/shared/runtime';
 import { randomUUID } from 'node:crypto';
 import { createServer, RequestListener } from 'node:http';
+import { join } from 'node:path';
 import { OperatorExceptionFilter } from './operator-exception.filter';
 import { buildOperatorOpenApiDocument } from './operator-openapi';
 import { serveOperatorDocs } from './operator-docs';
 import { installSecurityHeaders, serveDashboard } from './operator-pages';
+
+/** Where the dashboard's build lands (apps/dashboard-web, `npm run build`), from the repository root. */
+export const DASHBOARD_DIR = join(process.cwd(), 'dist', 'apps', 'dashboard-web');
 
 export interface OperatorAppOptions {
   logger: Logger;

@@ -20,7 +20,7 @@ import {
   MIN_PASSWORD_LENGTH,
   verifyPassword,
 } from './passwords';
-import { deriveStaffKey, type StaffCredentialStore } from './staff-credential-store';
+import { deriveStaffKey, type StaffCredentialStore } from './staff-credential-store.port';
 import { normalizeEmail, type StaffDirectory } from './staff-directory';
 import { newTotpSecret, totpStep, totpUri } from './totp';
 
@@ -152,7 +152,7 @@ export class StaffService {
     }
     const token = randomToken();
     const expiresAt = new Date(Date.parse(now) + INVITATION_TTL_MS).toISOString();
-    this.credentials.saveInvitation(sha256(token), { staffId, totpSecret: newTotpSecret(), expiresAt });
+    await this.credentials.saveInvitation(sha256(token), { staffId, totpSecret: newTotpSecret(), expiresAt });
     const staff = await this.execute(staffId, {
       type: 'InviteStaff',
       data: { staffId, email, name: input.name, role: input.role, invitedBy, now },
@@ -164,7 +164,7 @@ export class StaffService {
   private async pending(token: string) {
     const gone = () => new DomainError('not_found', 'The invitation is not valid, was used or has expired');
     if (!TOKEN.test(token)) throw gone();
-    const invitation = this.credentials.invitation(sha256(token));
+    const invitation = await this.credentials.invitation(sha256(token));
     if (
       !invitation ||
       invitation.usedAt !== null ||
@@ -206,7 +206,7 @@ export class StaffService {
       ]);
     }
     const passwordHash = await hashPassword(input.password);
-    const stored = this.credentials.acceptInvitation(
+    const stored = await this.credentials.acceptInvitation(
       sha256(token),
       staff.staffId,
       { passwordHash, totpSecret: invitation.totpSecret, lastTotpStep: step },
@@ -245,7 +245,7 @@ export class StaffService {
       await this.audit.recordAs(actorOf(staff), this.signInEntry(staff.staffId, 'account_locked'));
       throw accountLocked(staff, now);
     }
-    const credentials = this.credentials.credentials(staff.staffId);
+    const credentials = await this.credentials.credentials(staff.staffId);
     const passwordOk = await verifyPassword(
       input.password,
       credentials?.passwordHash ?? (await decoyPasswordHash()),
@@ -256,7 +256,7 @@ export class StaffService {
       passwordOk &&
       staff.status === 'active' &&
       step !== null &&
-      this.credentials.useTotpStep(staff.staffId, step);
+      (await this.credentials.useTotpStep(staff.staffId, step));
     if (!accepted) {
       const failed = await this.execute(staff.staffId, { type: 'RecordSignInFailure', data: { now } });
       await this.audit.recordAs(actorOf(staff), this.signInEntry(staff.staffId, 'invalid_credentials'));
@@ -273,7 +273,7 @@ export class StaffService {
     const sessionToken = randomToken();
     const sessionId = newId('ses');
     const signedIn = await this.execute(staff.staffId, { type: 'SignIn', data: { sessionId, now } });
-    this.credentials.createSession(sha256(sessionToken), {
+    await this.credentials.createSession(sha256(sessionToken), {
       sessionId,
       staffId: staff.staffId,
       createdAt: now,
@@ -300,21 +300,21 @@ export class StaffService {
    * The staff member of a session cookie, or null: unknown, ended, idle for 30 minutes, older than 12 hours,
    * or its staff member no longer active. A live session's idle timer starts again.
    */
-  authenticate(sessionToken: string | undefined): StaffPrincipal | null {
+  async authenticate(sessionToken: string | undefined): Promise<StaffPrincipal | null> {
     if (!sessionToken || !TOKEN.test(sessionToken)) return null;
-    const session = this.credentials.sessionByHash(sha256(sessionToken));
+    const session = await this.credentials.sessionByHash(sha256(sessionToken));
     if (!session || session.endedAt !== null) return null;
     const now = this.clock.now();
     const idle = now.getTime() - Date.parse(session.lastSeenAt) >= SESSION_IDLE_TIMEOUT_MS;
     const old = now.getTime() - Date.parse(session.createdAt) >= SESSION_ABSOLUTE_TIMEOUT_MS;
     const staff = this.directory.get(session.staffId);
     if (idle || old || !staff || staff.status !== 'active') {
-      this.credentials.endSession(session.sessionId, now.toISOString());
+      await this.credentials.endSession(session.sessionId, now.toISOString());
       return null;
     }
     // The idle timer restarts; written at most once a minute (each write is an fsync).
     if (now.getTime() - Date.parse(session.lastSeenAt) >= TOUCH_INTERVAL_MS)
-      this.credentials.touchSession(session.sessionId, now.toISOString());
+      await this.credentials.touchSession(session.sessionId, now.toISOString());
     return { staffId: staff.staffId, email: staff.email, role: staff.role, sessionId: session.sessionId };
   }
 
@@ -342,7 +342,7 @@ export class StaffService {
 
   async signOut(principal: StaffPrincipal): Promise<void> {
     const now = this.now();
-    this.credentials.endSession(principal.sessionId, now);
+    await this.credentials.endSession(principal.sessionId, now);
     await this.execute(principal.staffId, { type: 'SignOut', data: { sessionId: principal.sessionId, now } });
     await this.audit.record(principal, {
       action: 'session.signOut',
@@ -354,7 +354,7 @@ export class StaffService {
   /** Sign out everywhere: every session of the staff member ends, this one included. */
   async revokeAll(principal: StaffPrincipal): Promise<void> {
     const now = this.now();
-    this.credentials.endSessionsOf(principal.staffId, now);
+    await this.credentials.endSessionsOf(principal.staffId, now);
     await this.execute(principal.staffId, { type: 'RevokeSessions', data: { now } });
     await this.audit.record(principal, {
       action: 'session.revokeAll',
@@ -386,7 +386,7 @@ export class StaffService {
       type: 'DisableStaff',
       data: { reason, by: by.staffId, now },
     });
-    this.credentials.endSessionsOf(staffId, now);
+    await this.credentials.endSessionsOf(staffId, now);
     return this.view(staff);
   }
 

@@ -1,50 +1,30 @@
-import { openSqliteDatabase, SecretBox, type SqliteDatabase } from '@cip/shared/runtime';
-import { hkdfSync } from 'node:crypto';
+import { openSqliteDatabase, type SqliteDatabase } from '@cip/shared/runtime';
 import { join } from 'node:path';
+import {
+  StaffSeals,
+  type OpenStaffCredentialStore,
+  type StaffCredentialStore,
+  type StoredCredentials,
+  type StoredInvitation,
+  type StoredSession,
+} from './staff-credential-store.port';
 
 /** The staff credential store of the embedded runtime, beside the scopes' files under DATA_DIR. */
 export const staffCredentialsFile = (dataDir: string) => join(dataDir, 'staff-credentials.sqlite');
 
-/** One key per purpose from the platform's master key (PERSONAL_DATA_MASTER_KEY), by HKDF. */
-export const deriveStaffKey = (masterKey: Buffer, purpose: 'sealing' | 'csrf') =>
-  Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `cip staff credentials: ${purpose}`, 32));
-
-export interface StoredCredentials {
-  passwordHash: string;
-  totpSecret: string;
-  /** The last TOTP time step accepted: a code of that step or an earlier one is refused (replay). */
-  lastTotpStep: number;
-}
-
-export interface StoredInvitation {
-  staffId: string;
-  totpSecret: string;
-  expiresAt: string;
-  usedAt: string | null;
-}
-
-export interface StoredSession {
-  sessionId: string;
-  staffId: string;
-  createdAt: string;
-  lastSeenAt: string;
-  endedAt: string | null;
-}
-
 /**
- * Staff credentials, kept out of the event log: password hashes and TOTP secrets (sealed with AES-256-GCM
- * under a key derived from the master key, bound to the staff member and the field), invitation tokens and
- * session ids (SHA-256 hashes only: a copy of this file opens no session). A SQLite file of its own
- * (`staff-credentials.sqlite`), fsynced on every commit, so sessions and credentials survive a restart.
+ * The embedded runtime's staff credential store (`StaffCredentialStore`): a SQLite file of its own
+ * (`staff-credentials.sqlite`), fsynced on every commit. Synchronous underneath; the port is async for the
+ * MongoDB adapter.
  */
-export class StaffCredentialStore {
-  private readonly box: SecretBox;
+export class SqliteStaffCredentialStore implements StaffCredentialStore {
+  private readonly seals: StaffSeals;
 
   private constructor(
     private readonly db: SqliteDatabase,
     masterKey: Buffer,
   ) {
-    this.box = new SecretBox(deriveStaffKey(masterKey, 'sealing'));
+    this.seals = new StaffSeals(masterKey);
     db.exec(`
       CREATE TABLE IF NOT EXISTS credentials (
         staff_id TEXT PRIMARY KEY, password TEXT NOT NULL, totp TEXT NOT NULL, last_totp_step INTEGER NOT NULL
@@ -61,26 +41,31 @@ export class StaffCredentialStore {
     `);
   }
 
-  static open(file: string, masterKey: Buffer): StaffCredentialStore {
-    return new StaffCredentialStore(openSqliteDatabase(file), masterKey);
+  static open(file: string, masterKey: Buffer): SqliteStaffCredentialStore {
+    return new SqliteStaffCredentialStore(openSqliteDatabase(file), masterKey);
   }
 
-  close(): void {
+  /** Opens the store in `file` once the master key is known (`BackofficeOptions.openCredentials`). */
+  static opener(file: string): OpenStaffCredentialStore {
+    return async (masterKey) => SqliteStaffCredentialStore.open(file, masterKey);
+  }
+
+  async close(): Promise<void> {
     this.db.close();
   }
 
-  saveInvitation(tokenHash: string, invitation: Omit<StoredInvitation, 'usedAt'>): void {
+  async saveInvitation(tokenHash: string, invitation: Omit<StoredInvitation, 'usedAt'>): Promise<void> {
     this.db
       .prepare('INSERT INTO invitations (token_hash, staff_id, totp, expires_at) VALUES (?, ?, ?, ?)')
       .run(
         tokenHash,
         invitation.staffId,
-        this.box.seal(invitation.totpSecret, `invitation:${invitation.staffId}`),
+        this.seals.seal('invitation', invitation.staffId, invitation.totpSecret),
         invitation.expiresAt,
       );
   }
 
-  invitation(tokenHash: string): StoredInvitation | null {
+  async invitation(tokenHash: string): Promise<StoredInvitation | null> {
     const row = this.db
       .prepare('SELECT staff_id, totp, expires_at, used_at FROM invitations WHERE token_hash = ?')
       .get(tokenHash) as
@@ -88,17 +73,19 @@ export class StaffCredentialStore {
     if (!row) return null;
     return {
       staffId: row.staff_id,
-      totpSecret: this.box.open(row.totp, `invitation:${row.staff_id}`),
+      totpSecret: this.seals.open('invitation', row.staff_id, row.totp),
       expiresAt: row.expires_at,
       usedAt: row.used_at,
     };
   }
 
-  /**
-   * Uses the invitation once and stores the credentials it set, in one transaction: false when it was used
-   * in the meantime (two accepts at once: one wins).
-   */
-  acceptInvitation(tokenHash: string, staffId: string, credentials: StoredCredentials, at: string): boolean {
+  /** The claim and the credentials in one transaction. */
+  async acceptInvitation(
+    tokenHash: string,
+    staffId: string,
+    credentials: StoredCredentials,
+    at: string,
+  ): Promise<boolean> {
     return this.db.transaction(() => {
       const used = this.db
         .prepare(
@@ -114,28 +101,27 @@ export class StaffCredentialStore {
         )
         .run(
           staffId,
-          this.box.seal(credentials.passwordHash, `password:${staffId}`),
-          this.box.seal(credentials.totpSecret, `totp:${staffId}`),
+          this.seals.seal('password', staffId, credentials.passwordHash),
+          this.seals.seal('totp', staffId, credentials.totpSecret),
           credentials.lastTotpStep,
         );
       return true;
     })();
   }
 
-  credentials(staffId: string): StoredCredentials | null {
+  async credentials(staffId: string): Promise<StoredCredentials | null> {
     const row = this.db
       .prepare('SELECT password, totp, last_totp_step FROM credentials WHERE staff_id = ?')
       .get(staffId) as { password: string; totp: string; last_totp_step: number } | undefined;
     if (!row) return null;
     return {
-      passwordHash: this.box.open(row.password, `password:${staffId}`),
-      totpSecret: this.box.open(row.totp, `totp:${staffId}`),
+      passwordHash: this.seals.open('password', staffId, row.password),
+      totpSecret: this.seals.open('totp', staffId, row.totp),
       lastTotpStep: row.last_totp_step,
     };
   }
 
-  /** Marks a TOTP step used; false when it (or a later one) already was: the code is a replay. */
-  useTotpStep(staffId: string, step: number): boolean {
+  async useTotpStep(staffId: string, step: number): Promise<boolean> {
     return (
       this.db
         .prepare('UPDATE credentials SET last_totp_step = ? WHERE staff_id = ? AND last_totp_step < ?')
@@ -143,7 +129,7 @@ export class StaffCredentialStore {
     );
   }
 
-  createSession(idHash: string, session: Omit<StoredSession, 'endedAt'>): void {
+  async createSession(idHash: string, session: Omit<StoredSession, 'endedAt'>): Promise<void> {
     this.db
       .prepare(
         'INSERT INTO sessions (session_id, id_hash, staff_id, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)',
@@ -151,7 +137,7 @@ export class StaffCredentialStore {
       .run(session.sessionId, idHash, session.staffId, session.createdAt, session.lastSeenAt);
   }
 
-  sessionByHash(idHash: string): StoredSession | null {
+  async sessionByHash(idHash: string): Promise<StoredSession | null> {
     const row = this.db
       .prepare(
         'SELECT session_id, staff_id, created_at, last_seen_at, ended_at FROM sessions WHERE id_hash = ?',
@@ -176,7 +162,7 @@ export class StaffCredentialStore {
       : null;
   }
 
-  touchSession(sessionId: string, at: string): void {
+  async touchSession(sessionId: string, at: string): Promise<void> {
     this.db
       .prepare(
         'UPDATE sessions SET last_seen_at = ? WHERE session_id = ? AND ended_at IS NULL AND last_seen_at < ?',
@@ -184,7 +170,7 @@ export class StaffCredentialStore {
       .run(at, sessionId, at);
   }
 
-  endSession(sessionId: string, at: string): boolean {
+  async endSession(sessionId: string, at: string): Promise<boolean> {
     return (
       this.db
         .prepare('UPDATE sessions SET ended_at = ? WHERE session_id = ? AND ended_at IS NULL')
@@ -192,8 +178,7 @@ export class StaffCredentialStore {
     );
   }
 
-  /** Ends every open session of a staff member; how many there were. */
-  endSessionsOf(staffId: string, at: string): number {
+  async endSessionsOf(staffId: string, at: string): Promise<number> {
     return this.db
       .prepare('UPDATE sessions SET ended_at = ? WHERE staff_id = ? AND ended_at IS NULL')
       .run(at, staffId).changes;
