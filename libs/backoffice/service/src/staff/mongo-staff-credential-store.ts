@@ -177,11 +177,7 @@ export class MongoStaffCredentialStore implements StaffCredentialStore {
           await this.credentialsModel.updateOne(
             { _id: staffId },
             {
-              $set: {
-                password: this.seals.seal('password', staffId, credentials.passwordHash),
-                totp: this.seals.seal('totp', staffId, credentials.totpSecret),
-                lastTotpStep: credentials.lastTotpStep,
-              },
+              $set: this.seals.sealCredentials(staffId, credentials),
             },
             { session, upsert: true },
           );
@@ -201,12 +197,7 @@ export class MongoStaffCredentialStore implements StaffCredentialStore {
 
   async credentials(staffId: string): Promise<StoredCredentials | null> {
     const doc = await this.credentialsModel.findById(staffId).lean<CredentialsDocument>();
-    if (!doc) return null;
-    return {
-      passwordHash: this.seals.open('password', staffId, doc.password),
-      totpSecret: this.seals.open('totp', staffId, doc.totp),
-      lastTotpStep: doc.lastTotpStep,
-    };
+    return doc && this.seals.openCredentials(staffId, doc);
   }
 
   async useTotpStep(staffId: string, step: number): Promise<boolean> {

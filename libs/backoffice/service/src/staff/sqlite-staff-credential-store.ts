@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   StaffSeals,
   type OpenStaffCredentialStore,
+  type SealedCredentials,
   type StaffCredentialStore,
   type StoredCredentials,
   type StoredInvitation,
@@ -93,32 +94,23 @@ export class SqliteStaffCredentialStore implements StaffCredentialStore {
         )
         .run(at, tokenHash, staffId);
       if (used.changes !== 1) return false;
+      const sealed = this.seals.sealCredentials(staffId, credentials);
       this.db
         .prepare(
           `INSERT INTO credentials (staff_id, password, totp, last_totp_step) VALUES (?, ?, ?, ?)
            ON CONFLICT (staff_id) DO UPDATE SET password = excluded.password, totp = excluded.totp,
              last_totp_step = excluded.last_totp_step`,
         )
-        .run(
-          staffId,
-          this.seals.seal('password', staffId, credentials.passwordHash),
-          this.seals.seal('totp', staffId, credentials.totpSecret),
-          credentials.lastTotpStep,
-        );
+        .run(staffId, sealed.password, sealed.totp, sealed.lastTotpStep);
       return true;
     })();
   }
 
   async credentials(staffId: string): Promise<StoredCredentials | null> {
     const row = this.db
-      .prepare('SELECT password, totp, last_totp_step FROM credentials WHERE staff_id = ?')
-      .get(staffId) as { password: string; totp: string; last_totp_step: number } | undefined;
-    if (!row) return null;
-    return {
-      passwordHash: this.seals.open('password', staffId, row.password),
-      totpSecret: this.seals.open('totp', staffId, row.totp),
-      lastTotpStep: row.last_totp_step,
-    };
+      .prepare('SELECT password, totp, last_totp_step AS lastTotpStep FROM credentials WHERE staff_id = ?')
+      .get(staffId) as SealedCredentials | undefined;
+    return row ? this.seals.openCredentials(staffId, row) : null;
   }
 
   async useTotpStep(staffId: string, step: number): Promise<boolean> {

@@ -82,4 +82,27 @@ export class StaffSeals {
   open(field: 'password' | 'totp' | 'invitation', staffId: string, sealed: string): string {
     return this.box.open(sealed, `${field}:${staffId}`);
   }
+
+  /** Credentials as every adapter stores them: password hash and TOTP secret sealed, the step as it is. */
+  sealCredentials(staffId: string, credentials: StoredCredentials): SealedCredentials {
+    return {
+      password: this.seal('password', staffId, credentials.passwordHash),
+      totp: this.seal('totp', staffId, credentials.totpSecret),
+      lastTotpStep: credentials.lastTotpStep,
+    };
+  }
+
+  openCredentials(staffId: string, sealed: SealedCredentials): StoredCredentials {
+    return {
+      passwordHash: this.open('password', staffId, sealed.password),
+      totpSecret: this.open('totp', staffId, sealed.totp),
+      lastTotpStep: sealed.lastTotpStep,
+    };
+  }
+}
+
+export interface SealedCredentials {
+  password: string;
+  totp: string;
+  lastTotpStep: number;
 }
