@@ -1,6 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AUDIT_TRAIL, type AuditTrail, type StaffPrincipal } from '@cip/backoffice/contract';
+import {
+  AUDIT_TRAIL,
+  type AuditRecordInput,
+  type AuditTrail,
+  type StaffPrincipal,
+} from '@cip/backoffice/contract';
 import { AuditTrailService, StaffService } from '@cip/backoffice/service';
 import { ApiErrors, ResourceIdPipe } from '@cip/gateway/http';
 import { audited } from '../access/audited';
@@ -15,8 +20,6 @@ import {
   StaffResponse,
 } from './staff.dto';
 
-const staffTarget = (id: string) => ({ type: 'staff', id });
-
 @ApiTags('Staff')
 @Controller('operator/v1/staff')
 export class StaffController {
@@ -24,6 +27,21 @@ export class StaffController {
     @Inject(StaffService) private readonly staff: StaffService,
     @Inject(AUDIT_TRAIL) private readonly trail: AuditTrail,
   ) {}
+
+  /** An action on a staff account (by id, or by email before it has one), audited whatever its outcome. */
+  private onStaff<T>(
+    principal: StaffPrincipal,
+    target: string,
+    entry: Pick<AuditRecordInput, 'action' | 'reason'>,
+    action: () => Promise<T>,
+  ) {
+    return audited(
+      this.trail,
+      principal,
+      { ...entry, environment: null, target: { type: 'staff', id: target } },
+      action,
+    );
+  }
 
   @Get()
   @StaffAccess('admin')
@@ -50,11 +68,8 @@ export class StaffController {
   @ApiResponse({ status: 201, type: InvitedStaffResponse })
   @ApiErrors('invalid_state_transition')
   invite(@CurrentStaff() principal: StaffPrincipal, @Body() body: InviteStaffDto) {
-    return audited(
-      this.trail,
-      principal,
-      { action: 'staff.invite', environment: null, target: staffTarget(body.email) },
-      () => this.staff.invite(body, principal.staffId),
+    return this.onStaff(principal, body.email, { action: 'staff.invite' }, () =>
+      this.staff.invite(body, principal.staffId),
     );
   }
 
@@ -73,11 +88,8 @@ export class StaffController {
     @Param('staffId', new ResourceIdPipe('stf')) staffId: string,
     @Body() body: ChangeRoleDto,
   ) {
-    return audited(
-      this.trail,
-      principal,
-      { action: 'staff.changeRole', environment: null, target: staffTarget(staffId), reason: body.reason },
-      () => this.staff.changeRole(staffId, body.role, body.reason, principal),
+    return this.onStaff(principal, staffId, { action: 'staff.changeRole', reason: body.reason }, () =>
+      this.staff.changeRole(staffId, body.role, body.reason, principal),
     );
   }
 
@@ -96,11 +108,8 @@ export class StaffController {
     @Param('staffId', new ResourceIdPipe('stf')) staffId: string,
     @Body() body: ReasonDto,
   ) {
-    return audited(
-      this.trail,
-      principal,
-      { action: 'staff.disable', environment: null, target: staffTarget(staffId), reason: body.reason },
-      () => this.staff.disable(staffId, body.reason, principal),
+    return this.onStaff(principal, staffId, { action: 'staff.disable', reason: body.reason }, () =>
+      this.staff.disable(staffId, body.reason, principal),
     );
   }
 
@@ -119,11 +128,8 @@ export class StaffController {
     @Param('staffId', new ResourceIdPipe('stf')) staffId: string,
     @Body() body: ReasonDto,
   ) {
-    return audited(
-      this.trail,
-      principal,
-      { action: 'staff.unlock', environment: null, target: staffTarget(staffId), reason: body.reason },
-      () => this.staff.unlock(staffId, body.reason, principal),
+    return this.onStaff(principal, staffId, { action: 'staff.unlock', reason: body.reason }, () =>
+      this.staff.unlock(staffId, body.reason, principal),
     );
   }
 }
