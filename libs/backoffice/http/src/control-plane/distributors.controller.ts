@@ -1,6 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, PipeTransform, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AUDIT_TRAIL, type AuditTrail, type StaffPrincipal } from '@cip/backoffice/contract';
+import {
+  AUDIT_TRAIL,
+  type AuditRecordInput,
+  type AuditTrail,
+  type StaffPrincipal,
+} from '@cip/backoffice/contract';
 import { CONTROL_PLANE_API, type ControlPlaneApi } from '@cip/distributors/contract';
 import { ApiError, ApiErrors, ResourceIdPipe } from '@cip/gateway/http';
 import { DomainError } from '@cip/shared/contracts';
@@ -36,6 +41,21 @@ export class DistributorsController {
     @Inject(CONTROL_PLANE_API) private readonly controlPlane: ControlPlaneApi,
     @Inject(AUDIT_TRAIL) private readonly trail: AuditTrail,
   ) {}
+
+  /** An action on an API key, by its id: audited whatever its outcome. */
+  private onKey<T>(
+    principal: StaffPrincipal,
+    keyId: string,
+    entry: Pick<AuditRecordInput, 'action' | 'reason'>,
+    action: () => Promise<T>,
+  ) {
+    return audited(
+      this.trail,
+      principal,
+      { ...entry, environment: null, target: { type: 'key', id: keyId } },
+      action,
+    );
+  }
 
   @Get('distributors')
   @StaffAccess('read')
@@ -165,11 +185,8 @@ export class DistributorsController {
     @Param('keyId', new KeyIdPipe()) keyId: string,
     @Body() body: ReasonDto,
   ) {
-    return audited(
-      this.trail,
-      principal,
-      { action: 'key.roll', environment: null, target: { type: 'key', id: keyId }, reason: body.reason },
-      () => this.controlPlane.rollKey(keyId),
+    return this.onKey(principal, keyId, { action: 'key.roll', reason: body.reason }, () =>
+      this.controlPlane.rollKey(keyId),
     );
   }
 
@@ -188,11 +205,8 @@ export class DistributorsController {
     @Param('keyId', new KeyIdPipe()) keyId: string,
     @Body() body: ReasonDto,
   ) {
-    return audited(
-      this.trail,
-      principal,
-      { action: 'key.revoke', environment: null, target: { type: 'key', id: keyId }, reason: body.reason },
-      () => this.controlPlane.revokeKey(keyId),
+    return this.onKey(principal, keyId, { action: 'key.revoke', reason: body.reason }, () =>
+      this.controlPlane.revokeKey(keyId),
     );
   }
 }
