@@ -137,22 +137,14 @@ export class MongoStaffCredentialStore implements StaffCredentialStore {
   async saveInvitation(tokenHash: string, invitation: Omit<StoredInvitation, 'usedAt'>): Promise<void> {
     await this.invitations.create({
       _id: tokenHash,
-      staffId: invitation.staffId,
-      totp: this.seals.seal('invitation', invitation.staffId, invitation.totpSecret),
-      expiresAt: invitation.expiresAt,
+      ...this.seals.sealInvitation(invitation),
       usedAt: null,
     });
   }
 
   async invitation(tokenHash: string): Promise<StoredInvitation | null> {
     const doc = await this.invitations.findById(tokenHash).lean<InvitationDocument>();
-    if (!doc) return null;
-    return {
-      staffId: doc.staffId,
-      totpSecret: this.seals.open('invitation', doc.staffId, doc.totp),
-      expiresAt: doc.expiresAt,
-      usedAt: doc.usedAt,
-    };
+    return doc && this.seals.openInvitation(doc);
   }
 
   async acceptInvitation(

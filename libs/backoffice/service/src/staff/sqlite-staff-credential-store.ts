@@ -4,6 +4,7 @@ import {
   StaffSeals,
   type OpenStaffCredentialStore,
   type SealedCredentials,
+  type SealedInvitation,
   type StaffCredentialStore,
   type StoredCredentials,
   type StoredInvitation,
@@ -56,28 +57,20 @@ export class SqliteStaffCredentialStore implements StaffCredentialStore {
   }
 
   async saveInvitation(tokenHash: string, invitation: Omit<StoredInvitation, 'usedAt'>): Promise<void> {
+    const sealed = this.seals.sealInvitation(invitation);
     this.db
       .prepare('INSERT INTO invitations (token_hash, staff_id, totp, expires_at) VALUES (?, ?, ?, ?)')
-      .run(
-        tokenHash,
-        invitation.staffId,
-        this.seals.seal('invitation', invitation.staffId, invitation.totpSecret),
-        invitation.expiresAt,
-      );
+      .run(tokenHash, sealed.staffId, sealed.totp, sealed.expiresAt);
   }
 
   async invitation(tokenHash: string): Promise<StoredInvitation | null> {
     const row = this.db
-      .prepare('SELECT staff_id, totp, expires_at, used_at FROM invitations WHERE token_hash = ?')
-      .get(tokenHash) as
-      { staff_id: string; totp: string; expires_at: string; used_at: string | null } | undefined;
-    if (!row) return null;
-    return {
-      staffId: row.staff_id,
-      totpSecret: this.seals.open('invitation', row.staff_id, row.totp),
-      expiresAt: row.expires_at,
-      usedAt: row.used_at,
-    };
+      .prepare(
+        `SELECT staff_id AS staffId, totp, expires_at AS expiresAt, used_at AS usedAt
+         FROM invitations WHERE token_hash = ?`,
+      )
+      .get(tokenHash) as SealedInvitation | undefined;
+    return row ? this.seals.openInvitation(row) : null;
   }
 
   /** The claim and the credentials in one transaction. */

@@ -99,6 +99,31 @@ export class StaffSeals {
       lastTotpStep: sealed.lastTotpStep,
     };
   }
+
+  /** An invitation as every adapter stores it: its TOTP secret sealed. */
+  sealInvitation(invitation: Omit<StoredInvitation, 'usedAt'>): Omit<SealedInvitation, 'usedAt'> {
+    return {
+      staffId: invitation.staffId,
+      totp: this.seal('invitation', invitation.staffId, invitation.totpSecret),
+      expiresAt: invitation.expiresAt,
+    };
+  }
+
+  openInvitation(sealed: SealedInvitation): StoredInvitation {
+    return {
+      staffId: sealed.staffId,
+      totpSecret: this.open('invitation', sealed.staffId, sealed.totp),
+      expiresAt: sealed.expiresAt,
+      usedAt: sealed.usedAt,
+    };
+  }
+}
+
+export interface SealedInvitation {
+  staffId: string;
+  totp: string;
+  expiresAt: string;
+  usedAt: string | null;
 }
 
 export interface SealedCredentials {
