@@ -1,15 +1,10 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, PipeTransform, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import {
-  AUDIT_TRAIL,
-  type AuditRecordInput,
-  type AuditTrail,
-  type StaffPrincipal,
-} from '@cip/backoffice/contract';
+import { AUDIT_TRAIL, type AuditTrail, type StaffPrincipal } from '@cip/backoffice/contract';
 import { CONTROL_PLANE_API, type ControlPlaneApi } from '@cip/distributors/contract';
 import { ApiError, ApiErrors, ResourceIdPipe } from '@cip/gateway/http';
 import { DomainError } from '@cip/shared/contracts';
-import { audited } from '../access/audited';
+import { audited, auditedControl } from '../access/audited';
 import { CurrentStaff, StaffAccess } from '../access/staff-access';
 import { ApiCursorPageResponse, ReasonDto } from '../common/operator-dto';
 import {
@@ -41,21 +36,6 @@ export class DistributorsController {
     @Inject(CONTROL_PLANE_API) private readonly controlPlane: ControlPlaneApi,
     @Inject(AUDIT_TRAIL) private readonly trail: AuditTrail,
   ) {}
-
-  /** An action on an API key, by its id: audited whatever its outcome. */
-  private onKey<T>(
-    principal: StaffPrincipal,
-    keyId: string,
-    entry: Pick<AuditRecordInput, 'action' | 'reason'>,
-    action: () => Promise<T>,
-  ) {
-    return audited(
-      this.trail,
-      principal,
-      { ...entry, environment: null, target: { type: 'key', id: keyId } },
-      action,
-    );
-  }
 
   @Get('distributors')
   @StaffAccess('read')
@@ -185,8 +165,12 @@ export class DistributorsController {
     @Param('keyId', new KeyIdPipe()) keyId: string,
     @Body() body: ReasonDto,
   ) {
-    return this.onKey(principal, keyId, { action: 'key.roll', reason: body.reason }, () =>
-      this.controlPlane.rollKey(keyId),
+    return auditedControl(
+      this.trail,
+      principal,
+      { type: 'key', id: keyId },
+      { action: 'key.roll', reason: body.reason },
+      () => this.controlPlane.rollKey(keyId),
     );
   }
 
@@ -205,8 +189,12 @@ export class DistributorsController {
     @Param('keyId', new KeyIdPipe()) keyId: string,
     @Body() body: ReasonDto,
   ) {
-    return this.onKey(principal, keyId, { action: 'key.revoke', reason: body.reason }, () =>
-      this.controlPlane.revokeKey(keyId),
+    return auditedControl(
+      this.trail,
+      principal,
+      { type: 'key', id: keyId },
+      { action: 'key.revoke', reason: body.reason },
+      () => this.controlPlane.revokeKey(keyId),
     );
   }
 }

@@ -1,14 +1,9 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import {
-  AUDIT_TRAIL,
-  type AuditRecordInput,
-  type AuditTrail,
-  type StaffPrincipal,
-} from '@cip/backoffice/contract';
+import { AUDIT_TRAIL, type AuditTrail, type StaffPrincipal } from '@cip/backoffice/contract';
 import { AuditTrailService, StaffService } from '@cip/backoffice/service';
 import { ApiErrors, ResourceIdPipe } from '@cip/gateway/http';
-import { audited } from '../access/audited';
+import { auditedControl } from '../access/audited';
 import { CurrentStaff, StaffAccess } from '../access/staff-access';
 import { ApiCursorPageResponse, DEFAULT_PAGE_LIMIT, ReasonDto } from '../common/operator-dto';
 import {
@@ -20,6 +15,8 @@ import {
   StaffResponse,
 } from './staff.dto';
 
+const staffTarget = (id: string) => ({ type: 'staff', id });
+
 @ApiTags('Staff')
 @Controller('operator/v1/staff')
 export class StaffController {
@@ -27,21 +24,6 @@ export class StaffController {
     @Inject(StaffService) private readonly staff: StaffService,
     @Inject(AUDIT_TRAIL) private readonly trail: AuditTrail,
   ) {}
-
-  /** An action on a staff account (by id, or by email before it has one), audited whatever its outcome. */
-  private onStaff<T>(
-    principal: StaffPrincipal,
-    target: string,
-    entry: Pick<AuditRecordInput, 'action' | 'reason'>,
-    action: () => Promise<T>,
-  ) {
-    return audited(
-      this.trail,
-      principal,
-      { ...entry, environment: null, target: { type: 'staff', id: target } },
-      action,
-    );
-  }
 
   @Get()
   @StaffAccess('admin')
@@ -68,7 +50,7 @@ export class StaffController {
   @ApiResponse({ status: 201, type: InvitedStaffResponse })
   @ApiErrors('invalid_state_transition')
   invite(@CurrentStaff() principal: StaffPrincipal, @Body() body: InviteStaffDto) {
-    return this.onStaff(principal, body.email, { action: 'staff.invite' }, () =>
+    return auditedControl(this.trail, principal, staffTarget(body.email), { action: 'staff.invite' }, () =>
       this.staff.invite(body, principal.staffId),
     );
   }
@@ -88,8 +70,12 @@ export class StaffController {
     @Param('staffId', new ResourceIdPipe('stf')) staffId: string,
     @Body() body: ChangeRoleDto,
   ) {
-    return this.onStaff(principal, staffId, { action: 'staff.changeRole', reason: body.reason }, () =>
-      this.staff.changeRole(staffId, body.role, body.reason, principal),
+    return auditedControl(
+      this.trail,
+      principal,
+      staffTarget(staffId),
+      { action: 'staff.changeRole', reason: body.reason },
+      () => this.staff.changeRole(staffId, body.role, body.reason, principal),
     );
   }
 
@@ -108,8 +94,12 @@ export class StaffController {
     @Param('staffId', new ResourceIdPipe('stf')) staffId: string,
     @Body() body: ReasonDto,
   ) {
-    return this.onStaff(principal, staffId, { action: 'staff.disable', reason: body.reason }, () =>
-      this.staff.disable(staffId, body.reason, principal),
+    return auditedControl(
+      this.trail,
+      principal,
+      staffTarget(staffId),
+      { action: 'staff.disable', reason: body.reason },
+      () => this.staff.disable(staffId, body.reason, principal),
     );
   }
 
@@ -128,8 +118,12 @@ export class StaffController {
     @Param('staffId', new ResourceIdPipe('stf')) staffId: string,
     @Body() body: ReasonDto,
   ) {
-    return this.onStaff(principal, staffId, { action: 'staff.unlock', reason: body.reason }, () =>
-      this.staff.unlock(staffId, body.reason, principal),
+    return auditedControl(
+      this.trail,
+      principal,
+      staffTarget(staffId),
+      { action: 'staff.unlock', reason: body.reason },
+      () => this.staff.unlock(staffId, body.reason, principal),
     );
   }
 }
