@@ -1,24 +1,17 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { CARD_VERIFICATION_API, type CardVerificationApi } from '@cip/cards/contract';
 import { waitFor } from '@cip/shared/testing';
 import { activeUserWithWallet } from './testing/cardholders';
+import { describeWithChromium, launchChromium } from './testing/headless-chromium';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 import { WebhookReceiver } from './testing/webhook-receiver';
 
 // Issue 14: the backoffice dashboard as staff use it, in Debian's Chromium. Every step goes through the
 // pages (labels, buttons and headings a person sees); the platform's state is read back over /v1.
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available) {
-  // Never a silent pass: say why the browser test does not run (CI installs it: .ci/run).
-  process.stderr.write(
-    `SKIPPED dashboard browser test: ${CHROMIUM} is not installed (apt-get install chromium)\n`,
-  );
-}
-const describeWithBrowser = available ? describe : describe.skip;
+const describeWithBrowser = describeWithChromium('dashboard browser test');
 // A budget, not a timed assertion: each step drives a browser through several pages on a busy machine.
 jest.setTimeout(90_000);
 
@@ -93,18 +86,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
       200,
     );
     submittedKyc = { id: kyc.body.id, userId: user.body.id };
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

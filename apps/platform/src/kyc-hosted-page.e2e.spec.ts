@@ -1,16 +1,8 @@
-import { existsSync } from 'node:fs';
-import { chromium, Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { describeWithChromium, launchChromium } from './testing/headless-chromium';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available) {
-  // Never a silent pass: say why the browser test does not run (CI installs it: .ci/run).
-  process.stderr.write(
-    `SKIPPED kyc-hosted-page browser test: ${CHROMIUM} is not installed (apt-get install chromium)\n`,
-  );
-}
-const describeWithBrowser = available ? describe : describe.skip;
+const describeWithBrowser = describeWithChromium('kyc-hosted-page browser test');
 
 describeWithBrowser('the hosted KYC page in a real browser (headless Chromium)', () => {
   let h: Harness;
@@ -19,18 +11,7 @@ describeWithBrowser('the hosted KYC page in a real browser (headless Chromium)',
 
   beforeAll(async () => {
     h = await startHarness();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -6,7 +6,8 @@ import {
   programUpdate,
 } from '@cip/distributors/contract';
 import { DEFAULT_THREE_DS_DEADLINE_SECONDS } from '@cip/three-ds/contract';
-import type { ApiKeyRecord, DistributorRecord, ProgramConfig } from '@cip/distributors/domain';
+import type { DistributorRecord, ProgramConfig } from '@cip/distributors/domain';
+import { keyView } from '@cip/distributors/service';
 import { Command, Option } from 'commander';
 import { Cli, commandGroup, examples, print, table, UsageError, yesNo } from '../command';
 import { booleanOption, nonEmpty } from '../options';
@@ -19,19 +20,6 @@ import {
   changedAuthorization,
   optionParser,
 } from './program-authorization';
-
-/** A key as operators may see it: everything but its hash. */
-export function keyView(key: ApiKeyRecord) {
-  return {
-    keyId: key.keyId,
-    environment: key.environment,
-    last4: key.last4,
-    label: key.label,
-    status: key.status,
-    createdAt: key.createdAt,
-    revokedAt: key.revokedAt,
-  };
-}
 
 function distributorView(distributor: DistributorRecord) {
   return {

@@ -1,10 +1,9 @@
-import type { IssuedApiKey } from '@cip/distributors/service';
+import { keyView, type IssuedApiKey } from '@cip/distributors/service';
 import type { Environment } from '@cip/shared/contracts';
 import type { Command } from 'commander';
 import { Cli, CommandContext, commandGroup, examples, print, table } from '../command';
 import { distributorOption, environmentOption } from '../options';
 import { existingDistributor, openControlPlane } from './control-plane';
-import { keyView } from './distributors';
 
 /**
  * The key goes to stdout, the warning to stderr, so that `--json` output piped into a secret manager

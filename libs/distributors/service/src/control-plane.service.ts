@@ -22,6 +22,7 @@ const summaryOf = (distributor: DistributorRecord): DistributorSummary => ({
   createdAt: distributor.createdAt,
 });
 
+/** A key as operators may see it (operator API and CLI): everything but its hash. */
 export const keyView = (key: ApiKeyRecord): DistributorKeyView => ({
   keyId: key.keyId,
   environment: key.environment,

@@ -1,5 +1,5 @@
 import { Environment } from '@cip/shared/contracts';
-import { EventStore, RecordedEvent, StoreSubscription } from '@cip/shared/eventing';
+import { LiveLogFold, RecordedEvent } from '@cip/shared/eventing';
 import {
   distributorEvents,
   DistributorRecord,
@@ -29,59 +29,30 @@ interface KeyEntry {
 
 /**
  * The control plane as the gateway reads it: distributors, their programs and their API keys, folded in
- * memory from the control store (it is small) and kept live by a subscription. A key not found triggers
- * one catch-up read first, so a key created a moment ago by the CLI (another process) works at once.
+ * memory from the control store (it is small) and kept live by a subscription (`LiveLogFold`). A key not
+ * found triggers one catch-up read first, so a key created a moment ago by the CLI (another process) works
+ * at once.
  */
-export class DistributorDirectory {
+export class DistributorDirectory extends LiveLogFold {
   private readonly distributors = new Map<string, DistributorState>();
   private readonly keysByHash = new Map<string, KeyEntry>();
-  private position = 0;
-  private subscription: StoreSubscription | null = null;
 
-  constructor(private readonly store: EventStore) {}
-
-  async start(): Promise<void> {
-    await this.catchUp();
-    this.subscription = this.store.subscribeToAll({
-      after: this.position,
-      onEvents: async (events) => this.apply(events),
-    });
-  }
-
-  async stop(): Promise<void> {
-    await this.subscription?.stop();
-    this.subscription = null;
-  }
-
-  /** Reads whatever the log holds beyond what this directory has seen. */
-  async catchUp(): Promise<void> {
-    for (;;) {
-      const events = await this.store.readAll({ after: this.position, maxCount: 1000 });
-      if (events.length === 0) return;
-      this.apply(events);
-    }
-  }
-
-  private apply(events: RecordedEvent[]): void {
-    for (const recorded of events) {
-      if (recorded.position <= this.position) continue;
-      this.position = recorded.position;
-      if (!recorded.streamId.startsWith('dst-')) continue;
-      const event = distributorEvents.read(recorded);
-      const next = evolveDistributor(this.distributors.get(recorded.streamId) ?? { status: 'absent' }, event);
-      this.distributors.set(recorded.streamId, next);
-      if (event.type === 'ApiKeyIssued') {
-        this.keysByHash.set(event.data.keyHash, {
-          keyId: event.data.keyId,
-          distributorId: event.data.distributorId,
-          environment: event.data.environment,
-          hash: Buffer.from(event.data.keyHash, 'hex'),
-          active: true,
-        });
-      } else if (event.type === 'ApiKeyRevoked') {
-        for (const entry of this.keysByHash.values()) {
-          if (entry.keyId === event.data.keyId) entry.active = false;
-        }
+  protected fold(recorded: RecordedEvent): void {
+    if (!recorded.streamId.startsWith('dst-')) return;
+    const event = distributorEvents.read(recorded);
+    const next = evolveDistributor(this.distributors.get(recorded.streamId) ?? { status: 'absent' }, event);
+    this.distributors.set(recorded.streamId, next);
+    if (event.type === 'ApiKeyIssued') {
+      this.keysByHash.set(event.data.keyHash, {
+        keyId: event.data.keyId,
+        distributorId: event.data.distributorId,
+        environment: event.data.environment,
+        hash: Buffer.from(event.data.keyHash, 'hex'),
+        active: true,
+      });
+    } else if (event.type === 'ApiKeyRevoked') {
+      for (const entry of this.keysByHash.values()) {
+        if (entry.keyId === event.data.keyId) entry.active = false;
       }
     }
   }

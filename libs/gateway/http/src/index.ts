@@ -16,12 +16,13 @@ export { SystemController } from '@cip/shared/infrastructure';
 export * from './common/shipping-address.dto';
 export * from './common/api-page.decorator';
 export * from './common/hosted-page';
-// What the operator app (libs/backoffice/http) shares with /v1: request ids, the access log, body reading,
-// refusals before routing, and the OpenAPI 3.1 conversion.
+// What the operator app (libs/backoffice/http) shares with /v1: the Nest app on Fastify, request ids, the access log,
+// body reading, the docs page and the OpenAPI 3.1 conversion.
 export { installRequestId } from './pipeline/request-id.hook';
 export { installAccessLog } from './pipeline/access-log.hook';
 export { installRequestBodies } from './pipeline/request-bodies';
-export { answerClientError, answerRouterError } from './pipeline/transport-errors';
+export { createNestFastifyApp, type NestFastifyAppOptions } from './nest-fastify-app';
+export { serveSwaggerDocs, type SwaggerDocsOptions } from './docs-page';
 export { toOpenApi31 } from './openapi/openapi-3-1';
 export { publicSchemaName } from './openapi/schema-names';
 export { renameSchemas } from './openapi/openapi-document';

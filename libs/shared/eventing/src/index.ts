@@ -4,3 +4,4 @@ export * from './sqlite/sqlite-event-store';
 export * from './sqlite/embedded-message-bus';
 export * from './command-handler';
 export * from './personal-data';
+export * from './live-log-fold';

@@ -1,5 +1,5 @@
 import { DomainError } from '@cip/shared/contracts';
-import type { AuditRecordInput, AuditTrail, StaffPrincipal } from '@cip/backoffice/contract';
+import type { AuditRecordInput, AuditTarget, AuditTrail, StaffPrincipal } from '@cip/backoffice/contract';
 
 /**
  * Runs a staff action and records it in the audit trail whatever its outcome: `succeeded`, or `refused`
@@ -23,4 +23,15 @@ export async function audited<T>(
   }
   await trail.record(staff, { ...entry, outcome: 'succeeded' });
   return result;
+}
+
+/** `audited` for an action of the control plane (no environment) on one target: a staff account, an API key. */
+export function auditedControl<T>(
+  trail: AuditTrail,
+  staff: StaffPrincipal,
+  target: AuditTarget,
+  entry: Pick<AuditRecordInput, 'action' | 'reason'>,
+  action: () => Promise<T>,
+): Promise<T> {
+  return audited(trail, staff, { ...entry, environment: null, target }, action);
 }

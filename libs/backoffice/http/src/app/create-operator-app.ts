@@ -1,19 +1,14 @@
-import { LoggerService, Type, DynamicModule } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Type, DynamicModule } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCookie from '@fastify/cookie';
 import {
-  answerClientError,
-  answerRouterError,
   apiValidationPipe,
+  createNestFastifyApp,
   installAccessLog,
   installRequestBodies,
   installRequestId,
-  requestIdOf,
 } from '@cip/gateway/http';
 import { METRICS, type Logger, type PlatformMetrics } from '@cip/shared/runtime';
-import { randomUUID } from 'node:crypto';
-import { createServer, RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { OperatorExceptionFilter } from './operator-exception.filter';
 import { buildOperatorOpenApiDocument } from './operator-openapi';
@@ -33,19 +28,6 @@ export interface OperatorAppOptions {
   timeouts?: { headersMs: number; requestMs: number };
 }
 
-class PinoNestLogger implements LoggerService {
-  constructor(private readonly logger: Logger) {}
-  log(message: unknown, context?: string) {
-    this.logger.debug({ context }, String(message));
-  }
-  error(message: unknown, trace?: string, context?: string) {
-    this.logger.error({ context, trace }, String(message));
-  }
-  warn(message: unknown, context?: string) {
-    this.logger.warn({ context }, String(message));
-  }
-}
-
 /**
  * The operator app (DASHBOARD_PORT): a Nest application of its own on its own Fastify instance, serving the
  * operator API (`/operator/v1`, its OpenAPI document and docs page) and the dashboard's files. It shares the
@@ -55,32 +37,11 @@ export async function createOperatorApp(
   rootModule: Type<unknown> | DynamicModule,
   options: OperatorAppOptions,
 ): Promise<NestFastifyApplication> {
-  const timeouts = options.timeouts;
-  const adapter = new FastifyAdapter({
-    logger: false,
-    bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
-    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) =>
-      requestIdOf(request.headers['x-request-id'], () => `req_${randomUUID()}`),
-    routerOptions: { ignoreTrailingSlash: true },
-    clientErrorHandler: answerClientError,
-    frameworkErrors: answerRouterError,
-    // Slow or incomplete requests are cut off (408), as on /v1 (createHttpApp).
-    ...(timeouts && {
-      serverFactory: (handler: RequestListener) =>
-        createServer(
-          {
-            headersTimeout: timeouts.headersMs,
-            requestTimeout: timeouts.requestMs,
-            connectionsCheckingInterval: Math.max(10, Math.min(1_000, timeouts.headersMs / 4)),
-          },
-          handler,
-        ),
-    }),
-  });
-  const app = await NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
-    logger: new PinoNestLogger(options.logger),
-    abortOnError: false,
-    bodyParser: false,
+  // Slow or incomplete requests are cut off (408), as on /v1 (createHttpApp).
+  const app = await createNestFastifyApp(rootModule, {
+    logger: options.logger,
+    bodyLimitBytes: options.bodyLimitBytes ?? 64 * 1024,
+    timeouts: options.timeouts,
   });
   const fastify = app.getHttpAdapter().getInstance();
   await fastify.register(fastifyCookie);

@@ -1,8 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { integerFromQuery, IsSafeText, publicSchemaName } from '@cip/gateway/http';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsSafeText, PageLimit, publicSchemaName } from '@cip/gateway/http';
+import { IsOptional, IsString, Length, Matches } from 'class-validator';
 
 /**
  * `reason` of an action that changes money or status (docs/operator-api.md, "Conventions"): 1 to 500
@@ -21,14 +20,11 @@ export class ReasonDto {
   reason: string;
 }
 
+export const DEFAULT_PAGE_LIMIT = 25;
+
 /** `?limit=&cursor=` of the operator API's lists. */
 export class CursorPageQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25 })
-  @IsOptional()
-  @Transform(integerFromQuery)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1)
-  @Max(100)
+  @PageLimit(DEFAULT_PAGE_LIMIT)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'The `nextCursor` of the page before', maxLength: 200 })
@@ -37,8 +33,6 @@ export class CursorPageQueryDto {
   @Matches(/^[A-Za-z0-9_.:=-]{1,200}$/, { message: 'cursor must be the nextCursor of a previous page' })
   cursor?: string;
 }
-
-export const DEFAULT_PAGE_LIMIT = 25;
 
 const pages = new Map<Type<unknown>, Type<unknown>>();
 

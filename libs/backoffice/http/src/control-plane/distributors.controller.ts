@@ -4,7 +4,7 @@ import { AUDIT_TRAIL, type AuditTrail, type StaffPrincipal } from '@cip/backoffi
 import { CONTROL_PLANE_API, type ControlPlaneApi } from '@cip/distributors/contract';
 import { ApiError, ApiErrors, ResourceIdPipe } from '@cip/gateway/http';
 import { DomainError } from '@cip/shared/contracts';
-import { audited } from '../access/audited';
+import { audited, auditedControl } from '../access/audited';
 import { CurrentStaff, StaffAccess } from '../access/staff-access';
 import { ApiCursorPageResponse, ReasonDto } from '../common/operator-dto';
 import {
@@ -165,10 +165,11 @@ export class DistributorsController {
     @Param('keyId', new KeyIdPipe()) keyId: string,
     @Body() body: ReasonDto,
   ) {
-    return audited(
+    return auditedControl(
       this.trail,
       principal,
-      { action: 'key.roll', environment: null, target: { type: 'key', id: keyId }, reason: body.reason },
+      { type: 'key', id: keyId },
+      { action: 'key.roll', reason: body.reason },
       () => this.controlPlane.rollKey(keyId),
     );
   }
@@ -188,10 +189,11 @@ export class DistributorsController {
     @Param('keyId', new KeyIdPipe()) keyId: string,
     @Body() body: ReasonDto,
   ) {
-    return audited(
+    return auditedControl(
       this.trail,
       principal,
-      { action: 'key.revoke', environment: null, target: { type: 'key', id: keyId }, reason: body.reason },
+      { type: 'key', id: keyId },
+      { action: 'key.revoke', reason: body.reason },
       () => this.controlPlane.revokeKey(keyId),
     );
   }

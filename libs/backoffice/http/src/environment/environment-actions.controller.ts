@@ -56,6 +56,18 @@ export class EnvironmentActionsController {
     return audited(this.trail, staff, entry, action);
   }
 
+  /** An action on a card, recorded with the card and its user. */
+  private async onCard<T>(
+    staff: StaffPrincipal,
+    environment: Environment,
+    cardId: string,
+    entry: Pick<AuditRecordInput, 'action'> & { reason: string },
+    action: () => Promise<T>,
+  ) {
+    const userId = await this.actions.userOfCard(environment, cardId);
+    return this.run(staff, { ...entry, environment, target: { type: 'card', id: cardId }, userId }, action);
+  }
+
   // -------------------------------------------------------------------------------------------------
   // Support: cards and webhooks
   // -------------------------------------------------------------------------------------------------
@@ -77,17 +89,8 @@ export class EnvironmentActionsController {
     @Body() body: ReasonDto,
     @CurrentStaff() staff: StaffPrincipal,
   ) {
-    const userId = await this.actions.userOfCard(environment, cardId);
-    return this.run(
-      staff,
-      {
-        action: 'card.freeze',
-        environment,
-        target: { type: 'card', id: cardId },
-        userId,
-        reason: body.reason,
-      },
-      () => this.actions.freezeCard(environment, cardId),
+    return this.onCard(staff, environment, cardId, { action: 'card.freeze', reason: body.reason }, () =>
+      this.actions.freezeCard(environment, cardId),
     );
   }
 
@@ -109,17 +112,8 @@ export class EnvironmentActionsController {
     @Body() body: ReasonDto,
     @CurrentStaff() staff: StaffPrincipal,
   ) {
-    const userId = await this.actions.userOfCard(environment, cardId);
-    return this.run(
-      staff,
-      {
-        action: 'card.unfreeze',
-        environment,
-        target: { type: 'card', id: cardId },
-        userId,
-        reason: body.reason,
-      },
-      () => this.actions.unfreezeCard(environment, cardId),
+    return this.onCard(staff, environment, cardId, { action: 'card.unfreeze', reason: body.reason }, () =>
+      this.actions.unfreezeCard(environment, cardId),
     );
   }
 
@@ -141,17 +135,8 @@ export class EnvironmentActionsController {
     @Body() body: ReasonDto,
     @CurrentStaff() staff: StaffPrincipal,
   ) {
-    const userId = await this.actions.userOfCard(environment, cardId);
-    return this.run(
-      staff,
-      {
-        action: 'card.unblock',
-        environment,
-        target: { type: 'card', id: cardId },
-        userId,
-        reason: body.reason,
-      },
-      () => this.actions.unblockCard(environment, cardId, { operator: staff.email, reason: body.reason }),
+    return this.onCard(staff, environment, cardId, { action: 'card.unblock', reason: body.reason }, () =>
+      this.actions.unblockCard(environment, cardId, { operator: staff.email, reason: body.reason }),
     );
   }
 
@@ -351,17 +336,12 @@ export class EnvironmentActionsController {
     reason: string,
     staff: StaffPrincipal,
   ) {
-    const userId = await this.actions.userOfCard(environment, cardId);
     const action = { operator: staff.email, reason };
-    return this.run(
+    return this.onCard(
       staff,
-      {
-        action: place ? 'card.hold.place' : 'card.hold.lift',
-        environment,
-        target: { type: 'card', id: cardId },
-        userId,
-        reason,
-      },
+      environment,
+      cardId,
+      { action: place ? 'card.hold.place' : 'card.hold.lift', reason },
       () =>
         place
           ? this.actions.placeCardHold(environment, cardId, hold, action)

@@ -1,11 +1,10 @@
 import { PipeTransform } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { AUTHORIZATION_STATUSES } from '@cip/authorizations/contract';
 import { TRANSACTION_KINDS, type TransactionFilter, type TransactionKind } from '@cip/backoffice/contract';
 import { CARD_HOLDS, type CardHold } from '@cip/cards/contract';
-import { integerFromQuery, IsSafeText, resourceIdPattern } from '@cip/gateway/http';
+import { IsSafeText, PageLimit, resourceIdPattern } from '@cip/gateway/http';
 import { DEFAULT_PAGE_LIMIT, ReasonDto } from '../common/operator-dto';
 import { DECLINED_CODES, type DeclinedCode, RFI_SUBTYPES, type RfiSubtype } from '@cip/kyc/contract';
 import { DomainError, ENVIRONMENTS, type Environment } from '@cip/shared/contracts';
@@ -54,12 +53,7 @@ const DISTRIBUTOR_ID = resourceIdPattern('dst');
  * per source (`mergePages`), so it is longer than a single list's.
  */
 export class OperatorListQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25 })
-  @IsOptional()
-  @Transform(integerFromQuery)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1)
-  @Max(100)
+  @PageLimit(DEFAULT_PAGE_LIMIT)
   limit?: number;
 
   @ApiPropertyOptional({

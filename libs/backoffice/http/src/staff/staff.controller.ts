@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AUDIT_TRAIL, type AuditTrail, type StaffPrincipal } from '@cip/backoffice/contract';
 import { AuditTrailService, StaffService } from '@cip/backoffice/service';
 import { ApiErrors, ResourceIdPipe } from '@cip/gateway/http';
-import { audited } from '../access/audited';
+import { auditedControl } from '../access/audited';
 import { CurrentStaff, StaffAccess } from '../access/staff-access';
 import { ApiCursorPageResponse, DEFAULT_PAGE_LIMIT, ReasonDto } from '../common/operator-dto';
 import {
@@ -50,11 +50,8 @@ export class StaffController {
   @ApiResponse({ status: 201, type: InvitedStaffResponse })
   @ApiErrors('invalid_state_transition')
   invite(@CurrentStaff() principal: StaffPrincipal, @Body() body: InviteStaffDto) {
-    return audited(
-      this.trail,
-      principal,
-      { action: 'staff.invite', environment: null, target: staffTarget(body.email) },
-      () => this.staff.invite(body, principal.staffId),
+    return auditedControl(this.trail, principal, staffTarget(body.email), { action: 'staff.invite' }, () =>
+      this.staff.invite(body, principal.staffId),
     );
   }
 
@@ -73,10 +70,11 @@ export class StaffController {
     @Param('staffId', new ResourceIdPipe('stf')) staffId: string,
     @Body() body: ChangeRoleDto,
   ) {
-    return audited(
+    return auditedControl(
       this.trail,
       principal,
-      { action: 'staff.changeRole', environment: null, target: staffTarget(staffId), reason: body.reason },
+      staffTarget(staffId),
+      { action: 'staff.changeRole', reason: body.reason },
       () => this.staff.changeRole(staffId, body.role, body.reason, principal),
     );
   }
@@ -96,10 +94,11 @@ export class StaffController {
     @Param('staffId', new ResourceIdPipe('stf')) staffId: string,
     @Body() body: ReasonDto,
   ) {
-    return audited(
+    return auditedControl(
       this.trail,
       principal,
-      { action: 'staff.disable', environment: null, target: staffTarget(staffId), reason: body.reason },
+      staffTarget(staffId),
+      { action: 'staff.disable', reason: body.reason },
       () => this.staff.disable(staffId, body.reason, principal),
     );
   }
@@ -119,10 +118,11 @@ export class StaffController {
     @Param('staffId', new ResourceIdPipe('stf')) staffId: string,
     @Body() body: ReasonDto,
   ) {
-    return audited(
+    return auditedControl(
       this.trail,
       principal,
-      { action: 'staff.unlock', environment: null, target: staffTarget(staffId), reason: body.reason },
+      staffTarget(staffId),
+      { action: 'staff.unlock', reason: body.reason },
       () => this.staff.unlock(staffId, body.reason, principal),
     );
   }

@@ -137,22 +137,14 @@ export class MongoStaffCredentialStore implements StaffCredentialStore {
   async saveInvitation(tokenHash: string, invitation: Omit<StoredInvitation, 'usedAt'>): Promise<void> {
     await this.invitations.create({
       _id: tokenHash,
-      staffId: invitation.staffId,
-      totp: this.seals.seal('invitation', invitation.staffId, invitation.totpSecret),
-      expiresAt: invitation.expiresAt,
+      ...this.seals.sealInvitation(invitation),
       usedAt: null,
     });
   }
 
   async invitation(tokenHash: string): Promise<StoredInvitation | null> {
     const doc = await this.invitations.findById(tokenHash).lean<InvitationDocument>();
-    if (!doc) return null;
-    return {
-      staffId: doc.staffId,
-      totpSecret: this.seals.open('invitation', doc.staffId, doc.totp),
-      expiresAt: doc.expiresAt,
-      usedAt: doc.usedAt,
-    };
+    return doc && this.seals.openInvitation(doc);
   }
 
   async acceptInvitation(
@@ -177,11 +169,7 @@ export class MongoStaffCredentialStore implements StaffCredentialStore {
           await this.credentialsModel.updateOne(
             { _id: staffId },
             {
-              $set: {
-                password: this.seals.seal('password', staffId, credentials.passwordHash),
-                totp: this.seals.seal('totp', staffId, credentials.totpSecret),
-                lastTotpStep: credentials.lastTotpStep,
-              },
+              $set: this.seals.sealCredentials(staffId, credentials),
             },
             { session, upsert: true },
           );
@@ -201,12 +189,7 @@ export class MongoStaffCredentialStore implements StaffCredentialStore {
 
   async credentials(staffId: string): Promise<StoredCredentials | null> {
     const doc = await this.credentialsModel.findById(staffId).lean<CredentialsDocument>();
-    if (!doc) return null;
-    return {
-      passwordHash: this.seals.open('password', staffId, doc.password),
-      totpSecret: this.seals.open('totp', staffId, doc.totp),
-      lastTotpStep: doc.lastTotpStep,
-    };
+    return doc && this.seals.openCredentials(staffId, doc);
   }
 
   async useTotpStep(staffId: string, step: number): Promise<boolean> {

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import {
   StaffSeals,
   type OpenStaffCredentialStore,
+  type SealedCredentials,
+  type SealedInvitation,
   type StaffCredentialStore,
   type StoredCredentials,
   type StoredInvitation,
@@ -55,28 +57,20 @@ export class SqliteStaffCredentialStore implements StaffCredentialStore {
   }
 
   async saveInvitation(tokenHash: string, invitation: Omit<StoredInvitation, 'usedAt'>): Promise<void> {
+    const sealed = this.seals.sealInvitation(invitation);
     this.db
       .prepare('INSERT INTO invitations (token_hash, staff_id, totp, expires_at) VALUES (?, ?, ?, ?)')
-      .run(
-        tokenHash,
-        invitation.staffId,
-        this.seals.seal('invitation', invitation.staffId, invitation.totpSecret),
-        invitation.expiresAt,
-      );
+      .run(tokenHash, sealed.staffId, sealed.totp, sealed.expiresAt);
   }
 
   async invitation(tokenHash: string): Promise<StoredInvitation | null> {
     const row = this.db
-      .prepare('SELECT staff_id, totp, expires_at, used_at FROM invitations WHERE token_hash = ?')
-      .get(tokenHash) as
-      { staff_id: string; totp: string; expires_at: string; used_at: string | null } | undefined;
-    if (!row) return null;
-    return {
-      staffId: row.staff_id,
-      totpSecret: this.seals.open('invitation', row.staff_id, row.totp),
-      expiresAt: row.expires_at,
-      usedAt: row.used_at,
-    };
+      .prepare(
+        `SELECT staff_id AS staffId, totp, expires_at AS expiresAt, used_at AS usedAt
+         FROM invitations WHERE token_hash = ?`,
+      )
+      .get(tokenHash) as SealedInvitation | undefined;
+    return row ? this.seals.openInvitation(row) : null;
   }
 
   /** The claim and the credentials in one transaction. */
@@ -93,32 +87,23 @@ export class SqliteStaffCredentialStore implements StaffCredentialStore {
         )
         .run(at, tokenHash, staffId);
       if (used.changes !== 1) return false;
+      const sealed = this.seals.sealCredentials(staffId, credentials);
       this.db
         .prepare(
           `INSERT INTO credentials (staff_id, password, totp, last_totp_step) VALUES (?, ?, ?, ?)
            ON CONFLICT (staff_id) DO UPDATE SET password = excluded.password, totp = excluded.totp,
              last_totp_step = excluded.last_totp_step`,
         )
-        .run(
-          staffId,
-          this.seals.seal('password', staffId, credentials.passwordHash),
-          this.seals.seal('totp', staffId, credentials.totpSecret),
-          credentials.lastTotpStep,
-        );
+        .run(staffId, sealed.password, sealed.totp, sealed.lastTotpStep);
       return true;
     })();
   }
 
   async credentials(staffId: string): Promise<StoredCredentials | null> {
     const row = this.db
-      .prepare('SELECT password, totp, last_totp_step FROM credentials WHERE staff_id = ?')
-      .get(staffId) as { password: string; totp: string; last_totp_step: number } | undefined;
-    if (!row) return null;
-    return {
-      passwordHash: this.seals.open('password', staffId, row.password),
-      totpSecret: this.seals.open('totp', staffId, row.totp),
-      lastTotpStep: row.last_totp_step,
-    };
+      .prepare('SELECT password, totp, last_totp_step AS lastTotpStep FROM credentials WHERE staff_id = ?')
+      .get(staffId) as SealedCredentials | undefined;
+    return row ? this.seals.openCredentials(staffId, row) : null;
   }
 
   async useTotpStep(staffId: string, step: number): Promise<boolean> {

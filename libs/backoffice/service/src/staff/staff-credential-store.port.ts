@@ -82,4 +82,52 @@ export class StaffSeals {
   open(field: 'password' | 'totp' | 'invitation', staffId: string, sealed: string): string {
     return this.box.open(sealed, `${field}:${staffId}`);
   }
+
+  /** Credentials as every adapter stores them: password hash and TOTP secret sealed, the step as it is. */
+  sealCredentials(staffId: string, credentials: StoredCredentials): SealedCredentials {
+    return {
+      password: this.seal('password', staffId, credentials.passwordHash),
+      totp: this.seal('totp', staffId, credentials.totpSecret),
+      lastTotpStep: credentials.lastTotpStep,
+    };
+  }
+
+  openCredentials(staffId: string, sealed: SealedCredentials): StoredCredentials {
+    return {
+      passwordHash: this.open('password', staffId, sealed.password),
+      totpSecret: this.open('totp', staffId, sealed.totp),
+      lastTotpStep: sealed.lastTotpStep,
+    };
+  }
+
+  /** An invitation as every adapter stores it: its TOTP secret sealed. */
+  sealInvitation(invitation: Omit<StoredInvitation, 'usedAt'>): Omit<SealedInvitation, 'usedAt'> {
+    return {
+      staffId: invitation.staffId,
+      totp: this.seal('invitation', invitation.staffId, invitation.totpSecret),
+      expiresAt: invitation.expiresAt,
+    };
+  }
+
+  openInvitation(sealed: SealedInvitation): StoredInvitation {
+    return {
+      staffId: sealed.staffId,
+      totpSecret: this.open('invitation', sealed.staffId, sealed.totp),
+      expiresAt: sealed.expiresAt,
+      usedAt: sealed.usedAt,
+    };
+  }
+}
+
+export interface SealedInvitation {
+  staffId: string;
+  totp: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface SealedCredentials {
+  password: string;
+  totp: string;
+  lastTotpStep: number;
 }

@@ -9,60 +9,30 @@ import {
   type StaffState,
 } from '@cip/backoffice/domain';
 import { auditMatches } from '@cip/backoffice/read-models';
-import type { EventStore, RecordedEvent, StoreSubscription } from '@cip/shared/eventing';
+import { LiveLogFold, type RecordedEvent } from '@cip/shared/eventing';
 
 /**
  * The staff accounts and the audit trail as the operator API reads them: folded in memory from the control
  * store's `stf-` and `aud-` streams (like the distributor directory: the control scope is small) and kept
- * live by a subscription; every read first catches up with the log, so a change made a moment ago by the
- * CLI (another process) is seen at once. Rebuilt from the log on every start: nothing here is a source of
- * truth.
+ * live by a subscription (`LiveLogFold`); every read first catches up with the log, so a change made a
+ * moment ago by the CLI (another process) is seen at once.
  */
-export class StaffDirectory {
+export class StaffDirectory extends LiveLogFold {
   private readonly staff = new Map<string, StaffRecord>();
   private readonly byEmail = new Map<string, string>();
   /** Oldest first, with the log position each entry was recorded at (the cursor of the audit list). */
   private readonly audit: { position: number; entry: AuditEntry }[] = [];
-  private position = 0;
-  private subscription: StoreSubscription | null = null;
 
-  constructor(private readonly store: EventStore) {}
-
-  async start(): Promise<void> {
-    await this.catchUp();
-    this.subscription = this.store.subscribeToAll({
-      after: this.position,
-      onEvents: async (events) => this.apply(events),
-    });
-  }
-
-  async stop(): Promise<void> {
-    await this.subscription?.stop();
-    this.subscription = null;
-  }
-
-  async catchUp(): Promise<void> {
-    for (;;) {
-      const events = await this.store.readAll({ after: this.position, maxCount: 1000 });
-      if (events.length === 0) return;
-      this.apply(events);
-    }
-  }
-
-  private apply(events: RecordedEvent[]): void {
-    for (const recorded of events) {
-      if (recorded.position <= this.position) continue;
-      this.position = recorded.position;
-      if (recorded.streamId.startsWith(STAFF_STREAM_PREFIX)) {
-        const event = staffEvents.read(recorded);
-        const state: StaffState = this.staff.get(recorded.streamId) ?? staffDecider.initialState();
-        const next = staffDecider.evolve(state, event);
-        if (next.status === 'absent') continue;
-        this.staff.set(recorded.streamId, next);
-        this.byEmail.set(next.email, next.staffId);
-      } else if (recorded.streamId.startsWith(AUDIT_STREAM_PREFIX)) {
-        this.audit.push({ position: recorded.position, entry: auditEvents.read(recorded).data });
-      }
+  protected fold(recorded: RecordedEvent): void {
+    if (recorded.streamId.startsWith(STAFF_STREAM_PREFIX)) {
+      const event = staffEvents.read(recorded);
+      const state: StaffState = this.staff.get(recorded.streamId) ?? staffDecider.initialState();
+      const next = staffDecider.evolve(state, event);
+      if (next.status === 'absent') return;
+      this.staff.set(recorded.streamId, next);
+      this.byEmail.set(next.email, next.staffId);
+    } else if (recorded.streamId.startsWith(AUDIT_STREAM_PREFIX)) {
+      this.audit.push({ position: recorded.position, entry: auditEvents.read(recorded).data });
     }
   }
 

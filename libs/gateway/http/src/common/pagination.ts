@@ -19,6 +19,21 @@ export const MAX_FROM_PAGE = 10_000;
 export const integerFromQuery = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value;
 
+/**
+ * `limit` of a list query: an integer from 1 to 100, `defaultLimit` when absent (the list applies it).
+ * Decorators applied in this order, as the stack it replaces was (bottom-up), so that the validation
+ * messages keep their order.
+ */
+export const PageLimit = (defaultLimit: number) =>
+  applyDecorators(
+    Max(100),
+    Min(1),
+    IsInt({ message: 'limit must be an integer' }),
+    Transform(integerFromQuery),
+    IsOptional(),
+    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: defaultLimit }),
+  );
+
 export const SORT_VALUES = ['createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
 
 type CursorField = 'startingAfter' | 'endingBefore';
@@ -92,12 +107,7 @@ export class ListQueryDto {
   @Max(MAX_FROM_PAGE)
   fromPage?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 10 })
-  @IsOptional()
-  @Transform(integerFromQuery)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1)
-  @Max(100)
+  @PageLimit(10)
   limit?: number;
 
   @Cursor(

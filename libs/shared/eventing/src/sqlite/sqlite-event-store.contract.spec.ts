@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { eventStoreContract } from '../contract/event-store.contract';
-import { SqliteEventStore } from './sqlite-event-store';
+import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store';
 
 describe('event store contract: SQLite (embedded)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cip-es-'));
@@ -22,19 +22,40 @@ describe('event store contract: SQLite (embedded)', () => {
   });
 });
 
-describe('SQLite event store: subscriptions at different positions share the recently read events', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cip-es-tail-'));
-  let db: SqliteDatabase;
-  let store: SqliteEventStore;
+/**
+ * A store on a fresh file for the tests of one describe block: opened before them (after `prepare` ran on
+ * the connection) and closed, its folder removed, after them.
+ */
+function storeOnFreshFile(
+  name: string,
+  { prepare, ...options }: Partial<SqliteEventStoreOptions> & { prepare?: (db: SqliteDatabase) => void } = {},
+) {
+  const dir = mkdtempSync(join(tmpdir(), `cip-es-${name}-`));
+  const opened = {
+    dir,
+    file: join(dir, 'sandbox.sqlite'),
+    db: undefined as unknown as SqliteDatabase,
+    store: undefined as unknown as SqliteEventStore,
+  };
   beforeAll(() => {
-    db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
-    store = new SqliteEventStore(db, { name: 'sqlite:tail', pollIntervalMs: 20 });
+    opened.db = openSqliteDatabase(opened.file);
+    prepare?.(opened.db);
+    opened.store = new SqliteEventStore(opened.db, {
+      name: `sqlite:${name}`,
+      pollIntervalMs: 20,
+      ...options,
+    });
   });
   afterAll(async () => {
-    await store.close();
-    db.close();
+    await opened.store.close();
+    opened.db.close();
     rmSync(dir, { recursive: true, force: true });
   });
+  return opened;
+}
+
+describe('SQLite event store: subscriptions at different positions share the recently read events', () => {
+  const t = storeOnFreshFile('tail');
 
   const event = (n: number) => ({
     type: 'Counted',
@@ -45,15 +66,15 @@ describe('SQLite event store: subscriptions at different positions share the rec
   const appendMany = (from: number, count: number) =>
     Promise.all(
       Array.from({ length: count }, (_, i) =>
-        store.append(`cnt-${Math.floor((from + i) / 10)}`, [event(from + i)]),
+        t.store.append(`cnt-${Math.floor((from + i) / 10)}`, [event(from + i)]),
       ),
     );
   /** Everything after `after` in reads of `batch`, as a subscription reads: the n of each event, in order. */
   const readFrom = (after: number, batch: number) => {
     const seen: number[] = [];
-    for (let read = store.readAllSync(after, batch); read.length;) {
+    for (let read = t.store.readAllSync(after, batch); read.length;) {
       seen.push(...read.map((e) => (e.data as { n: number }).n));
-      read = store.readAllSync(read[read.length - 1].position, batch);
+      read = t.store.readAllSync(read[read.length - 1].position, batch);
     }
     return seen;
   };
@@ -63,7 +84,7 @@ describe('SQLite event store: subscriptions at different positions share the rec
   it('gives every reader every event after its position exactly once, in order, however the reads interleave', async () => {
     await appendMany(0, 3_000);
     // A reader at the head, one far behind, one in between; the log grows between their reads.
-    expect(store.readAllSync(2_990, 500).map((e) => (e.data as { n: number }).n)).toEqual(
+    expect(t.store.readAllSync(2_990, 500).map((e) => (e.data as { n: number }).n)).toEqual(
       range(2_990, 3_000),
     );
     await appendMany(3_000, 4_000);
@@ -77,40 +98,27 @@ describe('SQLite event store: subscriptions at different positions share the rec
 });
 
 describe('SQLite event store: other statements on its connection ride on its group commit', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cip-es-alongside-'));
-  let db: SqliteDatabase;
-  let store: SqliteEventStore;
   /** The number of appends of each group commit. */
   const commits: number[] = [];
-  beforeAll(() => {
-    db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
-    db.exec('CREATE TABLE outcomes (key TEXT PRIMARY KEY)');
-    store = new SqliteEventStore(db, {
-      name: 'sqlite:alongside',
-      pollIntervalMs: 20,
-      onCommit: (appends) => commits.push(appends),
-    });
-  });
-  afterAll(async () => {
-    await store.close();
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
+  const t = storeOnFreshFile('alongside', {
+    prepare: (db) => db.exec('CREATE TABLE outcomes (key TEXT PRIMARY KEY)'),
+    onCommit: (appends) => commits.push(appends),
   });
   const event = {
     type: 'Counted',
     data: {},
     metadata: { eventId: 'e', occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
   };
-  const insert = (key: string) => () => void db.prepare('INSERT INTO outcomes (key) VALUES (?)').run(key);
-  const keys = () => db.prepare('SELECT key FROM outcomes ORDER BY key').pluck().all();
+  const insert = (key: string) => () => void t.db.prepare('INSERT INTO outcomes (key) VALUES (?)').run(key);
+  const keys = () => t.db.prepare('SELECT key FROM outcomes ORDER BY key').pluck().all();
 
   it('writes them in the same transaction as the appends of the turn; one that throws fails alone', async () => {
     const results = await Promise.allSettled([
-      store.append('cnt-a', [event], { expectedRevision: 'no_stream' }),
-      store.commitAlongside(insert('one')),
-      store.commitAlongside(insert('one')),
-      store.commitAlongside(insert('two')),
-      store.append('cnt-b', [event], { expectedRevision: 'no_stream' }),
+      t.store.append('cnt-a', [event], { expectedRevision: 'no_stream' }),
+      t.store.commitAlongside(insert('one')),
+      t.store.commitAlongside(insert('one')),
+      t.store.commitAlongside(insert('two')),
+      t.store.append('cnt-b', [event], { expectedRevision: 'no_stream' }),
     ]);
     expect(results.map((r) => r.status)).toEqual([
       'fulfilled',
@@ -121,24 +129,12 @@ describe('SQLite event store: other statements on its connection ride on its gro
     ]);
     expect(keys()).toEqual(['one', 'two']);
     expect(commits).toEqual([2]);
-    expect((await store.readStream('cnt-b')).length).toBe(1);
+    expect((await t.store.readStream('cnt-b')).length).toBe(1);
   });
 });
 
 describe('SQLite event store: another process writing to the same file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cip-es-busy-'));
-  const file = join(dir, 'sandbox.sqlite');
-  let db: SqliteDatabase;
-  let store: SqliteEventStore;
-  beforeAll(() => {
-    db = openSqliteDatabase(file);
-    store = new SqliteEventStore(db, { name: 'sqlite:busy', pollIntervalMs: 20 });
-  });
-  afterAll(async () => {
-    await store.close();
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const t = storeOnFreshFile('busy');
 
   it("waits for the other connection's write transaction to end instead of failing the appends (busy_timeout)", async () => {
     // Another connection (as the CLI's would be) holds the write lock, then commits a moment later on its own:
@@ -149,7 +145,7 @@ describe('SQLite event store: another process writing to the same file', () => {
        db.exec('BEGIN IMMEDIATE');
        parentPort.postMessage('locked');
        setTimeout(() => { db.exec('COMMIT'); db.close(); }, 100);`,
-      { eval: true, workerData: { file, driver: require.resolve('better-sqlite3') } },
+      { eval: true, workerData: { file: t.file, driver: require.resolve('better-sqlite3') } },
     );
     const exited = new Promise((resolve) => other.once('exit', resolve));
     await new Promise((resolve) => other.once('message', resolve));
@@ -158,30 +154,18 @@ describe('SQLite event store: another process writing to the same file', () => {
       data: {},
       metadata: { eventId: 'e-busy', occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
     };
-    await expect(store.append('cnt-busy', [event], { expectedRevision: 'no_stream' })).resolves.toMatchObject(
-      {
-        nextRevision: 0,
-      },
-    );
-    expect((await store.readStream('cnt-busy')).map((e) => e.metadata.eventId)).toEqual(['e-busy']);
+    await expect(
+      t.store.append('cnt-busy', [event], { expectedRevision: 'no_stream' }),
+    ).resolves.toMatchObject({
+      nextRevision: 0,
+    });
+    expect((await t.store.readStream('cnt-busy')).map((e) => e.metadata.eventId)).toEqual(['e-busy']);
     await exited;
   });
 });
 
 describe('SQLite event store: the WAL grown ahead of the commits', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cip-es-wal-'));
-  const file = join(dir, 'sandbox.sqlite');
-  let db: SqliteDatabase;
-  let store: SqliteEventStore;
-  beforeAll(() => {
-    db = openSqliteDatabase(file);
-    store = new SqliteEventStore(db, { name: 'sqlite:wal', pollIntervalMs: 20 });
-  });
-  afterAll(async () => {
-    await store.close();
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const t = storeOnFreshFile('wal');
   const event = (n: number) => ({
     type: 'Counted',
     data: { n, padding: 'x'.repeat(2_000) },
@@ -190,14 +174,14 @@ describe('SQLite event store: the WAL grown ahead of the commits', () => {
 
   it('recovers every acknowledged append from the files as a killed process leaves them (zeros after the last frame)', async () => {
     for (let n = 0; n < 300; n++) {
-      await store.append(`cnt-${n % 7}`, [event(n)]);
+      await t.store.append(`cnt-${n % 7}`, [event(n)]);
     }
     // The state of the disk if the process died now: the database and its WAL, no shared-memory index
     // (SQLite rebuilds it from the WAL, reading frames up to the first one that does not check out).
-    const crashed = join(dir, 'crashed.sqlite');
-    copyFileSync(file, crashed);
-    copyFileSync(`${file}-wal`, `${crashed}-wal`);
-    const walTail = readFileSync(`${file}-wal`).subarray(-4096);
+    const crashed = join(t.dir, 'crashed.sqlite');
+    copyFileSync(t.file, crashed);
+    copyFileSync(`${t.file}-wal`, `${crashed}-wal`);
+    const walTail = readFileSync(`${t.file}-wal`).subarray(-4096);
     const reopened = openSqliteDatabase(crashed);
     try {
       const recovered = new SqliteEventStore(reopened, { name: 'sqlite:wal-recovered' });
