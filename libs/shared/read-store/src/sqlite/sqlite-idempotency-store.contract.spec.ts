@@ -60,3 +60,53 @@ describe.each([
     }
   });
 });
+
+describe('SQLite idempotency store: a file written by an earlier version', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-idem-earlier-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const now = Date.UTC(2026, 0, 1);
+
+  it('replays the outcomes of the earlier table and honours its in-flight rows until their lease passes', async () => {
+    const file = join(dir, 'sandbox.sqlite');
+    const earlier = openSqliteDatabase(file);
+    earlier.exec(`
+      CREATE TABLE idempotency_keys (
+        key TEXT PRIMARY KEY, state TEXT NOT NULL, lease_until INTEGER, expires_at INTEGER,
+        status INTEGER, headers TEXT, body TEXT
+      ) WITHOUT ROWID;
+    `);
+    const insert = earlier.prepare('INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?, ?, ?)');
+    insert.run(
+      'done',
+      'completed',
+      null,
+      now + 1000,
+      201,
+      '{"location":"/v1/users/usr-1"}',
+      '{"id":"usr-1"}',
+    );
+    insert.run('running', 'in_flight', now + 500, null, null, null, null);
+    earlier.close();
+
+    const db = openSqliteDatabase(file);
+    try {
+      const store = new SqliteIdempotencyStore(db);
+      expect(await store.claim('done', now, 60_000)).toEqual({
+        claimed: false,
+        record: {
+          state: 'completed',
+          expiresAt: now + 1000,
+          response: { status: 201, headers: { location: '/v1/users/usr-1' }, body: '{"id":"usr-1"}' },
+        },
+      });
+      expect(await store.claim('running', now, 60_000)).toEqual({
+        claimed: false,
+        record: { state: 'in_flight', leaseUntil: now + 500 },
+      });
+      expect(await store.claim('running', now + 500, 60_000)).toEqual({ claimed: true });
+      expect(await store.claim('done', now + 1000, 60_000)).toEqual({ claimed: true });
+    } finally {
+      db.close();
+    }
+  });
+});

