@@ -611,7 +611,8 @@ describe('payout journal on the wallet stream', () => {
       await proxy.close();
       await chain.stop();
     }
-  });
+    // A guard against a hung run (a local chain started in the test), not a speed check.
+  }, 60_000);
 });
 
 describe('wallet ledger on the embedded store: clearings and reversals under concurrency', () => {
