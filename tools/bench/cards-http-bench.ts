@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 import { spawnPlatform, stopPlatform, waitForHealth, type PlatformChild } from './startup-memory-bench';
-import { autocannon, reportMeasuredRun, statusCodes, type AutocannonResult } from './users-http-bench';
+import { postLoad, reportMeasuredRun, statusCodes, type AutocannonResult } from './users-http-bench';
 
 const CONNECTIONS = 50;
 const WARM_UP_S = 2;
@@ -55,23 +55,10 @@ export async function activeUser(platform: PlatformChild, i: number): Promise<st
 
 function load(platform: PlatformChild, userIds: string[], seconds: number): Promise<AutocannonResult> {
   let next = 0;
-  return autocannon({
-    url: platform.url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    method: 'POST',
-    headers: { 'x-api-key': platform.apiKey, 'content-type': 'application/json' },
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/cards',
-        setupRequest: (request) => {
-          request.body = JSON.stringify({ userId: userIds[next++ % userIds.length], type: 'virtual' });
-          return request;
-        },
-      },
-    ],
-  });
+  return postLoad(platform, '/v1/cards', CONNECTIONS, seconds, () => ({
+    userId: userIds[next++ % userIds.length],
+    type: 'virtual',
+  }));
 }
 
 /**

@@ -2,6 +2,7 @@ import { systemClock } from '@cip/shared/runtime';
 import { authorizationRequest, CardNetwork, type AcquirerTransaction } from '@cip/simulator/service';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatNumber, printFigures, type Figure } from './append-bench';
+import { BENCH_ACCEPTOR } from './bench-card';
 import { activeUser, call } from './cards-http-bench';
 import {
   platformCpuMs as cpuMs,
@@ -10,7 +11,7 @@ import {
   waitForHealth,
   type PlatformChild,
 } from './startup-memory-bench';
-import { autocannon, statusCodes } from './users-http-bench';
+import { postLoad, statusCodes } from './users-http-bench';
 
 const WALLETS = 64;
 /** Authorizations the simulator keeps outstanding on the link (closed loop). */
@@ -28,14 +29,6 @@ const AMOUNT_CENTS = 1_250;
 const DEPOSIT_USD = 1_000_000;
 /** Wallet minor units (6 decimals) per USD cent. */
 const MINOR_PER_CENT = 10_000;
-const ACCEPTOR = {
-  name: 'Corner Cafe',
-  city: 'Paris',
-  country: 'FR',
-  mcc: '5814',
-  merchantId: 'SANDBOXMERCH001',
-  terminalId: 'SBXTERM1',
-};
 
 interface BenchCard {
   cardId: string;
@@ -214,7 +207,7 @@ async function linkRun(
           processingCode: '000000',
           amountMinor: AMOUNT_CENTS,
           currencyNumeric: '840',
-          acceptor: ACCEPTOR,
+          acceptor: BENCH_ACCEPTOR,
           entryMode: 'ecommerce',
           at,
         };
@@ -346,28 +339,16 @@ async function httpPhase(options: BenchOptions, name: string): Promise<Figure[]>
     for (let i = 0; i < WALLETS; i++) cards.push(await fundedCard(platform, i));
     let next = 0;
     const load = (seconds: number) =>
-      autocannon({
-        url: platform.url,
-        connections: CONNECTIONS,
-        duration: seconds,
-        method: 'POST',
-        headers: { 'x-api-key': platform.apiKey, 'content-type': 'application/json' },
-        requests: [
-          {
-            method: 'POST',
-            path: '/v1/simulate/authorization',
-            setupRequest: (request) => {
-              const card = cards[next++ % WALLETS];
-              request.body = JSON.stringify({
-                cardId: card.cardId,
-                amount: AMOUNT_CENTS / 100,
-                merchant: { name: ACCEPTOR.name, city: ACCEPTOR.city, country: 'FR', mcc: ACCEPTOR.mcc },
-              });
-              return request;
-            },
-          },
-        ],
-      });
+      postLoad(platform, '/v1/simulate/authorization', CONNECTIONS, seconds, () => ({
+        cardId: cards[next++ % WALLETS].cardId,
+        amount: AMOUNT_CENTS / 100,
+        merchant: {
+          name: BENCH_ACCEPTOR.name,
+          city: BENCH_ACCEPTOR.city,
+          country: 'FR',
+          mcc: BENCH_ACCEPTOR.mcc,
+        },
+      }));
     await load(WARM_UP_S);
     await quiesce(platform);
     const pid = platform.child.pid as number;

@@ -2,21 +2,13 @@ import { F, IsoClient, IsoMessage, responseMtiOf } from '@cip/shared/iso8583';
 import { systemClock } from '@cip/shared/runtime';
 import { authorizationRequest, CardNetwork, type AcquirerTransaction } from '@cip/simulator/service';
 import { printFigures, type Figure } from './append-bench';
-import { benchCard } from './bench-card';
+import { BENCH_ACCEPTOR, benchCard } from './bench-card';
 
 const AUTHORIZATIONS = 100_000;
 const IN_FLIGHT = 64;
 const PACED_RATE = 10_000;
 const PACED_SECONDS = 3;
 const CARD = benchCard();
-const ACCEPTOR = {
-  name: 'Corner Cafe',
-  city: 'Paris',
-  country: 'FR',
-  mcc: '5814',
-  merchantId: 'SANDBOXMERCH001',
-  terminalId: 'SBXTERM1',
-};
 
 /**
  * The minimal issuer responder: approves every 0100 at once. The platform's issuer side (the authorizations
@@ -74,7 +66,7 @@ export async function networkAuthorizationsBench(): Promise<Figure[]> {
       processingCode: '000000',
       amountMinor: 1250,
       currencyNumeric: '978',
-      acceptor: ACCEPTOR,
+      acceptor: BENCH_ACCEPTOR,
       entryMode: 'ecommerce',
       at,
     };

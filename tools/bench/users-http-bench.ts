@@ -60,31 +60,53 @@ let emails = 0;
 type Load = 'no key' | 'fresh key';
 const LOADS: Load[] = ['no key', 'fresh key'];
 
-function load(url: string, apiKey: string, seconds: number, kind: Load): Promise<AutocannonResult> {
-  const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+/**
+ * `connections` clients POSTing to `path` of a platform for `seconds`, each request with the body `body()`
+ * makes and, if given, the extra headers `headers()` makes (on top of the API key and JSON content type).
+ */
+export function postLoad(
+  platform: { url: string; apiKey: string },
+  path: string,
+  connections: number,
+  seconds: number,
+  body: () => object,
+  headers?: () => Record<string, string>,
+): Promise<AutocannonResult> {
+  const common = { 'x-api-key': platform.apiKey, 'content-type': 'application/json' };
   return autocannon({
-    url,
-    connections: CONNECTIONS,
+    url: platform.url,
+    connections,
     duration: seconds,
     method: 'POST',
-    headers,
+    headers: common,
     requests: [
       {
         method: 'POST',
-        path: '/v1/users',
+        path,
         setupRequest: (request) => {
-          request.body = JSON.stringify({
-            email: `bench-${++emails}@example.com`,
-            firstName: 'Ada',
-            lastName: 'Lovelace',
-            countryOfResidence: 'FR',
-          });
-          if (kind === 'fresh key') request.headers = { ...headers, 'x-idempotency-key': randomUUID() };
+          request.body = JSON.stringify(body());
+          if (headers) request.headers = { ...common, ...headers() };
           return request;
         },
       },
     ],
   });
+}
+
+function load(platform: PlatformChild, seconds: number, kind: Load): Promise<AutocannonResult> {
+  return postLoad(
+    platform,
+    '/v1/users',
+    CONNECTIONS,
+    seconds,
+    () => ({
+      email: `bench-${++emails}@example.com`,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      countryOfResidence: 'FR',
+    }),
+    kind === 'fresh key' ? () => ({ 'x-idempotency-key': randomUUID() }) : undefined,
+  );
 }
 
 export function statusCodes(result: AutocannonResult): string {
@@ -128,7 +150,7 @@ async function measure(platform: PlatformChild, name: string, kind: Load): Promi
   const pid = platform.child.pid ?? 0;
   const delaysBefore = await readConsumerDelays(platform.url);
   const cpuBefore = platformCpuMs(pid);
-  const result = await load(platform.url, platform.apiKey, DURATION_S, kind);
+  const result = await load(platform, DURATION_S, kind);
   const cpuPerRequestMs = (platformCpuMs(pid) - cpuBefore) / Math.max(1, result.requests.total);
   // The consumers finish the run's backlog before the histogram is read (the worst delays are at the end).
   await waitForConsumersCaughtUp(platform.url);
@@ -192,7 +214,7 @@ export async function usersHttpBench(builds: Build[] = [{}], profileDir?: string
         `  ${build.label ?? 'platform'} healthy ${formatNumber(startup)} ms after spawn; LOG_LEVEL=${LOG_LEVEL}, ` +
           `RATE_LIMIT_PER_SECOND=1000000, fresh DATA_DIR; autocannon ${CONNECTIONS} connections, unique email per request`,
       );
-      const warmUp = await load(platform.url, platform.apiKey, WARM_UP_S, 'fresh key');
+      const warmUp = await load(platform, WARM_UP_S, 'fresh key');
       console.log(
         `  warm-up ${WARM_UP_S} s: ${warmUp.requests.total.toLocaleString('en-US')} requests (${statusCodes(warmUp)})`,
       );
