@@ -1,20 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+
+// Where the process-level tests take their ports from (kept here for the specs that import it from here).
+export { freePort } from '@cip/shared/testing';
 
 /** The built platform, as `npm start` runs it (the e2e project's global setup builds dist/ first). */
 export const PLATFORM_MAIN = join(__dirname, '..', '..', '..', '..', 'dist/apps/platform/src/main.js');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface PlatformProcess {
   child: ChildProcess;
