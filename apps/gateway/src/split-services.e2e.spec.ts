@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@cip/shared/testing';
 import { spawnService, splitEnvironment, SplitProcess, stopServices } from './testing/split-services';
-
-const SANDBOX_KEY = 'sk_sandbox_splitServicesTestKeyAAAAAAAAAAAAA';
 
 // The split platform on the embedded driver, in part: the users service, the webhooks service (it records
 // the Events) and the gateway, three processes on one DATA_DIR. The whole split journey is
@@ -13,10 +12,11 @@ describe('split platform: gateway -> users service, Events recorded by the webho
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-split-'));
   const processes: SplitProcess[] = [];
   let gateway: SplitProcess;
+  let sandboxKey: string;
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${gateway.httpUrl}${path}`, {
       method,
-      headers: { 'x-api-key': SANDBOX_KEY, 'content-type': 'application/json' },
+      headers: { 'x-api-key': sandboxKey, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -27,8 +27,13 @@ describe('split platform: gateway -> users service, Events recorded by the webho
     // One after the other: the first process creates the SQLite files and the secrets.
     processes.push(await spawnService('users', env));
     processes.push(await spawnService('webhooks', env));
-    gateway = await spawnService('gateway', { ...env, BOOTSTRAP_SANDBOX_API_KEY: SANDBOX_KEY });
+    gateway = await spawnService('gateway', env);
     processes.push(gateway);
+    // The first start on the embedded driver shows the default distributor's sandbox key, as `npm start` does.
+    await waitFor(() => /sandbox API key {2}sk_sandbox_\S+/.test(gateway.output()), {
+      what: "the gateway's banner with the first sandbox key",
+    });
+    sandboxKey = /sandbox API key {2}(sk_sandbox_\S+)/.exec(gateway.output())?.[1] ?? '';
   }, 120_000);
 
   afterAll(async () => {
