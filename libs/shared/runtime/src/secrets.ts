@@ -3,12 +3,10 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
-  linkSync,
   mkdirSync,
   openSync,
   readFileSync,
   renameSync,
-  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -31,31 +29,8 @@ export function loadOrCreateSecret(options: {
   const path = join(directory, options.name);
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   const value = options.generate();
-  // Several processes may start on one DATA_DIR at once (the split platform): the first to create the file
-  // wins, and the others read its value rather than keep one of their own.
-  return createSecretOnce(directory, path, value) ? value : readFileSync(path, 'utf8').trim();
-}
-
-/**
- * Creates the secret file unless it exists: written and synced under a temporary name, then hard-linked to
- * its name (atomic, and refused when the name exists). False when another process created it first.
- */
-function createSecretOnce(directory: string, path: string, value: string): boolean {
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${value}\n`, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  syncPath(temporary);
-  try {
-    linkSync(temporary, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
-  syncPath(directory);
-  return true;
+  writeSecret({ dataDir: options.dataDir, name: options.name, value });
+  return value;
 }
 
 /**
