@@ -4,14 +4,14 @@ import { OperatorQueries, SqliteStaffCredentialStore, staffCredentialsFile } fro
 import { DistributorsService } from '@cip/distributors/service';
 import { PLATFORM_SERVICES, serviceEnvPrefix } from '@cip/platform/registry';
 import { openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
-import { createLogger, PlatformMetrics } from '@cip/shared/runtime';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createLogger, PlatformMetrics, readPlatformConfig } from '@cip/shared/runtime';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { DashboardPlatformModule } from './dashboard.module';
+import { DashboardPlatformModule, dashboardModule } from './dashboard.module';
 
 // The dashboard app as main.ts composes it, on the embedded stores instead of the servers: every context
 // service's address is a port that drops each connection, as an unreachable service would.
@@ -84,5 +84,33 @@ describe('dashboard app (distributed runtime)', () => {
     await expect(app.get(OperatorQueries).userDetail('sandbox', 'usr-unknown')).rejects.toMatchObject({
       code: 'service_unavailable',
     });
+  });
+});
+
+describe('dashboard app on the embedded driver (the split platform on one host)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cip-dashboard-embedded-'));
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    const env = { STORE_DRIVER: 'embedded', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    app = await createOperatorApp(
+      dashboardModule({ config: readPlatformConfig(env), logger: createLogger('silent'), env }),
+      { logger: createLogger('silent'), dashboardDir: join(dataDir, 'no-dashboard-build') },
+    );
+    await app.getHttpAdapter().getInstance().ready();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("opens DATA_DIR's stores and keeps staff credentials beside them, needing no server", async () => {
+    await request(app.getHttpServer()).get('/health').expect(200);
+    expect((await request(app.getHttpServer()).get('/operator/v1/session').expect(401)).body.error.code).toBe(
+      'unauthorized',
+    );
+    expect(existsSync(join(dataDir, 'control.sqlite'))).toBe(true);
+    expect(existsSync(staffCredentialsFile(dataDir))).toBe(true);
   });
 });
