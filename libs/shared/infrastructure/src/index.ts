@@ -6,4 +6,5 @@ export * from './infrastructure.module';
 export * from './projections/verify-projections';
 export * from './contexts';
 export * from './system.controller';
+export * from './health/readiness';
 export * from './scheduling/deadline-sweep';

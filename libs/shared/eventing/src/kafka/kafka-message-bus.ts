@@ -196,6 +196,7 @@ class KafkaBusConsumer implements BusConsumer {
   private shutdown: Promise<void> | null = null;
   private readonly backOff = new InterruptibleBackOff();
   private readonly lagByPartition = new Map<string, number>();
+  private crash: unknown = undefined;
 
   constructor(
     kafka: Kafka,
@@ -209,9 +210,11 @@ class KafkaBusConsumer implements BusConsumer {
   ) {
     this.groupId = options.groupId;
     this.consumer = kafka.consumer({ groupId: kafkaGroupId, allowAutoTopicCreation: false });
-    this.consumer.on(this.consumer.events.CRASH, ({ payload }) =>
-      this.observer.onConsumerCrash?.(this.groupId, payload.error, payload.restart),
-    );
+    this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
+      // kafkajs restarts a consumer after a retriable crash; after any other it stays stopped.
+      if (!payload.restart) this.crash = payload.error ?? new Error('consumer crashed');
+      this.observer.onConsumerCrash?.(this.groupId, payload.error, payload.restart);
+    });
   }
 
   async start(): Promise<void> {
@@ -303,6 +306,10 @@ class KafkaBusConsumer implements BusConsumer {
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_POLL_MS, deadline - Date.now())));
     }
+  }
+
+  failure(): unknown {
+    return this.crash;
   }
 
   stop(): Promise<void> {
