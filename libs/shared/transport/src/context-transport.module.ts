@@ -65,8 +65,9 @@ export class ContextTransportModule {
       providers: [
         {
           provide: client,
-          inject: [LOGGER, Readiness],
-          useFactory: (logger: Logger, readiness: Readiness) => {
+          // A process without the InfrastructureModule has no /health to report on.
+          inject: [LOGGER, { token: Readiness, optional: true }],
+          useFactory: (logger: Logger, readiness: Readiness | undefined) => {
             const connections = new ServiceConnections(
               () => new ClientTCP({ host: options.host, port: options.port }),
               pool,
@@ -74,7 +75,7 @@ export class ContextTransportModule {
             const service = new ServiceClient(options.service, connections, logger, options);
             // Reported, never "not ready": one service down must not take this process out of service
             // (its calls already answer 503 service_unavailable; the others still work).
-            readiness.registerAll(`breaker:${options.service}#${++serviceClients}`, () => ({
+            readiness?.registerAll(`breaker:${options.service}#${++serviceClients}`, () => ({
               [`breaker:${options.service}`]: {
                 ready: true,
                 breaker: service.breakerState,
