@@ -30,15 +30,16 @@ export class ServiceClient {
   ) {
     const timeoutMs = options.timeoutMs ?? 5_000;
     this.breaker = new CircuitBreaker(
-      // The breaker's timeout fails the call; the same deadline on the connection also unsubscribes, so a
-      // reply that never comes does not stay registered on it.
+      // The deadline is the connection's (its TimeoutError trips the breaker like any fault): it also
+      // unsubscribes, so a reply that never comes does not stay registered, and the connection is left
+      // before the caller sends again.
       (pattern: { cmd: string }, message: unknown) =>
         this.connections.send(pattern, message, timeoutMs).catch((error: unknown) => {
           throw isWireError(error) ? fromWireError(error) : error;
         }),
       {
         name: `${service}-service`,
-        timeout: timeoutMs,
+        timeout: false,
         errorThresholdPercentage: 50,
         // Without a floor, one failed call after a quiet spell is 100 % of the window and opens the breaker.
         volumeThreshold: 5,

@@ -18,6 +18,11 @@ async function startReplica(name: string): Promise<{ app: INestMicroservice; por
       return name;
     }
 
+    @MessagePattern({ cmd: 'hang' })
+    hang() {
+      return new Promise(() => undefined);
+    }
+
     @MessagePattern({ cmd: 'slow' })
     async slow() {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -104,12 +109,15 @@ describe('ServiceClient: commands spread over the replicas of a service', () => 
     for (const replica of replicas) await replica.app.close();
   });
 
-  const serviceClient = (options: ConstructorParameters<typeof ServiceConnections>[1]) => {
+  const serviceClient = (
+    options: ConstructorParameters<typeof ServiceConnections>[1],
+    timeoutMs?: number,
+  ) => {
     const connections = new ServiceConnections(
       () => new ClientTCP({ host: '127.0.0.1', port: proxyPort }),
       options,
     );
-    const client = new ServiceClient('echo', connections, logger);
+    const client = new ServiceClient('echo', connections, logger, { timeoutMs });
     clients.push(client);
     return { client, connections };
   };
@@ -152,6 +160,13 @@ describe('ServiceClient: commands spread over the replicas of a service', () => 
     for (let i = 0; i < 10; i++) answers.push(await whoami(client));
     expect(answers).toEqual(Array(10).fill('a'));
     expect(client.breakerState).toBe('closed');
+  });
+
+  it('leaves a connection on which a command timed out: the next command opens a new one', async () => {
+    const { client } = serviceClient({ connections: 1 }, 200);
+    await expect(whoami(client, 'hang')).rejects.toMatchObject({ code: 'service_unavailable' });
+    // The first connection went to replica a; its replacement is the proxy's next, replica b.
+    expect(await whoami(client)).toBe('b');
   });
 
   it('tries a command on the next connection when one cannot be opened (nothing was sent)', async () => {

@@ -1,5 +1,5 @@
 import type { ClientProxy } from '@nestjs/microservices';
-import { lastValueFrom, timeout, type Observable, type Subscription } from 'rxjs';
+import { from, lastValueFrom, timeout, TimeoutError, type Observable, type Subscription } from 'rxjs';
 
 export interface ServiceConnectionOptions {
   /** Connections kept open to the service, used in turn (SERVICE_CONNECTIONS, default 4). */
@@ -53,8 +53,8 @@ interface Connection {
  *
  * A connection that cannot be opened (a replica gone, the port refusing) is dropped and the command is
  * tried on the next one: nothing was written, so nothing can run twice. A connection that breaks with a
- * command on it is dropped too, but that command fails (the replica may have run it): the caller's
- * breaker counts it, and retries are the API caller's, under its idempotency key.
+ * command on it, or on which a command times out, is dropped too, but that command fails (the replica may
+ * have run it): the caller's breaker counts it, and retries are the API caller's, under its idempotency key.
  */
 export class ServiceConnections {
   private readonly slots: (Connection | null)[];
@@ -73,26 +73,35 @@ export class ServiceConnections {
     this.maxAgeMs = options.maxConnectionAgeMs ?? 30_000;
   }
 
-  /** Sends a command on the next connection and resolves with its reply (rejects after `timeoutMs`). */
+  /**
+   * Sends a command on the next connection and resolves with its reply; rejects with a TimeoutError once
+   * `timeoutMs` have passed, opening the connection included (a replica that drops SYNs).
+   */
   async send(pattern: unknown, message: unknown, timeoutMs: number): Promise<unknown> {
     if (this.closed) throw new Error('The service connections are closed');
+    const deadline = this.now() + timeoutMs;
     let refused: unknown;
     for (let tries = 0; tries < this.slots.length; tries++) {
       const index = this.next;
       this.next = (this.next + 1) % this.slots.length;
       const connection = this.take(index);
       try {
-        await connection.client.connect();
+        await lastValueFrom(from(connection.client.connect()).pipe(timeout(this.remaining(deadline))));
       } catch (error) {
         // Never written: the next connection (a new one, maybe to another replica) may take it.
         this.release(connection);
         this.retire(index, connection);
+        if (error instanceof TimeoutError) throw error;
         refused = error;
         continue;
       }
-      return this.sendOn(index, connection, pattern, message, timeoutMs);
+      return this.sendOn(index, connection, pattern, message, this.remaining(deadline));
     }
     throw refused;
+  }
+
+  private remaining(deadline: number): number {
+    return Math.max(1, deadline - this.now());
   }
 
   /** Connections open now (tests, and the breaker's report). */
@@ -149,7 +158,9 @@ export class ServiceConnections {
       // The deadline also unsubscribes, so a reply that never comes does not stay registered.
       return await lastValueFrom(connection.client.send(pattern, message).pipe(timeout(timeoutMs)));
     } catch (error) {
-      if (isConnectionLost(error)) this.retire(index, connection);
+      // A replica that does not answer in time is left too: the next command opens a new connection,
+      // which may land elsewhere (this one closes once its other commands are answered or timed out).
+      if (isConnectionLost(error) || error instanceof TimeoutError) this.retire(index, connection);
       throw error;
     } finally {
       this.release(connection);
