@@ -7,3 +7,4 @@ export * from './projections/verify-projections';
 export * from './contexts';
 export * from './system.controller';
 export * from './scheduling/deadline-sweep';
+export * from './embedded-service-options';

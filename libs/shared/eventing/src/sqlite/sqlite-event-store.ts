@@ -14,6 +14,7 @@ import {
   satisfiesExpectedRevision,
 } from '../event-store.port';
 import { LogSubscription } from './log-subscription';
+import { everyTick } from './shared-ticker';
 import { WalGrowth } from './wal-growth';
 
 /** How many recent events `readAllSync` keeps parsed for the subscriptions (see `tail`). */
@@ -97,8 +98,8 @@ export class SqliteEventStore implements EventStore {
    * `headPosition`'s last look): a head above it means another process appended, and they are woken.
    */
   private knownHead = 0;
-  /** Runs while there are subscriptions (see `pollIntervalMs`). */
-  private headWatcher: NodeJS.Timeout | undefined;
+  /** Stops the head watcher, which runs while there are subscriptions (see `pollIntervalMs`). */
+  private stopHeadWatcher: (() => void) | undefined;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -363,7 +364,7 @@ export class SqliteEventStore implements EventStore {
       this.options.subscriptionCoalesceMs,
     );
     this.subscriptions.add(subscription);
-    this.headWatcher ??= setInterval(() => this.tickHeadWatcher(), this.options.pollIntervalMs ?? 200);
+    this.stopHeadWatcher ??= everyTick(this.options.pollIntervalMs ?? 200, () => this.tickHeadWatcher());
     subscription.start();
     return subscription;
   }
@@ -377,8 +378,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   private stopWatchingHead(): void {
-    clearInterval(this.headWatcher);
-    this.headWatcher = undefined;
+    this.stopHeadWatcher?.();
+    this.stopHeadWatcher = undefined;
   }
 
   async close(): Promise<void> {
