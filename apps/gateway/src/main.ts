@@ -1,13 +1,15 @@
 import 'reflect-metadata';
 import { DistributorsService } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
-import { createLogger, listenUrl, readPlatformConfig } from '@cip/shared/runtime';
-import { distributedInfrastructure, readPort, runMain } from '@cip/shared/infrastructure/distributed';
+import { serviceClients } from '@cip/platform/composition';
+import { serviceInfrastructure } from '@cip/shared/infrastructure';
+import { createLogger, listenUrl, readPlatformConfig, runMain } from '@cip/shared/runtime';
 import { GatewayModule } from './gateway.module';
 
 /**
- * The /v1 gateway (PORT, default 3000) in front of the context services (USERS_HOST:USERS_TCP_PORT), on
- * EVENTSTORE_URL, KAFKA_BROKERS and MONGO_URL. BOOTSTRAP_SANDBOX_API_KEY / BOOTSTRAP_PRODUCTION_API_KEY, when
+ * The /v1 gateway (PORT, default 3000) in front of every service of PLATFORM_SERVICES
+ * (<SERVICE>_HOST:<SERVICE>_TCP_PORT), on the stores STORE_DRIVER names (embedded: DATA_DIR; distributed:
+ * EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL). BOOTSTRAP_SANDBOX_API_KEY / BOOTSTRAP_PRODUCTION_API_KEY, when
  * set, register those keys on the default distributor (created if missing), as the embedded runtime does.
  */
 async function main(): Promise<void> {
@@ -15,8 +17,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'gateway');
   const app = await createHttpApp(
     GatewayModule.forRoot({
-      infrastructure: distributedInfrastructure('cip-gateway', { logger, runConsumers: false }),
-      users: { host: process.env.USERS_HOST || 'localhost', port: readPort('USERS_TCP_PORT', 4010) },
+      infrastructure: serviceInfrastructure('gateway', { contexts: [], runConsumers: false, logger }),
+      services: serviceClients(null),
     }),
     {
       logger,

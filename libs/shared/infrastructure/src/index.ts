@@ -8,3 +8,4 @@ export * from './contexts';
 export * from './system.controller';
 export * from './scheduling/deadline-sweep';
 export * from './embedded-service-options';
+export * from './service-infrastructure';
