@@ -1,7 +1,7 @@
 // The service table's contexts are Nest modules: their decorators need the metadata polyfill loaded first.
 import 'reflect-metadata';
 import { resolve } from 'node:path';
-import { SplitStoreDriver, startSplitTopology } from './split-topology';
+import { SplitStoreDriver, startSplitTopology } from '@cip/platform/topologies';
 
 // ---------------------------------------------------------------------------------------------------
 // `npm run start:split`: the platform as one process per service on this host (README "Which runtime?").

@@ -1,9 +1,19 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
-/** The built platform, as `npm start` runs it (the e2e project's global setup builds dist/ first). */
-export const PLATFORM_MAIN = join(__dirname, '..', '..', '..', '..', 'dist/apps/platform/src/main.js');
+/**
+ * `dist/apps/<app>/src/main.js`, the built app as npm scripts run it (the e2e project's global setup builds
+ * dist/ first), whether this file runs from the sources (jest) or built itself (the split launcher).
+ */
+export function builtAppMain(app: string): string {
+  const root = join(__dirname, '..', '..', '..', '..');
+  const dist = basename(root) === 'dist' ? root : join(root, 'dist');
+  return join(dist, 'apps', app, 'src', 'main.js');
+}
+
+/** The built platform, as `npm start` runs it. */
+export const PLATFORM_MAIN = builtAppMain('platform');
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,14 +1,13 @@
 import { API_KEY_PREFIX } from '@cip/distributors/domain';
-import { PLATFORM_SERVICES, serviceEnvPrefix } from '@cip/platform/registry';
+import type { PlatformService } from '@cip/platform/registry';
 import { loadOrCreateSecret } from '@cip/shared/runtime';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync, WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../apps/platform/src/testing/platform-process';
+import { builtAppMain } from './platform-process';
+import { createServer, Server } from 'node:net';
 
-/** The built apps (dist/, as `node tools/build.mjs` writes it). */
-const DIST_APPS = join(__dirname, '..', '..', 'apps');
 /** Where each process's /health and /metrics listen by default: 9464 (METRICS_PORT's default) and up. */
 const FIRST_METRICS_PORT = 9464;
 
@@ -71,23 +70,49 @@ function sandboxKeyOf(dataDir: string): string {
   });
 }
 
+/**
+ * `count` ports free now, all different: held open together until each is known (ports asked one after the
+ * other, each closed at once, may come back twice).
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolveServer, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolveServer(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((closed) => server.close(closed))));
+  return ports;
+}
+
 /** What each process of the topology runs, on which ports, with which variables. */
 async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, sandboxKey: string) {
-  const free = options.ports === 'free';
-  const pick = (fallback: number) => (free ? freePort() : Promise.resolve(fallback));
-  const services = await Promise.all(
-    PLATFORM_SERVICES.map(async (service, i) => ({
-      name: service.name,
-      tcp: await pick(service.tcpPort),
-      health: await pick(FIRST_METRICS_PORT + i),
-    })),
-  );
-  const [gatewayPort, dashboardPort, isoPort, relayHealth] = await Promise.all([
-    pick(3000),
-    pick(3001),
-    pick(8583),
-    pick(FIRST_METRICS_PORT + PLATFORM_SERVICES.length),
-  ]);
+  // Loaded here, not with this file: the registry brings every context, which the one-process helpers of
+  // this lib (platform-process.ts), imported by many specs, do not need.
+  const { PLATFORM_SERVICES, serviceEnvPrefix } = (await import('@cip/platform/registry')) as {
+    PLATFORM_SERVICES: readonly PlatformService[];
+    serviceEnvPrefix(service: string): string;
+  };
+  const table = [
+    ...PLATFORM_SERVICES.flatMap((service, i) => [service.tcpPort, FIRST_METRICS_PORT + i]),
+    3000,
+    3001,
+    8583,
+    FIRST_METRICS_PORT + PLATFORM_SERVICES.length,
+  ];
+  const ports = options.ports === 'free' ? await freePorts(table.length) : table;
+  const services = PLATFORM_SERVICES.map((service, i) => ({
+    name: service.name,
+    tcp: ports[2 * i],
+    health: ports[2 * i + 1],
+  }));
+  const [gatewayPort, dashboardPort, isoPort, relayHealth] = ports.slice(2 * PLATFORM_SERVICES.length);
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const common: NodeJS.ProcessEnv = {
     ...process.env,
@@ -104,10 +129,9 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     common[`${prefix}_HOST`] = '127.0.0.1';
     common[`${prefix}_TCP_PORT`] = String(service.tcp);
   }
-  const main = (app: string) => join(DIST_APPS, app, 'src', 'main.js');
   const specs: ProcessSpec[] = services.map((service) => ({
     name: service.name,
-    main: main(service.name),
+    main: builtAppMain(service.name),
     env: { ...common, METRICS_PORT: String(service.health) },
     ports: { tcp: service.tcp, health: service.health },
     healthUrl: `http://127.0.0.1:${service.health}/health`,
@@ -115,14 +139,14 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
   specs.push(
     {
       name: 'gateway',
-      main: main('gateway'),
+      main: builtAppMain('gateway'),
       env: { ...common, PORT: String(gatewayPort) },
       ports: { http: gatewayPort, health: gatewayPort },
       healthUrl: `${gatewayUrl}/health`,
     },
     {
       name: 'dashboard',
-      main: main('dashboard'),
+      main: builtAppMain('dashboard'),
       env: { ...common, DASHBOARD_PORT: String(dashboardPort) },
       ports: { http: dashboardPort, health: dashboardPort },
       healthUrl: `http://127.0.0.1:${dashboardPort}/health`,
@@ -132,7 +156,7 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     // The only path from the stores to Kafka: exactly one per deployment.
     specs.push({
       name: 'relay',
-      main: main('relay'),
+      main: builtAppMain('relay'),
       env: { ...common, METRICS_PORT: String(relayHealth) },
       ports: { health: relayHealth },
       healthUrl: `http://127.0.0.1:${relayHealth}/health`,
