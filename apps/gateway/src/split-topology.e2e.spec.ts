@@ -8,7 +8,7 @@ import {
   startSplitTopology,
 } from '@cip/platform/topologies';
 import { waitFor, WebhookReceiver } from '@cip/shared/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -193,6 +193,11 @@ describe(`the split topology (one process per service, ${driver} stores) through
 
   it('keeps the others up while one service is killed -9 under load, fails fast, recovers, and loses no acknowledged write', async () => {
     const users = topology.services.find((s) => s.name === 'users')!;
+    const gateway = topology.services.find((s) => s.name === 'gateway')!;
+    const breakerOpened = () =>
+      readFileSync(gateway.logFile, 'utf8')
+        .split('\n')
+        .some((line) => line.includes('circuit opened') && line.includes('users-service'));
     const acknowledged: string[] = [];
     const unavailable: number[] = [];
     const unexpected: Answer[] = [];
@@ -216,6 +221,7 @@ describe(`the split topology (one process per service, ${driver} stores) through
       await waitFor(() => unavailable.length >= 10, {
         what: '503 service_unavailable for the users service',
       });
+      await waitFor(breakerOpened, { what: "the gateway's breaker of the users service opened" });
       // ...and every other service keeps answering through the same gateway.
       expect((await api.get('/v1/cards', { limit: '1' })).status).toBe(200);
       expect((await api.get('/v1/wallets', { limit: '1' })).status).toBe(200);

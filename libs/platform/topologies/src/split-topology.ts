@@ -36,6 +36,8 @@ export interface SplitProcess {
   readonly pid: number;
   /** Its TCP port (a service's contracts), HTTP port (gateway, dashboard) and /health port. */
   readonly ports: { tcp?: number; http?: number; health: number };
+  /** Where its output goes (`DATA_DIR/logs/<name>.log`, appended across restarts). */
+  readonly logFile: string;
   /** Sends the signal; resolves once the process has exited. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again with the same environment and ports; resolves once its /health answers. */
@@ -174,6 +176,7 @@ class ManagedProcess implements SplitProcess {
   private tail = '';
   private stopping = false;
   private readonly log: WriteStream;
+  readonly logFile: string;
 
   constructor(
     private readonly spec: ProcessSpec,
@@ -181,7 +184,8 @@ class ManagedProcess implements SplitProcess {
     private readonly startTimeoutMs: number,
     private readonly onExit?: SplitTopologyOptions['onExit'],
   ) {
-    this.log = createWriteStream(join(logDir, `${spec.name}.log`), { flags: 'a' });
+    this.logFile = join(logDir, `${spec.name}.log`);
+    this.log = createWriteStream(this.logFile, { flags: 'a' });
   }
 
   get name(): string {
