@@ -18,7 +18,10 @@ export interface SplitTopologyOptions {
   dataDir: string;
   /** `embedded` (SQLite under DATA_DIR) or `distributed` (EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL, plus the relay). */
   driver?: SplitStoreDriver;
-  /** `table`: the ports of PLATFORM_SERVICES, PORT/DASHBOARD_PORT (3000/3001) and up from 9464; `free`: any free ones. */
+  /**
+   * `table` (default): the ports of PLATFORM_SERVICES (or `<SERVICE>_TCP_PORT`), PORT 3000, DASHBOARD_PORT 3001,
+   * SIMULATOR_ISO_PORT 8583, /health from 9464 up; `free`: any free ones.
+   */
   ports?: 'table' | 'free';
   /** The sandbox key the gateway registers (BOOTSTRAP_SANDBOX_API_KEY); by default one kept under DATA_DIR/secrets. */
   sandboxKey?: string;
@@ -101,11 +104,17 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     PLATFORM_SERVICES: readonly PlatformService[];
     serviceEnvPrefix(service: string): string;
   };
+  // The table's ports, unless the environment names others (as it would for the apps themselves).
+  const env = { ...process.env, ...options.env };
+  const port = (name: string, fallback: number) => Number(env[name]) || fallback;
   const table = [
-    ...PLATFORM_SERVICES.flatMap((service, i) => [service.tcpPort, FIRST_METRICS_PORT + i]),
-    3000,
-    3001,
-    8583,
+    ...PLATFORM_SERVICES.flatMap((service, i) => [
+      port(`${serviceEnvPrefix(service.name)}_TCP_PORT`, service.tcpPort),
+      FIRST_METRICS_PORT + i,
+    ]),
+    port('PORT', 3000),
+    port('DASHBOARD_PORT', 3001),
+    port('SIMULATOR_ISO_PORT', 8583),
     FIRST_METRICS_PORT + PLATFORM_SERVICES.length,
   ];
   const ports = options.ports === 'free' ? await freePorts(table.length) : table;
