@@ -1,6 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { basename, join } from 'node:path';
+
+// Where the process-level tests take their ports from (kept here for the specs that import it from here).
+export { freePort } from '@cip/shared/testing';
 
 /**
  * `dist/apps/<app>/src/main.js`, the built app as npm scripts run it (the e2e project's global setup builds
@@ -14,17 +16,6 @@ export function builtAppMain(app: string): string {
 
 /** The built platform, as `npm start` runs it. */
 export const PLATFORM_MAIN = builtAppMain('platform');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface PlatformProcess {
   child: ChildProcess;

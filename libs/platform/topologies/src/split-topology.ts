@@ -128,6 +128,9 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
   const common: NodeJS.ProcessEnv = {
     ...process.env,
     ...options.env,
+    // On this host only: the services' TCP ports take commands without API keys.
+    HOST: env.HOST || '127.0.0.1',
+    SIMULATOR_ISO_HOST: env.SIMULATOR_ISO_HOST || '127.0.0.1',
     STORE_DRIVER: driver,
     DATA_DIR: options.dataDir,
     PUBLIC_BASE_URL: options.env?.PUBLIC_BASE_URL ?? process.env.PUBLIC_BASE_URL ?? gatewayUrl,

@@ -1,4 +1,5 @@
 export * from './contract-targets';
 export * from './decider-spec';
 export * from './wait-for';
+export * from './ports';
 export * from './webhook-receiver';
