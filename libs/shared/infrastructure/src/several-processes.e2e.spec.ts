@@ -108,7 +108,7 @@ describe('embedded runtime: several processes on one DATA_DIR (the split topolog
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.close().catch(() => p.kill())));
     rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   let writerA: RuntimeProcess;
   let writerB: RuntimeProcess;
@@ -122,7 +122,7 @@ describe('embedded runtime: several processes on one DATA_DIR (the split topolog
     for (const p of processes) p.open();
     const keys = await Promise.all(processes.map((p) => p.ready.then((r) => r.masterKey)));
     expect(new Set(keys).size).toBe(1);
-  });
+  }, 60_000);
 
   it('lets exactly one of two writers win each revision of a stream: nothing acknowledged lost, positions unique', async () => {
     await follower.request({ op: 'consume', group: 'follower', topic: 'race' }, 'the follower consuming');
@@ -160,7 +160,7 @@ describe('embedded runtime: several processes on one DATA_DIR (the split topolog
       await store.close();
       db.close();
     }
-  });
+  }, 60_000);
 
   it("delivers the writers' appends to the consumer of another process: drained at once, or seen at the head watcher's tick", async () => {
     // The drainer's head watcher never ticks: only its drain can have made it read the other processes' appends.
