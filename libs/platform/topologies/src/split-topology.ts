@@ -1,5 +1,6 @@
 import { API_KEY_PREFIX } from '@cip/distributors/domain';
 import type { PlatformService } from '@cip/platform/registry';
+import { newPersonalDataMasterKey } from '@cip/shared/eventing';
 import { loadOrCreateSecret } from '@cip/shared/runtime';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -138,6 +139,14 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     SIMULATOR_ISO_PORT: String(isoPort),
     BOOTSTRAP_SANDBOX_API_KEY: sandboxKey,
   };
+  if (driver === 'distributed' && !common.PERSONAL_DATA_MASTER_KEY) {
+    // The distributed apps take it from the environment only; the embedded ones' (same file) serves both.
+    common.PERSONAL_DATA_MASTER_KEY = loadOrCreateSecret({
+      dataDir: options.dataDir,
+      name: 'personal-data-master-key',
+      generate: newPersonalDataMasterKey,
+    });
+  }
   for (const service of services) {
     const prefix = serviceEnvPrefix(service.name);
     common[`${prefix}_HOST`] = '127.0.0.1';
@@ -314,10 +323,14 @@ export async function startSplitTopology(options: SplitTopologyOptions): Promise
   const pidFile = join(dataDir, 'platform.pid');
   writeFileSync(pidFile, `${process.pid}\n`);
 
+  // This process ending without `close` (an uncaught error, a test runner quitting) leaves no service behind.
+  const killAll = () => processes.forEach((p) => p.running && void p.kill('SIGKILL'));
+  process.once('exit', killAll);
   let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
+    process.off('exit', killAll);
     await Promise.all(processes.map((p) => p.stop()));
     await Promise.all(processes.map((p) => p.closeLog()));
     rmSync(pidFile, { force: true });
