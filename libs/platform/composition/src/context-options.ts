@@ -87,12 +87,21 @@ const CONTEXT_OPTIONS: Record<string, (settings: ContextOptionsSettings) => Prov
     provide: AUTHORIZATIONS_OPTIONS,
     useValue: {
       network: cardNetwork && { environment: 'sandbox', ...cardNetwork, zpkHex: config.cardNetworkZpk },
-      decisioning: { dataDir: config.dataDir, allowPrivateUrls: config.webhooks.allowPrivateUrls },
+      decisioning: {
+        dataDir: config.dataDir,
+        secretsKey: config.decisioningSecretsKey,
+        allowPrivateUrls: config.webhooks.allowPrivateUrls,
+      },
     } satisfies AuthorizationsModuleOptions,
   }),
   'three-ds': ({ config }) => ({
     provide: THREE_DS_OPTIONS,
-    useValue: { authenticationValueKey: embeddedAuthenticationValueKeys(config.dataDir) },
+    useValue: {
+      authenticationValueKey: embeddedAuthenticationValueKeys(
+        config.dataDir,
+        config.threeDsAuthenticationValueKeys,
+      ),
+    },
   }),
   tokenization: ({ config }) => ({
     provide: TOKENIZATION_OPTIONS,
