@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AuditTrailService, inviteAdminAsOperator, StaffService } from '@cip/backoffice/service';
-import { runMain } from '@cip/shared/infrastructure/distributed';
-import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
+import { createLogger, readPlatformConfig, runMain } from '@cip/shared/runtime';
 import { parseArgs } from 'node:util';
 import { dashboardModule } from './dashboard.module';
 

@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createOperatorApp, OperatorModule } from '@cip/backoffice/http';
 import { OperatorQueries, SqliteStaffCredentialStore, staffCredentialsFile } from '@cip/backoffice/service';
 import { DistributorsService } from '@cip/distributors/service';
+import { PLATFORM_SERVICES, serviceEnvPrefix } from '@cip/platform/registry';
 import { openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { createLogger, PlatformMetrics } from '@cip/shared/runtime';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { DashboardPlatformModule, SERVICE_TCP_PORTS } from './dashboard.module';
+import { DashboardPlatformModule } from './dashboard.module';
 
 // The dashboard app as main.ts composes it, on the embedded stores instead of the servers: every context
 // service's address is a port that drops each connection, as an unreachable service would.
@@ -28,8 +29,8 @@ describe('dashboard app (distributed runtime)', () => {
     await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
     const { port } = dropping.address() as AddressInfo;
     const env = Object.fromEntries(
-      Object.keys(SERVICE_TCP_PORTS).flatMap((service) => {
-        const prefix = service.toUpperCase().replace(/-/g, '_');
+      PLATFORM_SERVICES.flatMap((service) => {
+        const prefix = serviceEnvPrefix(service.name);
         return [
           [`${prefix}_HOST`, '127.0.0.1'],
           [`${prefix}_TCP_PORT`, String(port)],

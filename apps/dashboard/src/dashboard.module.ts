@@ -1,53 +1,25 @@
 import { Controller, DynamicModule, Module } from '@nestjs/common';
 import { OperatorModule, PublicOperatorRoute } from '@cip/backoffice/http';
-import { mongoStaffCredentials } from '@cip/backoffice/service';
-import { DistributorsModule } from '@cip/distributors/service';
-import { eventsContext } from '@cip/events/service';
-import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
 import {
-  ContextsModule,
+  type BackofficeOptions,
+  mongoStaffCredentials,
+  SqliteStaffCredentialStore,
+  staffCredentialsFile,
+} from '@cip/backoffice/service';
+import { DistributorsModule } from '@cip/distributors/service';
+import { serviceClients } from '@cip/platform/composition';
+import {
   InfrastructureModule,
   InfrastructureModuleOptions,
+  loadPersonalDataMasterKey,
+  readStoreDriver,
+  serviceInfrastructure,
   SystemController,
 } from '@cip/shared/infrastructure';
 import { personalDataMasterKey } from '@cip/shared/eventing';
-import {
-  distributedInfrastructure,
-  readDistributedConfig,
-  readPort,
-} from '@cip/shared/infrastructure/distributed';
+import { readDistributedConfig } from '@cip/shared/infrastructure/distributed';
 import { dashboardBaseUrl, type Logger, type PlatformConfig } from '@cip/shared/runtime';
 import { ContextTransportModule } from '@cip/shared/transport';
-
-/**
- * The TCP port of each context service by default (`<SERVICE>_TCP_PORT` overrides it): users, cards,
- * authorizations and simulator as their apps listen; the others are the ports their apps are to take
- * (issue 15). A service without an app answers `503 service_unavailable` through its breaker.
- */
-export const SERVICE_TCP_PORTS: Readonly<Record<string, number>> = {
-  users: 4010,
-  kyc: 4020,
-  cards: 4030,
-  wallets: 4040,
-  authorizations: 4050,
-  simulator: 4060,
-  webhooks: 4070,
-  tokenization: 4080,
-  'three-ds': 4090,
-};
-
-/** The contexts read in this process, as the gateway reads them (their services' consumers keep them). */
-const LOCAL_CONTEXTS = [eventsContext];
-/** Every other registered context is reached over TCP, at its service. */
-const REMOTE_CONTEXTS = PLATFORM_CONTEXTS.filter((context) => !LOCAL_CONTEXTS.includes(context));
-
-/** `<SERVICE>_HOST` (default `localhost`) and `<SERVICE>_TCP_PORT` of a context service. */
-export function serviceAddress(service: string, env: NodeJS.ProcessEnv = process.env) {
-  const prefix = service.toUpperCase().replace(/-/g, '_');
-  const port = SERVICE_TCP_PORTS[service];
-  if (port === undefined) throw new Error(`No default TCP port for the ${service} service`);
-  return { host: env[`${prefix}_HOST`] || 'localhost', port: readPort(`${prefix}_TCP_PORT`, port, env) };
-}
 
 /** /health and /metrics on DASHBOARD_PORT, open without a session, as the gateway's are on PORT. */
 @PublicOperatorRoute()
@@ -57,9 +29,9 @@ class DashboardSystemController extends SystemController {}
 /**
  * What the operator app takes from the platform in the distributed runtime (the embedded runtime bridges
  * the same tokens from its container): the stores (INFRASTRUCTURE: the control scope's staff and audit
- * streams on EventStoreDB, read models on MongoDB), CONTROL_PLANE_API and PROGRAM_DIRECTORY from the
- * control store, the public Event log read in process, and every other context's contract tokens as
- * clients of its service, one breaker per service. Runs no consumers.
+ * streams), CONTROL_PLANE_API and PROGRAM_DIRECTORY from the control store, and every context's contract
+ * tokens as clients of the service hosting it (PLATFORM_SERVICES; the Events through the webhooks service),
+ * one breaker per service. Runs no consumers.
  */
 @Module({})
 export class DashboardPlatformModule {
@@ -73,14 +45,7 @@ export class DashboardPlatformModule {
       imports: [
         InfrastructureModule.forRoot({ ...options.infrastructure, runConsumers: false }),
         DistributorsModule,
-        ...REMOTE_CONTEXTS.map((context) =>
-          ContextTransportModule.forClient({
-            service: context.name,
-            ...serviceAddress(context.name, options.env),
-            contracts: context.contracts,
-          }),
-        ),
-        ContextsModule.forRoot({ contexts: LOCAL_CONTEXTS }),
+        ...serviceClients(null, options.env).map((service) => ContextTransportModule.forClient(service)),
       ],
       controllers: [DashboardSystemController],
     };
@@ -88,9 +53,10 @@ export class DashboardPlatformModule {
 }
 
 /**
- * The operator app's root module in the distributed runtime: the platform above, and the backoffice with
- * its staff credentials on MongoDB (`cip_staff_credentials`). The webhook backlog is the webhooks
- * service's, in its memory: this process reports 0 (README).
+ * The operator app's root module in the split platform: the platform above on the stores STORE_DRIVER names,
+ * and the backoffice with its staff credentials on MongoDB (`cip_staff_credentials`, distributed) or in
+ * DATA_DIR/staff-credentials.sqlite (embedded). The webhook backlog is the webhooks service's, in its
+ * memory: this process reports 0 (README).
  */
 export function dashboardModule(options: {
   config: PlatformConfig;
@@ -98,15 +64,34 @@ export function dashboardModule(options: {
   env?: NodeJS.ProcessEnv;
 }): DynamicModule {
   const { config, logger, env = process.env } = options;
-  const { mongoUrl, personalData } = readDistributedConfig('cip-dashboard', env);
+  const embedded = readStoreDriver(env) === 'embedded';
+  const credentialsFile = staffCredentialsFile(config.dataDir);
+  const credentials = (): Pick<BackofficeOptions, 'openCredentials' | 'masterKey'> => {
+    if (embedded) {
+      return {
+        openCredentials: SqliteStaffCredentialStore.opener(credentialsFile),
+        masterKey: loadPersonalDataMasterKey(config.dataDir, config.personalDataMasterKey),
+      };
+    }
+    const { mongoUrl, personalData } = readDistributedConfig('cip-dashboard', env);
+    return {
+      openCredentials: mongoStaffCredentials({ mongoUrl }),
+      masterKey: personalDataMasterKey(personalData.masterKey),
+    };
+  };
   return OperatorModule.forRoot({
     platform: DashboardPlatformModule.forRoot({
-      infrastructure: distributedInfrastructure('cip-dashboard', { logger, runConsumers: false }, env),
+      infrastructure: serviceInfrastructure('dashboard', {
+        contexts: [],
+        runConsumers: false,
+        logger,
+        checkpointedFiles: embedded ? [credentialsFile] : [],
+        env,
+      }),
       env,
     }),
     backoffice: {
-      openCredentials: mongoStaffCredentials({ mongoUrl }),
-      masterKey: personalDataMasterKey(personalData.masterKey),
+      ...credentials(),
       invitationUrl: (token) => `${dashboardBaseUrl(config)}/invitations/${token}`,
       webhookBacklog: () => 0,
     },

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { createOperatorApp, DASHBOARD_DIR } from '@cip/backoffice/http';
-import { runMain } from '@cip/shared/infrastructure/distributed';
-import { createLogger, readPlatformConfig } from '@cip/shared/runtime';
+import { createLogger, readPlatformConfig, runMain } from '@cip/shared/runtime';
 import { dashboardModule } from './dashboard.module';
 
 /**

@@ -5,6 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DistributorsService } from '@cip/distributors/service';
 import { eventsContext } from '@cip/events/service';
 import { createHttpApp } from '@cip/gateway/http';
+import { serviceClients } from '@cip/platform/composition';
 import { Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { createLogger, PlatformMetrics } from '@cip/shared/runtime';
 import { contextServiceModule } from '@cip/shared/transport';
@@ -44,11 +45,19 @@ const usersServiceModule = (infrastructure: Infrastructure) =>
     contexts: [usersContext, eventsContext],
   });
 
-/** The gateway as apps/gateway composes it: the users contracts are TCP clients, and it runs no consumers. */
+/**
+ * The gateway as apps/gateway composes it: every contract a TCP client of its service, and no consumers. Every
+ * service's address is the users service's here (it also serves the events contract of the webhooks service).
+ */
 const gatewayModule = (infrastructure: Infrastructure, usersPort: number) =>
   GatewayModule.forRoot({
     infrastructure: infrastructureOf(infrastructure, false),
-    users: { host: '127.0.0.1', port: usersPort, resetTimeoutMs: RESET_TIMEOUT_MS },
+    services: serviceClients(null, {}).map((service) => ({
+      ...service,
+      host: '127.0.0.1',
+      port: usersPort,
+      resetTimeoutMs: RESET_TIMEOUT_MS,
+    })),
   });
 
 async function startUsersService(infrastructure: Infrastructure, port: number): Promise<INestMicroservice> {

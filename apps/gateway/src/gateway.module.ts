@@ -1,40 +1,21 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { DistributorsModule } from '@cip/distributors/service';
-import { eventsContext } from '@cip/events/service';
 import { GatewayHttpModule } from '@cip/gateway/http';
-import {
-  ContextDefinition,
-  ContextsModule,
-  controllersOf,
-  InfrastructureModule,
-  InfrastructureModuleOptions,
-} from '@cip/shared/infrastructure';
-import { ContextTransportModule, ServiceClientOptions } from '@cip/shared/transport';
-import { usersContext } from '@cip/users/service';
-
-/** Where a context service listens, and how long its clients wait. */
-export interface ServiceAddress extends ServiceClientOptions {
-  host: string;
-  port: number;
-}
+import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
+import { controllersOf, InfrastructureModule, InfrastructureModuleOptions } from '@cip/shared/infrastructure';
+import { ContextTransportModule, ServiceClientModuleOptions } from '@cip/shared/transport';
 
 export interface GatewayModuleOptions {
   infrastructure: InfrastructureModuleOptions;
-  users: ServiceAddress;
+  /** Every service of PLATFORM_SERVICES as clients of its contracts (`serviceClients`), one breaker each. */
+  services: ServiceClientModuleOptions[];
 }
 
-/** Contexts served by their own services: the gateway reaches them through their contracts' clients. */
-const REMOTE_CONTEXTS: {
-  context: ContextDefinition;
-  service: keyof Omit<GatewayModuleOptions, 'infrastructure'>;
-}[] = [{ context: usersContext, service: 'users' }];
-/** Contexts the gateway reads in process (their read models are kept by the services' consumers). */
-const LOCAL_CONTEXTS = [eventsContext];
-
 /**
- * The /v1 gateway of the distributed runtime. Commands go to the context services over TCP; the control
- * plane (API keys), idempotency records and the Event records are read from the stores directly. It runs no
- * consumers: the services that own the streams keep the read models and Event records up to date.
+ * The /v1 gateway of the split platform: the controllers of every context (the distributors' API, the hosted
+ * pages, the ACS and the simulated directory server), each calling its context's contract through a client
+ * of the service that hosts it. The control plane (API keys) and the idempotency records are read from the
+ * stores in process. It runs no consumers: the services keep their read models.
  */
 @Module({})
 export class GatewayModule {
@@ -44,13 +25,8 @@ export class GatewayModule {
       imports: [
         InfrastructureModule.forRoot({ ...options.infrastructure, runConsumers: false }),
         DistributorsModule,
-        ...REMOTE_CONTEXTS.map(({ context, service }) =>
-          ContextTransportModule.forClient({ service, ...options[service], contracts: context.contracts }),
-        ),
-        ContextsModule.forRoot({ contexts: LOCAL_CONTEXTS }),
-        GatewayHttpModule.forRoot({
-          controllers: controllersOf([...REMOTE_CONTEXTS.map(({ context }) => context), ...LOCAL_CONTEXTS]),
-        }),
+        ...options.services.map((service) => ContextTransportModule.forClient(service)),
+        GatewayHttpModule.forRoot({ controllers: controllersOf(PLATFORM_CONTEXTS) }),
       ],
     };
   }

@@ -1,10 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DistributorsService, IssuedApiKey } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
-import { CardRevealService } from '@cip/cards/service';
-import { SandboxIdentityProvider } from '@cip/kyc/service';
-import { startSandboxNetwork, ThreeDsServerSimulator } from '@cip/simulator/service';
-import { ThreeDsService } from '@cip/three-ds/service';
+import { usePublicAddresses } from '@cip/platform/composition';
+import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
+import { startSandboxNetwork } from '@cip/simulator/service';
 import { ACS_PATH } from '@cip/three-ds/http';
 import { SIMULATED_DS_PATH } from '@cip/simulator/http';
 import {
@@ -20,7 +19,6 @@ import {
 } from '@cip/shared/runtime';
 import { PlatformModule } from './platform.module';
 import { startOperatorApp } from './operator-app';
-import { embeddedWalletChain } from './wallet-chain';
 
 export interface RunningPlatform {
   app: NestFastifyApplication;
@@ -70,23 +68,18 @@ export async function startPlatform(
   });
   const app = await createHttpApp(
     PlatformModule.forRoot({
-      dataDir: config.dataDir,
+      config,
       logger,
       metrics: new PlatformMetrics(),
       clock: overrides.clock,
       pollIntervalMs: overrides.pollIntervalMs,
-      kycLinkSecret: config.kycLinkSecret,
-      personalDataMasterKey: config.personalDataMasterKey,
-      wallets: embeddedWalletChain(config, logger),
-      webhooks: { ...config.webhooks, breakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs },
-      cards: config.cards,
+      webhookBreakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs,
       // The issuer links to CARD_NETWORK_ISO_ADDRESS when set, else to the simulator started above.
       cardNetwork:
         overrides.linkIssuer === false
           ? undefined
           : (config.cardNetwork ?? parseHostPort(sandboxNetwork.address)),
-      cardNetworkZpk: config.cardNetworkZpk,
-      simulator: sandboxNetwork.options,
+      sandboxNetwork,
     }),
     {
       logger,
@@ -107,13 +100,12 @@ export async function startPlatform(
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  app.get(SandboxIdentityProvider).usePublicBaseUrl(publicBaseUrl(config, port));
-  app.get(CardRevealService).usePublicBaseUrl(publicBaseUrl(config, port));
-  app.get(ThreeDsService).useChallengeBaseUrl(publicBaseUrl(config, port));
-  // The sandbox 3DS server posts AReqs to the ACS (THREE_DS_BASE_URL, else this platform's own) and takes
-  // RReqs at its simulated directory server, on this platform's port.
+  // The hosted pages, reveal links and 3DS challenges start with the public URL; the sandbox 3DS server posts
+  // AReqs to the ACS (THREE_DS_BASE_URL, else this platform's own) and takes RReqs at its simulated
+  // directory server, on this platform's port.
   const localUrl = listenUrl(config.host, port);
-  app.get(ThreeDsServerSimulator).useAddresses({
+  usePublicAddresses(app, PLATFORM_CONTEXTS, {
+    publicBaseUrl: publicBaseUrl(config, port),
     acsBaseUrl: config.threeDsBaseUrl ?? `${localUrl}${ACS_PATH}`,
     dsBaseUrl: `${localUrl}${SIMULATED_DS_PATH}`,
   });

@@ -1,12 +1,7 @@
 import 'reflect-metadata';
 import { Readiness, registerStoreChecks, STORE_SCOPES } from '@cip/shared/infrastructure';
-import {
-  openDistributedInfrastructure,
-  readDistributedConfig,
-  readPort,
-  runMain,
-} from '@cip/shared/infrastructure/distributed';
-import { createLogger, PlatformMetrics, readLogLevel } from '@cip/shared/runtime';
+import { openDistributedInfrastructure, readDistributedConfig } from '@cip/shared/infrastructure/distributed';
+import { createLogger, PlatformMetrics, readLogLevel, readPort, runMain } from '@cip/shared/runtime';
 import { createServer, type ServerResponse } from 'node:http';
 import { Gauge } from 'prom-client';
 

@@ -1,49 +1,14 @@
 import 'reflect-metadata';
-import { authorizationsContract } from '@cip/authorizations/contract';
-import { cardSandboxContract } from '@cip/cards/contract';
-import { readPort } from '@cip/shared/infrastructure/distributed';
-import { readSimulatorConfig, systemClock } from '@cip/shared/runtime';
-import { ContextTransportModule, runContextService } from '@cip/shared/transport';
-import { SIMULATOR_OPTIONS, simulatorContext, startSandboxNetwork } from '@cip/simulator/service';
+import { platformServiceApp } from '@cip/platform/composition';
+import { runContextService } from '@cip/shared/transport';
 
 /**
- * The card network simulator of the distributed runtime: the sandbox's card network listening for the
- * issuer on SIMULATOR_ISO_PORT (8583; the authorizations service connects to it, CARD_NETWORK_ISO_ADDRESS),
- * and the simulations' contract on SIMULATOR_TCP_PORT for the gateway. It reaches the cards service
- * (CARDS_HOST:CARDS_TCP_PORT) for the cardholder's details and the authorizations service
- * (AUTHORIZATIONS_HOST:AUTHORIZATIONS_TCP_PORT) for the issuer's records. Journal and clearing files:
- * SIMULATOR_DATA_DIR (default ./data).
+ * The simulator service: the sandbox's card network (the ISO 8583 server the issuer links to, on
+ * SIMULATOR_ISO_PORT, default 8583), its acquirers and clearing files, and the sandbox 3DS server (AReqs to
+ * THREE_DS_BASE_URL, else the gateway's ACS at GATEWAY_URL or PUBLIC_BASE_URL); the simulations' contracts
+ * on SIMULATOR_TCP_PORT (4060). Journals under DATA_DIR/simulator.
+ * The other services are reached at <SERVICE>_HOST:<SERVICE>_TCP_PORT; stores by STORE_DRIVER (embedded:
+ * DATA_DIR; distributed: EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL); /health and /metrics on METRICS_PORT.
+ * What it hosts and the options of its contexts: PLATFORM_SERVICES and `platformServiceApp`.
  */
-runContextService({
-  name: 'simulator',
-  contexts: [simulatorContext],
-  tcpPort: { env: 'SIMULATOR_TCP_PORT', default: 4060 },
-  imports: [
-    ContextTransportModule.forClient({
-      service: 'cards',
-      host: process.env.CARDS_HOST || 'cards',
-      port: readPort('CARDS_TCP_PORT', 4030),
-      contracts: [cardSandboxContract],
-    }),
-    ContextTransportModule.forClient({
-      service: 'authorizations',
-      host: process.env.AUTHORIZATIONS_HOST || 'authorizations',
-      port: readPort('AUTHORIZATIONS_TCP_PORT', 4050),
-      contracts: [authorizationsContract],
-    }),
-  ],
-  providers: [
-    {
-      provide: SIMULATOR_OPTIONS,
-      useFactory: async () => {
-        const network = await startSandboxNetwork({
-          config: readSimulatorConfig(process.env, { isoPort: 8583, isoHost: '0.0.0.0' }),
-          dataDir: process.env.SIMULATOR_DATA_DIR || 'data',
-          clock: systemClock,
-        });
-        process.stderr.write(`card network listening for the issuer on ${network.address}\n`);
-        return network.options;
-      },
-    },
-  ],
-});
+runContextService(platformServiceApp('simulator'));

@@ -25,7 +25,7 @@ import {
   type Resolver,
 } from '@cip/shared/runtime';
 import { randomBytes } from 'node:crypto';
-import { CLEARING_FILE_SINK } from '@cip/simulator/contract';
+import { CLEARING_FILE_SINK, clearingFileSinkContract } from '@cip/simulator/contract';
 import { THREE_DS_VERIFICATION_API, type ThreeDsVerificationApi } from '@cip/three-ds/contract';
 import { USER_LIFECYCLE_API, type UserLifecycleApi } from '@cip/users/contract';
 import { WALLET_LEDGER, WALLETS_API, type WalletLedger, type WalletsApi } from '@cip/wallets/contract';
@@ -72,7 +72,12 @@ const LATE_ANSWER_CAP_MS = 10_000;
 export const AUTHORIZATIONS_OPTIONS = Symbol('AUTHORIZATIONS_OPTIONS');
 
 /** The authorizations context's APIs, by audience. */
-export const AUTHORIZATIONS_CONTRACTS = [authorizationsContract, authorizationDecisioningContract];
+export const AUTHORIZATIONS_CONTRACTS = [
+  authorizationsContract,
+  authorizationDecisioningContract,
+  // The network's clearing files, delivered to the issuer's importer (declared by the simulator's contract).
+  clearingFileSinkContract,
+];
 
 const PROJECTION_GROUPS = [`projection.${authorizationsProjection.name}`];
 /** How long a process's first network message waits for the ledger saga to finish what a crash left. */
@@ -243,7 +248,6 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     ...AUTHORIZATIONS_CONTRACTS.map((contract) => contract.token),
     AuthorizationExpiryScheduler,
     ISSUER_LINK,
-    CLEARING_FILE_SINK,
     ClearingExceptions,
     DecisioningConfigs,
     DistributorDecisioning,

@@ -101,8 +101,7 @@ const KEY_VARIABLES: Record<keyof ConfiguredCardVaultKeys, string> = {
  * host. The KEK ring is then fixed by configuration: a rotation puts the new key in it, restarts, and
  * re-wraps (README, "MongoDB adapter"). Loads mongoose only when called.
  *
- * The distributed runtime has no cards service yet (apps/users, relay and gateway): this is what its
- * `CardsModuleOptions.vault` is to open, one per environment.
+ * The cards service opens one per environment on the distributed driver (`distributedCardsOptions`).
  */
 export async function openMongoCardVault(options: {
   mongoUrl: string;

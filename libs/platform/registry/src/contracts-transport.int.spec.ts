@@ -41,6 +41,7 @@ function recordingApi(contract: AnyContract): Record<string, (...args: unknown[]
           { field: 'f', message: 'm' },
         ]);
       if (sent.includes('raise-fault')) throw new Error('a bug in the service');
+      if (sent.includes('answer-nothing')) return undefined;
       return {
         method,
         args: args.map((arg) => (arg === undefined ? '<undefined>' : arg)),
@@ -148,6 +149,13 @@ describe('context contracts over the generic transport', () => {
             expect(answer.method).toBe(method);
             expect(answer.args).toEqual(expectedOnServer(args));
           }
+        });
+
+        it(`${method}: an answer of nothing (Promise<void>) resolves, as in process`, async () => {
+          const args = argumentsOf(contract, method, false);
+          args[args.length - 1] =
+            args.length > 1 ? 'answer-nothing' : { ...caller, requestId: 'answer-nothing' };
+          await expect(api()[method](...args)).resolves.toBeNull();
         });
 
         it(`${method}: a domain error keeps its code, message and details; a fault is an internal error`, async () => {

@@ -45,3 +45,5 @@ export const PLATFORM_PERSONAL_DATA: PersonalDataPolicy[] = personalDataOf(PLATF
 
 /** Every read model of an environment, in the order a rebuild replays them. */
 export const READ_MODELS: RebuildableReadModel[] = readModelsOf(PLATFORM_CONTEXTS);
+
+export * from './services';

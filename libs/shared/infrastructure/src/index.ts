@@ -8,3 +8,5 @@ export * from './contexts';
 export * from './system.controller';
 export * from './health/readiness';
 export * from './scheduling/deadline-sweep';
+export * from './embedded-service-options';
+export * from './service-infrastructure';

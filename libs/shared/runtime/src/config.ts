@@ -59,6 +59,16 @@ export interface PlatformConfig {
    * AReqs go to `<it>/<environment>/areq`. Unset: `/3ds/acs` on the platform's own listening address.
    */
   threeDsBaseUrl?: string;
+  /**
+   * THREE_DS_AUTHENTICATION_VALUE_KEY_<ENV>: 32 bytes (base64) keying the ACS's authentication values (CAVV);
+   * generated under DATA_DIR/secrets when unset.
+   */
+  threeDsAuthenticationValueKeys: { sandbox?: string; production?: string };
+  /**
+   * AUTHORIZATION_DECISIONING_SECRETS_KEY: 32 bytes (base64) sealing the distributors' decisioning secrets at
+   * rest; generated under DATA_DIR/secrets when unset.
+   */
+  decisioningSecretsKey?: string;
 }
 
 /** Where and how often cleared card payments leave custody (README "Settlement"). */
@@ -299,6 +309,9 @@ const PLATFORM_ENV = z.object({
   SETTLEMENT_ADDRESS_PRODUCTION: evmAddress.optional(),
   SETTLEMENT_INTERVAL_MS: integer(0).default(3_600_000),
   THREE_DS_BASE_URL: httpUrl.optional(),
+  THREE_DS_AUTHENTICATION_VALUE_KEY_SANDBOX: text.optional(),
+  THREE_DS_AUTHENTICATION_VALUE_KEY_PRODUCTION: text.optional(),
+  AUTHORIZATION_DECISIONING_SECRETS_KEY: text.optional(),
 });
 
 const SECRET_VARIABLE = /KEY|KEK|CVK|PVK|ZPK|SECRET|SEED/;
@@ -431,5 +444,10 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
       intervalMs: env.SETTLEMENT_INTERVAL_MS,
     },
     threeDsBaseUrl: env.THREE_DS_BASE_URL,
+    threeDsAuthenticationValueKeys: {
+      sandbox: env.THREE_DS_AUTHENTICATION_VALUE_KEY_SANDBOX,
+      production: env.THREE_DS_AUTHENTICATION_VALUE_KEY_PRODUCTION,
+    },
+    decisioningSecretsKey: env.AUTHORIZATION_DECISIONING_SECRETS_KEY,
   };
 }

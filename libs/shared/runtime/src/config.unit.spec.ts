@@ -44,6 +44,20 @@ describe('the platform configuration, read from the environment', () => {
     });
   });
 
+  it('takes the keys replicas of a service share: the 3DS authentication value keys, the decisioning key', () => {
+    const key = Buffer.alloc(32, 1).toString('base64');
+    expect(readPlatformConfig({})).toMatchObject({
+      threeDsAuthenticationValueKeys: { sandbox: undefined, production: undefined },
+      decisioningSecretsKey: undefined,
+    });
+    expect(
+      readPlatformConfig({
+        THREE_DS_AUTHENTICATION_VALUE_KEY_SANDBOX: key,
+        AUTHORIZATION_DECISIONING_SECRETS_KEY: key,
+      }),
+    ).toMatchObject({ threeDsAuthenticationValueKeys: { sandbox: key }, decisioningSecretsKey: key });
+  });
+
   it('refuses a wrong value with a message naming the variable and the value', () => {
     expect(problemsOf({ LOG_LEVEL: 'verbose' })).toEqual([
       expect.stringMatching(

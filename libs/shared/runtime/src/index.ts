@@ -15,3 +15,4 @@ export * from './keyed-serializer';
 export * from './outbound/url-guard';
 export * from './outbound/webhook-http-client';
 export * from './outbound/standard-webhooks';
+export * from './app-main';

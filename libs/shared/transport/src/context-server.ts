@@ -41,12 +41,15 @@ export function contextMessageController<Api extends ContextApi<Api>>(contract: 
   Inject(contract.token)(ContextMessageController, undefined, 0);
   for (const method of contractMethods(contract)) {
     const names = contract.methods[method] as readonly string[];
-    const handler: Handler = function (this: ContextMessageController, message) {
+    const handler: Handler = async function (this: ContextMessageController, message) {
       const call = this.api[method] as unknown as (...args: unknown[]) => Promise<unknown>;
-      return call.apply(
+      const answer = await call.apply(
         this.api,
         names.map((name) => message[name]),
       );
+      // A method that answers nothing (Promise<void>) still sends a reply: without a value the client's
+      // stream completes empty, and the call would fail as if the service had.
+      return answer === undefined ? null : answer;
     };
     Object.defineProperty(ContextMessageController.prototype, method, {
       value: handler,

@@ -144,11 +144,15 @@ export class ThreeDsModule implements OnApplicationBootstrap, BeforeApplicationS
 }
 
 /**
- * The embedded runtime's authentication value keys: one per environment under DATA_DIR/secrets
+ * The authentication value keys, one per environment: the configured one (THREE_DS_AUTHENTICATION_VALUE_KEY_<ENV>,
+ * what replicas of a 3DS service share), else one under DATA_DIR/secrets
  * (`three-ds-authentication-value-key-<env>`, 32 random bytes, base64), generated on first use and kept, so
  * a value issued before a restart verifies after it.
  */
-export function embeddedAuthenticationValueKeys(dataDir: string): (environment: Environment) => Buffer {
+export function embeddedAuthenticationValueKeys(
+  dataDir: string,
+  configured: Partial<Record<Environment, string>> = {},
+): (environment: Environment) => Buffer {
   const keys = new Map<Environment, Buffer>();
   return (environment) => {
     let key = keys.get(environment);
@@ -156,9 +160,15 @@ export function embeddedAuthenticationValueKeys(dataDir: string): (environment: 
       const secret = loadOrCreateSecret({
         dataDir,
         name: `three-ds-authentication-value-key-${environment}`,
+        fromEnv: configured[environment],
         generate: () => randomBytes(32).toString('base64'),
       });
-      keys.set(environment, (key = Buffer.from(secret, 'base64')));
+      key = Buffer.from(secret, 'base64');
+      if (key.length !== 32)
+        throw new Error(
+          `THREE_DS_AUTHENTICATION_VALUE_KEY_${environment.toUpperCase()} must be 32 bytes (base64)`,
+        );
+      keys.set(environment, key);
     }
     return key;
   };

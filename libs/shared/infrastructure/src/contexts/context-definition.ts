@@ -46,9 +46,14 @@ export const personalDataOf = (contexts: readonly ContextDefinition[]): Personal
 export const publicEventMappers = (contexts: readonly ContextDefinition[]): PublicEventMapper[] =>
   contexts.flatMap((context) => context.publicEvents);
 
-/** Every read model of a set of contexts, in the order of the list (the order a rebuild replays them). */
-export function readModelsOf(contexts: readonly ContextDefinition[]): RebuildableReadModel[] {
-  const mappers = publicEventMappers(contexts);
+/**
+ * Every read model of a set of contexts, in the order of the list (the order a rebuild replays them). Read
+ * models over public Events (the recorder) take `mappers`: by default those of the same contexts.
+ */
+export function readModelsOf(
+  contexts: readonly ContextDefinition[],
+  mappers: PublicEventMapper[] = publicEventMappers(contexts),
+): RebuildableReadModel[] {
   return contexts.flatMap((context) =>
     typeof context.readModels === 'function' ? context.readModels(mappers) : context.readModels,
   );

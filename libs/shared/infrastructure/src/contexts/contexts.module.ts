@@ -1,9 +1,10 @@
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
+import type { PublicEventMapper } from '@cip/shared/read-store';
 import { ConsumerHost } from '../consumers';
 import { ContextDefinition, publicEventMappers, readModelsOf } from './context-definition';
 import { sagaConsumer } from './saga';
 
-/** Injection token of the public Event mappers of every context the process hosts (the events context). */
+/** Injection token of the public Event mappers the process records and delivers (the events and webhooks contexts). */
 export const PUBLIC_EVENT_MAPPERS = Symbol('PUBLIC_EVENT_MAPPERS');
 
 const pascal = (name: string) => name.replace(/(^|[-.])(\w)/g, (_, _sep, c: string) => c.toUpperCase());
@@ -21,9 +22,16 @@ export class ContextsModule {
     contexts: readonly ContextDefinition[];
     /** Options and adapters the app chose for the contexts (only apps choose adapters). */
     providers?: Provider[];
+    /**
+     * The public Event mappers the hosted contexts record and deliver Events with: by default the hosted
+     * contexts' own. A process hosting the events context apart from the others (the webhooks service) gives
+     * every context's.
+     */
+    publicEvents?: PublicEventMapper[];
   }): DynamicModule {
     const { contexts } = options;
-    const readModels = readModelsOf(contexts);
+    const mappers = options.publicEvents ?? publicEventMappers(contexts);
+    const readModels = readModelsOf(contexts, mappers);
     const hosts = contexts.map((context) => contextHost(context));
     return {
       module: ContextsModule,
@@ -31,7 +39,7 @@ export class ContextsModule {
       imports: hosts,
       providers: [
         ...(options.providers ?? []),
-        { provide: PUBLIC_EVENT_MAPPERS, useValue: publicEventMappers(contexts) },
+        { provide: PUBLIC_EVENT_MAPPERS, useValue: mappers },
         {
           provide: Symbol('READ_MODEL_CONSUMERS'),
           inject: [ConsumerHost],

@@ -1,7 +1,7 @@
 import { SANDBOX_TEST_BIN } from '@cip/cards/domain';
 import { CardsModuleOptions, SandboxFulfilmentProvider } from '@cip/cards/service';
-import { cardVaultFile, openEmbeddedCardVault } from '@cip/cards/vault';
-import { ENVIRONMENTS } from '@cip/shared/contracts';
+import { CardVault, cardVaultFile, openEmbeddedCardVault, openMongoCardVault } from '@cip/cards/vault';
+import { ENVIRONMENTS, type Environment } from '@cip/shared/contracts';
 import type { PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
 
 /** The vault files, checkpointed by the embedded infrastructure's one checkpoint worker. */
@@ -32,6 +32,43 @@ export function embeddedCardsOptions(
       }),
     ]),
   );
+  return cardsOptionsOver(vaults, cards);
+}
+
+/**
+ * The distributed runtime's card vaults: one MongoDB database per environment (`cip_<env>_vault` of
+ * MONGO_URL), every key configured (CARD_VAULT_*_<ENV>: the cards service's replicas share the vault).
+ */
+export async function distributedCardsOptions(
+  mongoUrl: string,
+  cards: PlatformConfig['cards'],
+  metrics?: PlatformMetrics,
+): Promise<CardsModuleOptions> {
+  const vaults = new Map<Environment, CardVault>();
+  try {
+    for (const environment of ENVIRONMENTS) {
+      vaults.set(
+        environment,
+        await openMongoCardVault({
+          mongoUrl,
+          environment,
+          configured: cards[environment].vaultKeys,
+          onCommit: (puts) => metrics?.cardVaultBatchSize.observe({ environment }, puts),
+        }),
+      );
+    }
+  } catch (error) {
+    await Promise.all([...vaults.values()].map((vault) => vault.close()));
+    throw error;
+  }
+  return cardsOptionsOver(vaults, cards);
+}
+
+/** What either runtime gives the cards context over its vaults: BINs, lifetimes, the sandbox's bureau. */
+function cardsOptionsOver(
+  vaults: ReadonlyMap<Environment, CardVault>,
+  cards: PlatformConfig['cards'],
+): CardsModuleOptions {
   const sandboxFulfilment = new SandboxFulfilmentProvider();
   return {
     vault: (environment) => {

@@ -15,7 +15,7 @@ import {
 import { configuredSettlementAddresses, type WalletsModuleOptions } from '@cip/wallets/service';
 
 /**
- * The wallets context's chain adapters in the embedded runtime, per environment:
+ * The wallets context's chain adapters, per environment (either runtime: the wallets service or the platform):
  * - deposit addresses from the environment's HD seed (WALLET_HD_SEED_<ENV>, or generated under
  *   DATA_DIR/secrets on first start);
  * - with CHAIN_RPC_URL_<ENV> set, an EVM deposit watcher on that chain, and EVM payouts from
@@ -24,7 +24,7 @@ import { configuredSettlementAddresses, type WalletsModuleOptions } from '@cip/w
  * - settlement batches through the same payout adapters, to SETTLEMENT_ADDRESS_<ENV> every
  *   SETTLEMENT_INTERVAL_MS.
  */
-export function embeddedWalletChain(
+export function walletChainOptions(
   config: Pick<PlatformConfig, 'dataDir' | 'walletHdSeeds' | 'chains' | 'settlement'>,
   logger: Logger,
 ): WalletsModuleOptions {
