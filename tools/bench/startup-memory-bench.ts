@@ -5,9 +5,9 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-// A port the OS says is free now; the child binds it a moment later, which is good enough for a bench.
-import { freePort } from '../../apps/platform/src/testing/platform-process';
 import { formatNumber, printFigures, type Figure } from './append-bench';
+// A port the OS says is free now; the child binds it a moment later, which is good enough for a bench.
+import { freePort } from '@cip/platform/topologies';
 
 /** dist/tools/bench → dist/apps/platform/src/main.js: the benches run the compiled platform, as `npm start` does. */
 const PLATFORM_MAIN = resolve(__dirname, '../../apps/platform/src/main.js');

@@ -166,6 +166,9 @@ describe('gateway -> users service over TCP, behind the circuit breaker', () => 
     for (let i = 0; i < 25; i++) {
       expect((await http().get(`/v1/users/${userId}`).set(json)).status).toBe(503);
     }
+    // The gateway stays ready (its other services still answer) and reports the open breaker.
+    const health = await http().get('/health').expect(200);
+    expect(health.body.checks['breaker:users']).toMatchObject({ ready: true, breaker: 'open' });
 
     // Open means the gateway no longer even tries: the service is back, yet calls still fail at once...
     usersService = await startUsersService(infrastructure, usersPort);

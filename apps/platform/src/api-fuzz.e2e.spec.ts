@@ -5,7 +5,7 @@ import { casesFor, FuzzRequest, KnownValues } from './testing/fuzz/fuzz-cases';
 import { FuzzOperation, operationsOf } from './testing/fuzz/openapi-operations';
 import { RawResponse, sendRaw } from './testing/fuzz/raw-http';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
-import { WebhookReceiver } from './testing/webhook-receiver';
+import { WebhookReceiver } from '@cip/shared/testing';
 
 /**
  * Every operation of the served OpenAPI document, fed wrong types, missing and extra fields, hostile text,

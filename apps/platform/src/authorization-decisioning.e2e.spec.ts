@@ -1,8 +1,7 @@
-import { waitFor } from '@cip/shared/testing';
+import { waitFor, Answer, WebhookReceiver } from '@cip/shared/testing';
 import { Webhook } from 'standardwebhooks';
 import { activeUserWithWallet, distributorCalls, issuerLinked, vaultSecretsOf } from './testing/cardholders';
 import { Harness, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
-import { Answer, WebhookReceiver } from './testing/webhook-receiver';
 
 // Real-time decisioning by the distributor (issue 12, "beyond the spec"): the platform's issuer, linked to
 // the sandbox card network, asks the distributor's endpoint (a local receiver) once its own checks pass and

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discardPlatform, fundedCardholder, jsonCaller, startDurablePlatform } from './testing/kill-nine';
-import { exited, freePort } from './testing/platform-process';
+import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_authzCrashKeyEEEEEEEEEEEEEEEEEEEEEEEEEE';
 const ACQUIRER = '87654321';

@@ -1,5 +1,5 @@
 import { CARD_VERIFICATION_API, type CardVerificationApi } from '@cip/cards/contract';
-import { waitFor } from '@cip/shared/testing';
+import { waitFor, WebhookReceiver } from '@cip/shared/testing';
 import { activeUserWithWallet } from './testing/cardholders';
 import {
   Harness,
@@ -9,7 +9,6 @@ import {
   StaffSession,
   startHarness,
 } from './testing/platform-harness';
-import { WebhookReceiver } from './testing/webhook-receiver';
 
 // Issue 14: the environment pages of the operator API (/operator/v1/environments/{environment}/...) over HTTP on the
 // operator app of the embedded platform, as staff meet them: search, the user page and its timeline, and the

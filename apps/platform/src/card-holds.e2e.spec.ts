@@ -4,10 +4,9 @@ import {
   type CardOperationsApi,
   type CardVerificationApi,
 } from '@cip/cards/contract';
-import { waitFor } from '@cip/shared/testing';
+import { waitFor, WebhookReceiver } from '@cip/shared/testing';
 import { activeUserWithWallet } from './testing/cardholders';
 import { Harness, SANDBOX_KEY, startHarness } from './testing/platform-harness';
-import { WebhookReceiver } from './testing/webhook-receiver';
 
 // Issue 11: operator holds and the wrong PIN/CVV2 block, as a distributor meets them over /v1 and its
 // webhooks. The operator's side goes through the cards context's operator API (the CLI's `cards hold` and

@@ -1,10 +1,9 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
-import { waitFor } from '@cip/shared/testing';
+import { waitFor, WebhookReceiver, type ReceivedRequest } from '@cip/shared/testing';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { Webhook } from 'standardwebhooks';
 import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
-import { WebhookReceiver, type ReceivedRequest } from './testing/webhook-receiver';
 
 // The spec's integration order, steps 4-8, as a distributor lives it over /v1 with a webhook listener:
 // fund the wallet on-chain (the sandbox chain), create a card, subscribe to webhooks, then pay with the

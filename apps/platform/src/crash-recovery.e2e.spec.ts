@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
-import { exited, freePort } from './testing/platform-process';
+import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_crashTestKeyCCCCCCCCCCCCCCCCCCCCCCCCCC';
 

@@ -2,11 +2,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { CARD_VERIFICATION_API, type CardVerificationApi } from '@cip/cards/contract';
-import { waitFor } from '@cip/shared/testing';
+import { waitFor, WebhookReceiver } from '@cip/shared/testing';
 import { activeUserWithWallet } from './testing/cardholders';
 import { describeWithChromium, launchChromium } from './testing/headless-chromium';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
-import { WebhookReceiver } from './testing/webhook-receiver';
 
 // Issue 14: the backoffice dashboard as staff use it, in Debian's Chromium. Every step goes through the
 // pages (labels, buttons and headings a person sees); the platform's state is read back over /v1.

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { discardPlatform, fundedCardholder, jsonCaller, startDurablePlatform } from './testing/kill-nine';
-import { exited, freePort } from './testing/platform-process';
+import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_settleCrashKeyFFFFFFFFFFFFFFFFFFFFFFFFF';
 const CLI_MAIN = join(__dirname, '..', '..', '..', 'dist/apps/cli/src/main.js');

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exited, freePort, listening, spawnPlatform } from './testing/platform-process';
+import { exited, freePort, listening, spawnPlatform } from '@cip/platform/topologies';
 
 describe('starting the platform as `npm start` runs it', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-startup-'));

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
-import { exited, freePort } from './testing/platform-process';
+import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_threeDsCrashKeyFFFFFFFFFFFFFFFFFFFFFFFFF';
 

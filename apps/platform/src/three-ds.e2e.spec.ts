@@ -1,6 +1,6 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { ManualClock } from '@cip/shared/runtime';
-import { waitFor } from '@cip/shared/testing';
+import { waitFor, WebhookReceiver } from '@cip/shared/testing';
 import { CardAuthenticationExpiryScheduler } from '@cip/three-ds/service';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +11,6 @@ import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
-import { WebhookReceiver } from './testing/webhook-receiver';
 
 interface Simulated {
   transStatus: string | null;

@@ -23,7 +23,7 @@ import {
   vaultSecretsOf,
 } from './testing/cardholders';
 import { Harness, PRODUCTION_KEY, startHarness } from './testing/platform-harness';
-import { WebhookReceiver } from './testing/webhook-receiver';
+import { WebhookReceiver } from '@cip/shared/testing';
 
 interface Token {
   id: string;

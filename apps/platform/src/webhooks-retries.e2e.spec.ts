@@ -2,7 +2,7 @@ import { ConsumerHost } from '@cip/shared/infrastructure';
 import { ManualClock } from '@cip/shared/runtime';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { Harness, newUserBody, startHarness } from './testing/platform-harness';
-import { WebhookReceiver } from './testing/webhook-receiver';
+import { WebhookReceiver } from '@cip/shared/testing';
 
 const json = { 'content-type': 'application/json' };
 const MINUTE = 60_000;

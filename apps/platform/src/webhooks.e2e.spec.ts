@@ -1,11 +1,10 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { ConsumerHost } from '@cip/shared/infrastructure';
-import { waitFor } from '@cip/shared/testing';
+import { waitFor, WebhookReceiver } from '@cip/shared/testing';
 import { DeliveryEngine, rotateSigningKey } from '@cip/webhooks/service';
 import { createPublicKey, verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { Harness, newUserBody, startHarness } from './testing/platform-harness';
-import { WebhookReceiver } from './testing/webhook-receiver';
 
 const json = { 'content-type': 'application/json' };
 

@@ -3,12 +3,12 @@
 {{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
-{{/* Release-qualified base name; the apps append "-gateway", "-users", "-relay". */}}
+{{/* Release-qualified base name; each app appends "-<app>" (the longest, "-authorizations", fits in 63). */}}
 {{- define "cip.fullname" -}}
 {{- if contains .Chart.Name .Release.Name -}}
-{{- .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- .Release.Name | trunc 48 | trimSuffix "-" -}}
 {{- else -}}
-{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 50 | trimSuffix "-" -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 48 | trimSuffix "-" -}}
 {{- end -}}
 {{- end -}}
 
@@ -33,51 +33,78 @@ app.kubernetes.io/component: {{ .component }}
 {{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end -}}
 
-{{/* Store connections: URLs from the Secret, brokers and client id from the values. Call with (dict "root" $ "component" "users"). */}}
-{{- define "cip.storeEnv" -}}
-- name: EVENTSTORE_URL
-  valueFrom:
-    secretKeyRef:
-      name: {{ .root.Values.connectionSecret.name }}
-      key: {{ .root.Values.connectionSecret.eventStoreUrlKey }}
-- name: MONGO_URL
-  valueFrom:
-    secretKeyRef:
-      name: {{ .root.Values.connectionSecret.name }}
-      key: {{ .root.Values.connectionSecret.mongoUrlKey }}
-- name: PERSONAL_DATA_MASTER_KEY
-  valueFrom:
-    secretKeyRef:
-      name: {{ .root.Values.connectionSecret.name }}
-      key: {{ .root.Values.connectionSecret.personalDataMasterKeyKey }}
-- name: KAFKA_BROKERS
-  value: {{ .root.Values.kafkaBrokers | quote }}
-- name: KAFKA_CLIENT_ID
-  value: {{ printf "%s-%s" .root.Values.kafkaClientIdPrefix .component | quote }}
-- name: LOG_LEVEL
-  value: {{ .root.Values.logLevel | quote }}
+{{/*
+One app's settings: the service defaults overlaid with its entry of .Values.services. Call with
+(dict "root" $ "name" "users"); returns YAML (fromYaml it). `enabled` is read apart: a merge never lets a
+`false` of the entry win over a `true` default.
+*/}}
+{{- define "cip.app" -}}
+{{- $entry := index .root.Values.services .name | default dict -}}
+{{- $app := mergeOverwrite (deepCopy .root.Values.serviceDefaults) (deepCopy $entry) -}}
+{{- $_ := set $app "enabled" (ternary $entry.enabled true (hasKey $entry "enabled")) -}}
+{{- toYaml $app -}}
 {{- end -}}
 
-{{/* Liveness and readiness on GET /health of the named container port. */}}
-{{- define "cip.probes" -}}
-livenessProbe:
-  httpGet:
-    path: /health
-    port: {{ .port }}
-  {{- toYaml .root.Values.probes.liveness | nindent 2 }}
-readinessProbe:
-  httpGet:
-    path: /health
-    port: {{ .port }}
-  {{- toYaml .root.Values.probes.readiness | nindent 2 }}
+{{/* The environment variable prefix of an app's address: three-ds -> THREE_DS. */}}
+{{- define "cip.envPrefix" -}}
+{{- . | upper | replace "-" "_" -}}
 {{- end -}}
 
-{{/* Pod-level settings shared by the apps. */}}
-{{- define "cip.podSpecCommon" -}}
-securityContext:
-  {{- toYaml .Values.podSecurityContext | nindent 2 }}
-{{- with .Values.imagePullSecrets }}
-imagePullSecrets:
-  {{- toYaml . | nindent 2 }}
+{{/*
+The variables of every app: the driver and the stores, the log level, the public URL, DATA_DIR, and the
+address (<SERVICE>_HOST, <SERVICE>_TCP_PORT) of every service of the release. Call with
+(dict "root" $ "name" "users").
+*/}}
+{{- define "cip.commonEnv" -}}
+{{- $root := .root -}}
+- name: STORE_DRIVER
+  value: distributed
+{{- range $root.Values.secrets.common }}
+- name: {{ . }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $root.Values.secrets.existingSecret }}
+      key: {{ . }}
 {{- end }}
+- name: KAFKA_BROKERS
+  value: {{ $root.Values.kafkaBrokers | quote }}
+- name: KAFKA_CLIENT_ID
+  value: {{ printf "%s-%s" $root.Values.kafkaClientIdPrefix .name | quote }}
+- name: LOG_LEVEL
+  value: {{ $root.Values.logLevel | quote }}
+- name: DATA_DIR
+  value: {{ $root.Values.dataDir | quote }}
+{{- with $root.Values.publicBaseUrl }}
+- name: PUBLIC_BASE_URL
+  value: {{ . | quote }}
+{{- end }}
+{{- range $name, $_ := $root.Values.services }}
+{{- $peer := include "cip.app" (dict "root" $root "name" $name) | fromYaml }}
+{{- if and $peer.enabled $peer.tcpPort }}
+- name: {{ include "cip.envPrefix" $name }}_HOST
+  value: {{ printf "%s-%s" (include "cip.fullname" $root) $name }}
+- name: {{ include "cip.envPrefix" $name }}_TCP_PORT
+  value: {{ $peer.tcpPort | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* The probes of an app, on its named port `health`. Call with the root context. */}}
+{{- define "cip.probes" -}}
+{{- $p := .Values.probes -}}
+readinessProbe:
+  httpGet: { path: {{ $p.readiness.path }}, port: health }
+  periodSeconds: {{ $p.readiness.periodSeconds }}
+  timeoutSeconds: {{ $p.readiness.timeoutSeconds }}
+  failureThreshold: {{ $p.readiness.failureThreshold }}
+livenessProbe:
+  httpGet: { path: {{ $p.liveness.path }}, port: health }
+  periodSeconds: {{ $p.liveness.periodSeconds }}
+  timeoutSeconds: {{ $p.liveness.timeoutSeconds }}
+  failureThreshold: {{ $p.liveness.failureThreshold }}
+startupProbe:
+  httpGet: { path: {{ $p.startup.path }}, port: health }
+  periodSeconds: {{ $p.startup.periodSeconds }}
+  timeoutSeconds: {{ $p.startup.timeoutSeconds }}
+  failureThreshold: {{ $p.startup.failureThreshold }}
 {{- end -}}

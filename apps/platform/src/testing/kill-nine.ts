@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { exited, listening, spawnPlatform } from './platform-process';
+import { exited, listening, spawnPlatform } from '@cip/platform/topologies';
 
 // What the kill -9 tests share: the built platform as a real process on a data directory they keep
 // across a SIGKILL and a restart, and a JSON client of it.

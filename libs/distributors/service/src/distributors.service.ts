@@ -1,6 +1,6 @@
 import { DomainError, Environment } from '@cip/shared/contracts';
 import { EventStore, handleCommand } from '@cip/shared/eventing';
-import { Clock, newId } from '@cip/shared/runtime';
+import { Clock, deterministicUuid, newId } from '@cip/shared/runtime';
 import {
   API_KEY_PREFIX,
   DEFAULT_ALLOWED_COUNTRIES,
@@ -13,6 +13,13 @@ import {
 } from '@cip/distributors/domain';
 import { randomBytes } from 'node:crypto';
 import { DistributorDirectory, hashApiKey } from './distributor-directory';
+
+const DEFAULT_PROGRAM: ProgramConfig = {
+  allowedCountries: DEFAULT_ALLOWED_COUNTRIES,
+  b2b: false,
+  prepaid: false,
+  kycImportEnabled: false,
+};
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -28,6 +35,13 @@ function randomSecret(length = 40): string {
 }
 
 export const keyIdOf = (keyHash: string) => `key-${keyHash.slice(0, 20)}`;
+
+/**
+ * The id of the default distributor a deployment creates on its first start: the same in every process, so
+ * that gateway replicas starting at once all append to one stream, and the event store's `no_stream` check
+ * lets exactly one of them create it. (Deployments bootstrapped before it keep their default's own id.)
+ */
+export const DEFAULT_DISTRIBUTOR_ID = `dst-${deterministicUuid('cip', 'default-distributor')}`;
 
 /** An API key as shown once, at creation. */
 export interface IssuedApiKey {
@@ -81,13 +95,7 @@ export class DistributorsService {
     distributorId?: string;
   }): Promise<DistributorRecord> {
     const distributorId = input.distributorId ?? newId('dst');
-    const program: ProgramConfig = {
-      allowedCountries: DEFAULT_ALLOWED_COUNTRIES,
-      b2b: false,
-      prepaid: false,
-      kycImportEnabled: false,
-      ...input.program,
-    };
+    const program: ProgramConfig = { ...DEFAULT_PROGRAM, ...input.program };
     const result = await this.execute(distributorId, {
       type: 'CreateDistributor',
       data: {
@@ -181,7 +189,11 @@ export class DistributorsService {
 
   /**
    * On every start: makes sure a default distributor exists (creating it, with a sandbox key shown once,
-   * on the very first start) and registers the deployment's bootstrap keys for it.
+   * on the very first start) and registers the deployment's bootstrap keys for it. Safe when several
+   * replicas start at once: the creation lands on one deterministic stream, so only the replica whose
+   * append created it issues the first sandbox key; the others find it there (`handleCommand` re-reads the
+   * stream after the conflict and the creation decides nothing) and register the bootstrap keys on it,
+   * which the key's hash makes idempotent.
    */
   async bootstrap(options: { sandboxKey?: string; productionKey?: string }): Promise<{
     distributor: DistributorRecord;
@@ -193,12 +205,18 @@ export class DistributorsService {
     let firstSandboxKey: IssuedApiKey | null = null;
     if (!distributor) {
       // The default distributor has every program feature on, so a newcomer can try the whole API.
-      distributor = await this.createDistributor({
-        name: 'Default distributor',
-        isDefault: true,
-        program: { b2b: true, prepaid: true, kycImportEnabled: true },
+      const created = await this.execute(DEFAULT_DISTRIBUTOR_ID, {
+        type: 'CreateDistributor',
+        data: {
+          distributorId: DEFAULT_DISTRIBUTOR_ID,
+          name: 'Default distributor',
+          program: { ...DEFAULT_PROGRAM, b2b: true, prepaid: true, kycImportEnabled: true },
+          isDefault: true,
+          now: this.context().occurredAt,
+        },
       });
-      if (!options.sandboxKey)
+      distributor = created.state as DistributorRecord;
+      if (created.events.length > 0 && !options.sandboxKey)
         firstSandboxKey = await this.issueKey(distributor.distributorId, 'sandbox', 'first start');
     }
     const registered = [];

@@ -3,4 +3,5 @@
 export * from './esdb/esdb-event-store';
 export * from './kafka/kafka-message-bus';
 export * from './kafka/kafka-relay';
+export * from './kafka/relay-watermark';
 export * from './personal-data/mongo-personal-data-key-store';

@@ -29,6 +29,11 @@ export interface BusConsumer {
   readonly groupId: string;
   /** Resolves once the group has processed every message published before the call. */
   drain(timeoutMs?: number): Promise<void>;
+  /**
+   * The error that stopped this consumer on its own, if any: it consumes nothing more until the process
+   * restarts it (readiness reports it). Buses that always resume leave it out.
+   */
+  failure?(): unknown;
   stop(): Promise<void>;
 }
 

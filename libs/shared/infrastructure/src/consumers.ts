@@ -35,10 +35,30 @@ export const readModelConsumer = (model: RebuildableReadModel): ConsumerDefiniti
  * never call `start`.
  */
 const SETTLE_TIMEOUT_MS = 2_000;
+/** A group whose handler failed this many times in a row on the same batch is reported failing (/health). */
+const FAILING_AFTER_ATTEMPTS = 5;
+
+/** How a consumer group of this process is doing, as /health reports it. */
+export interface ConsumerGroupHealth {
+  scope: StoreScope;
+  group: string;
+  /** `failing`: its handler keeps failing on the same batch; `stopped`: its bus stopped it on an error. */
+  state: 'running' | 'failing' | 'stopped';
+  /** Failed attempts in a row (0 once a batch succeeds). */
+  consecutiveFailures: number;
+}
+
+interface RunningGroup {
+  scope: StoreScope;
+  group: string;
+  consumer: BusConsumer;
+  /** Updated by the handler wrapper of `start`. */
+  failures: { consecutive: number };
+}
 
 export class ConsumerHost {
   private readonly definitions: ConsumerDefinition[] = [];
-  private running: { scope: StoreScope; group: string; consumer: BusConsumer }[] = [];
+  private running: RunningGroup[] = [];
 
   register(definition: ConsumerDefinition): void {
     if (this.definitions.some((d) => d.group === definition.group)) {
@@ -63,6 +83,8 @@ export class ConsumerHost {
     for (const definition of this.definitions) {
       for (const scope of definition.scopes ?? ENVIRONMENTS) {
         const ports = infrastructure.scope(scope);
+        // The buses retry a failing handler on the same messages; counting here sees every bus alike.
+        const failures = { consecutive: 0 };
         const consumer = await ports.bus.consume({
           groupId: definition.group,
           topics: definition.topics,
@@ -74,13 +96,19 @@ export class ConsumerHost {
               messages.map((m) => m.event),
               { shared: true },
             );
-            await definition.handle(
-              ports,
-              messages.map((m, i) => ({ ...m, event: events[i] })),
-            );
+            try {
+              await definition.handle(
+                ports,
+                messages.map((m, i) => ({ ...m, event: events[i] })),
+              );
+            } catch (error) {
+              failures.consecutive++;
+              throw error;
+            }
+            failures.consecutive = 0;
           },
         });
-        this.running.push({ scope, group: definition.group, consumer });
+        this.running.push({ scope, group: definition.group, consumer, failures });
       }
     }
   }
@@ -95,6 +123,21 @@ export class ConsumerHost {
         .filter((r) => r.scope === scope && (!groups || groups.includes(r.group)))
         .map((r) => r.consumer.drain(timeoutMs)),
     );
+  }
+
+  /** Every consumer group this process runs, and whether it keeps up (readiness). */
+  health(): ConsumerGroupHealth[] {
+    return this.running.map(({ scope, group, consumer, failures }) => ({
+      scope,
+      group,
+      state:
+        consumer.failure?.() !== undefined
+          ? 'stopped'
+          : failures.consecutive >= FAILING_AFTER_ATTEMPTS
+            ? 'failing'
+            : 'running',
+      consecutiveFailures: failures.consecutive,
+    }));
   }
 
   /** Whether `group` runs in this process for `scope` (started, not stopped). */

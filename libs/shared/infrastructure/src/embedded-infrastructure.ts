@@ -23,7 +23,10 @@ export interface EmbeddedInfrastructureOptions {
   dataDir: string;
   metrics?: PlatformMetrics;
   logger?: Logger;
-  /** How often live subscriptions look for appends made by another process (the CLI). */
+  /**
+   * How often each scope's head watcher looks for appends made by another process (the CLI, or the other
+   * services of the split topology: see `embeddedServiceOptions`); default 200 ms.
+   */
   pollIntervalMs?: number;
   /**
    * The contexts' personal-data policies and the master key. Without policies nothing new is sealed, but

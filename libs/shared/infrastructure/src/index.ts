@@ -6,5 +6,7 @@ export * from './infrastructure.module';
 export * from './projections/verify-projections';
 export * from './contexts';
 export * from './system.controller';
+export * from './health/readiness';
 export * from './scheduling/deadline-sweep';
+export * from './embedded-service-options';
 export * from './service-infrastructure';

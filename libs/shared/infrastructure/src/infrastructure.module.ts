@@ -17,6 +17,7 @@ import {
 } from '@cip/shared/runtime';
 import { ConsumerHost } from './consumers';
 import { Infrastructure, INFRASTRUCTURE } from './infrastructure';
+import { Readiness, registerConsumerChecks, registerStoreChecks } from './health/readiness';
 
 export const LOGGER = Symbol('LOGGER');
 
@@ -48,8 +49,8 @@ class ConsumerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
 }
 
 /**
- * Provides the ports (INFRASTRUCTURE), the clock, metrics, logger and the consumer host to every
- * context module. Consumers start after every module has registered its own, and stop before the
+ * Provides the ports (INFRASTRUCTURE), the clock, metrics, logger, the consumer host and the process's
+ * Readiness (its stores and consumer groups checked on /health) to every context module. Consumers start after every module has registered its own, and stop before the
  * stores close.
  */
 @Global()
@@ -67,13 +68,24 @@ export class InfrastructureModule {
         { provide: INFRASTRUCTURE, useFactory: () => options.open({ metrics, logger }) },
         { provide: ConsumerHost, useValue: new ConsumerHost() },
         {
+          // Modules add their own checks (a client's breaker, the relay loops) to the same registry.
+          provide: Readiness,
+          inject: [ConsumerHost, INFRASTRUCTURE],
+          useFactory: (host: ConsumerHost, infrastructure: Infrastructure) => {
+            const readiness = new Readiness();
+            registerStoreChecks(readiness, infrastructure);
+            registerConsumerChecks(readiness, host);
+            return readiness;
+          },
+        },
+        {
           provide: ConsumerLifecycle,
           inject: [ConsumerHost, INFRASTRUCTURE],
           useFactory: (host: ConsumerHost, infrastructure: Infrastructure) =>
             new ConsumerLifecycle(host, infrastructure, options.runConsumers),
         },
       ],
-      exports: [METRICS, LOGGER, CLOCK, INFRASTRUCTURE, ConsumerHost],
+      exports: [METRICS, LOGGER, CLOCK, INFRASTRUCTURE, ConsumerHost, Readiness],
     };
   }
 }

@@ -2,6 +2,7 @@ import type { Logger } from '@cip/shared/runtime';
 import { resolve } from 'node:path';
 import { type ContextDefinition, personalDataOf } from './contexts/context-definition';
 import { openEmbeddedInfrastructure } from './embedded-infrastructure';
+import { embeddedServiceOptions } from './embedded-service-options';
 import type { InfrastructureModuleOptions } from './infrastructure.module';
 
 /** Where a process of the split platform keeps its stores: SQLite files on this host, or the servers. */
@@ -55,6 +56,7 @@ export function serviceInfrastructure(
             logger,
             personalData: { policies, masterKey: env.PERSONAL_DATA_MASTER_KEY || undefined },
             checkpointedFiles: options.checkpointedFiles,
+            ...embeddedServiceOptions(),
           })
       : async ({ metrics, logger }) => {
           const { openDistributedInfrastructure, readDistributedConfig } = await import('./distributed');

@@ -19,8 +19,8 @@ function createPrivately(path: string): void {
 /**
  * Opens one SQLite file of the embedded runtime. WAL lets readers run beside the single writer;
  * `synchronous=FULL` makes every commit durable (fsync of the WAL) before it is acknowledged, which is
- * what lets an acknowledged append survive kill -9. Several processes (the platform and the CLI) may open
- * the same file; `busy_timeout` makes a writer wait for the other's short transaction instead of failing.
+ * what lets an acknowledged append survive kill -9. Several processes (the platform and the CLI, or the
+ * services of the split topology) may open the same file; `busy_timeout` makes a writer wait for the other's short transaction instead of failing.
  *
  * `synchronous=NORMAL` is for a second connection that writes only derived data (read models, consumer
  * offsets): its commits skip the fsync, and since the WAL is one append-only file, the next FULL commit of
@@ -33,9 +33,11 @@ export function openSqliteDatabase(
 ): SqliteDatabase {
   if (path !== ':memory:') createPrivately(path);
   const db = new Database(path);
+  // First: the processes of the split topology open a fresh file at once, and switching it to WAL (like
+  // creating its tables) takes a lock another of them may hold for a moment.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-  db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   // Deleted and overwritten content is zeroed rather than left in free space: an erasure (a read model
   // document rewritten, a personal-data key deleted) must not survive in the file's unused bytes.

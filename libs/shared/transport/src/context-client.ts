@@ -1,12 +1,11 @@
-import type { ClientProxy } from '@nestjs/microservices';
 import { DomainError, wireCaller, type Caller } from '@cip/shared/contracts';
 import type { Logger } from '@cip/shared/runtime';
 import CircuitBreaker from 'opossum';
-import { lastValueFrom, timeout } from 'rxjs';
 import { ContextApi, ContextContract, contractMethods, messagePattern } from '@cip/shared/contracts';
+import type { ServiceConnectionOptions, ServiceConnections } from './service-connections';
 import { fromWireError, isWireError, SERVICE_FAULTS } from './wire-errors';
 
-export interface ServiceClientOptions {
+export interface ServiceClientOptions extends ServiceConnectionOptions {
   /** How long a command may take before it fails and counts against the breaker (default 5 s). */
   timeoutMs?: number;
   /** How long the open breaker fails fast before it lets one trial command through (default 10 s). */
@@ -14,7 +13,8 @@ export interface ServiceClientOptions {
 }
 
 /**
- * One service as its clients see it: a connection and one `opossum` breaker. Rule violations come back as
+ * One service as its clients see it: a few connections spread over its replicas (ServiceConnections) and
+ * one `opossum` breaker for them all. Rule violations come back as
  * the DomainError the service raised (same code, so the same HTTP answer as in the embedded runtime) and
  * leave the breaker alone; timeouts, refused or dropped connections and service faults trip it. While it is
  * open, and whenever the service cannot be reached, calls fail at once with `service_unavailable` (503).
@@ -24,21 +24,22 @@ export class ServiceClient {
 
   constructor(
     readonly service: string,
-    private readonly client: ClientProxy,
+    private readonly connections: ServiceConnections,
     private readonly logger: Logger,
     options: ServiceClientOptions = {},
   ) {
     const timeoutMs = options.timeoutMs ?? 5_000;
     this.breaker = new CircuitBreaker(
-      // The breaker's timeout fails the call; the same deadline on the observable also unsubscribes, so a
-      // reply that never comes does not stay registered on the connection.
+      // The deadline is the connection's (its TimeoutError trips the breaker like any fault): it also
+      // unsubscribes, so a reply that never comes does not stay registered, and the connection is left
+      // before the caller sends again.
       (pattern: { cmd: string }, message: unknown) =>
-        lastValueFrom(this.client.send(pattern, message).pipe(timeout(timeoutMs))).catch((error: unknown) => {
+        this.connections.send(pattern, message, timeoutMs).catch((error: unknown) => {
           throw isWireError(error) ? fromWireError(error) : error;
         }),
       {
         name: `${service}-service`,
-        timeout: timeoutMs,
+        timeout: false,
         errorThresholdPercentage: 50,
         // Without a floor, one failed call after a quiet spell is 100 % of the window and opens the breaker.
         volumeThreshold: 5,
@@ -71,8 +72,15 @@ export class ServiceClient {
     }
   }
 
+  /** The breaker's state: `open` while calls fail fast (readiness reports it). */
+  get breakerState(): 'closed' | 'open' | 'halfOpen' {
+    if (this.breaker.opened) return 'open';
+    return this.breaker.halfOpen ? 'halfOpen' : 'closed';
+  }
+
   shutdown(): void {
     this.breaker.shutdown();
+    this.connections.close();
   }
 }
 

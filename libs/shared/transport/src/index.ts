@@ -1,4 +1,5 @@
 export * from './context-client';
+export * from './service-connections';
 export * from './context-server';
 export * from './context-transport.module';
 export * from './wire-errors';

@@ -24,6 +24,11 @@ export interface KafkaMessageBusOptions {
   /** Replication factor of the topics this bus creates (default: the broker's default). */
   replicationFactor?: number;
   observer?: KafkaBusObserver;
+  /**
+   * What a drain waits for before it reads the partition ends: that what was appended to the store before
+   * the call is on Kafka (the relay's progress, RelayWatermark.waitForRelay). Rejects at `deadline`.
+   */
+  awaitPublished?(deadline: number): Promise<void>;
 }
 
 /**
@@ -110,6 +115,7 @@ export class KafkaMessageBus implements MessageBus {
       this.options.topicPrefix,
       this.options.observer ?? {},
       () => this.consumers.delete(options.groupId),
+      this.options.awaitPublished,
     );
     this.consumers.set(options.groupId, consumer);
     try {
@@ -196,6 +202,7 @@ class KafkaBusConsumer implements BusConsumer {
   private shutdown: Promise<void> | null = null;
   private readonly backOff = new InterruptibleBackOff();
   private readonly lagByPartition = new Map<string, number>();
+  private crash: unknown = undefined;
 
   constructor(
     kafka: Kafka,
@@ -206,12 +213,15 @@ class KafkaBusConsumer implements BusConsumer {
     private readonly topicPrefix: string,
     private readonly observer: KafkaBusObserver,
     private readonly onStopped: () => void,
+    private readonly awaitPublished?: (deadline: number) => Promise<void>,
   ) {
     this.groupId = options.groupId;
     this.consumer = kafka.consumer({ groupId: kafkaGroupId, allowAutoTopicCreation: false });
-    this.consumer.on(this.consumer.events.CRASH, ({ payload }) =>
-      this.observer.onConsumerCrash?.(this.groupId, payload.error, payload.restart),
-    );
+    this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
+      // kafkajs restarts a consumer after a retriable crash; after any other it stays stopped.
+      if (!payload.restart) this.crash = payload.error ?? new Error('consumer crashed');
+      this.observer.onConsumerCrash?.(this.groupId, payload.error, payload.restart);
+    });
   }
 
   async start(): Promise<void> {
@@ -278,6 +288,8 @@ class KafkaBusConsumer implements BusConsumer {
 
   async drain(timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
+    // Events appended to the store before the call reach Kafka through the relay: it must be past them first.
+    await this.awaitPublished?.(deadline);
     // The end of every non-empty partition now: what "published before the call" means on Kafka.
     const targets = new Map<string, bigint>();
     for (const topic of this.kafkaTopics) {
@@ -303,6 +315,10 @@ class KafkaBusConsumer implements BusConsumer {
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_POLL_MS, deadline - Date.now())));
     }
+  }
+
+  failure(): unknown {
+    return this.crash;
   }
 
   stop(): Promise<void> {

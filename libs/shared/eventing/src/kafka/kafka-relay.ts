@@ -29,6 +29,16 @@ export interface KafkaRelayOptions {
 
 const CHECKPOINT_PAGE = 1000;
 
+/** How a relay is doing, as the relay process's /health reports it. */
+export interface KafkaRelayStatus {
+  /** `retrying`: producing or checkpointing the batch in hand keeps failing; `stopped`: it stopped on an error. */
+  state: 'running' | 'retrying' | 'stopped';
+  /** Global position produced and checkpointed. */
+  position: number;
+  /** Failed attempts in a row on the batch in hand (0 once it is produced and checkpointed). */
+  consecutiveRetries: number;
+}
+
 /**
  * Tails an event store's global log and produces every event to the Kafka topic of its stream's category,
  * keyed by its stream id: the only path from the store to Kafka (never an after-commit hook). The position
@@ -42,6 +52,8 @@ export class KafkaRelay {
   private subscription: StoreSubscription | null = null;
   private checkpointRevision = -1;
   private stopping = false;
+  private failure: unknown = undefined;
+  private consecutiveRetries = 0;
   private readonly backOff = new InterruptibleBackOff();
 
   constructor(private readonly options: KafkaRelayOptions) {
@@ -61,9 +73,37 @@ export class KafkaRelay {
       batchSize: this.options.batchSize ?? 500,
       onEvents: (events) => this.relay(events),
       onError: (error) => {
-        if (!this.stopping) this.options.onError?.(error);
+        if (this.stopping) return;
+        this.failure = error;
+        this.options.onError?.(error);
       },
     });
+  }
+
+  /** Failing after this many attempts in a row on one batch: `retrying` (not ready) rather than `running`. */
+  static readonly RETRYING_AFTER_ATTEMPTS = 5;
+
+  status(): KafkaRelayStatus {
+    return {
+      state:
+        this.failure !== undefined
+          ? 'stopped'
+          : this.consecutiveRetries >= KafkaRelay.RETRYING_AFTER_ATTEMPTS
+            ? 'retrying'
+            : 'running',
+      position: this.position,
+      consecutiveRetries: this.consecutiveRetries,
+    };
+  }
+
+  /**
+   * Events of the log past the relay's position, up to `cap` (its lag, in events). Read forward from the
+   * position: cheap while the relay keeps up, and bounded by `cap` when it does not. Its own checkpoints are
+   * not counted (they are never produced).
+   */
+  async backlog(cap = 1000): Promise<number> {
+    const events = await this.options.store.readAll({ after: this.position, maxCount: cap });
+    return events.filter((event) => event.streamId !== this.checkpointStream).length;
   }
 
   async stop(): Promise<void> {
@@ -115,9 +155,12 @@ export class KafkaRelay {
   private async retrying(operation: () => Promise<void>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await operation();
+        await operation();
+        this.consecutiveRetries = 0;
+        return;
       } catch (error) {
         if (error instanceof WrongExpectedRevisionError || this.stopping) throw error;
+        this.consecutiveRetries = attempt;
         this.options.onRetry?.(error, attempt);
         await this.backOff.wait(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));
         if (this.stopping) throw error;

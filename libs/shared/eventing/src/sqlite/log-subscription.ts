@@ -2,8 +2,8 @@ import type { RecordedEvent, StoreSubscription, SubscribeOptions } from '../even
 
 /**
  * A catch-up subscription over a log that can be read synchronously: it reads batches after its position
- * until the log is exhausted, then waits to be woken by a commit of this process or, for events appended
- * by another process sharing the file (the CLI), by a poll timer.
+ * until the log is exhausted, then waits to be woken (`wake`): by the store after a commit of this process,
+ * or when the store's head watcher sees events appended by another process sharing the file.
  */
 export class LogSubscription implements StoreSubscription {
   private current: number;
@@ -14,7 +14,6 @@ export class LogSubscription implements StoreSubscription {
   constructor(
     private readonly read: (after: number, max: number) => RecordedEvent[],
     private readonly options: SubscribeOptions,
-    private readonly pollIntervalMs: number,
     private readonly onStopped: () => void,
     /** After a wake-up, wait this long so that commits arriving meanwhile are handled in the same batch. */
     private readonly coalesceMs = 0,
@@ -30,7 +29,7 @@ export class LogSubscription implements StoreSubscription {
     this.loop = this.run();
   }
 
-  /** Called after a commit: new events may be there. */
+  /** New events may be there (a commit, or the head moved): an idle subscription reads again. */
   wake(): void {
     const wake = this.wakeUp;
     this.wakeUp = null;
@@ -57,14 +56,10 @@ export class LogSubscription implements StoreSubscription {
     }
   }
 
+  /** Set synchronously after a read found nothing, so no wake-up can fall between the read and the wait. */
   private idle(): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wakeUp = null;
-        resolve();
-      }, this.pollIntervalMs);
       this.wakeUp = () => {
-        clearTimeout(timer);
         if (this.coalesceMs > 0 && !this.stopped) setTimeout(resolve, this.coalesceMs);
         else resolve();
       };

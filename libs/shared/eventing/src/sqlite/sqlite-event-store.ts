@@ -14,6 +14,7 @@ import {
   satisfiesExpectedRevision,
 } from '../event-store.port';
 import { LogSubscription } from './log-subscription';
+import { everyTick } from './shared-ticker';
 import { WalGrowth } from './wal-growth';
 
 /** How many recent events `readAllSync` keeps parsed for the subscriptions (see `tail`). */
@@ -47,7 +48,12 @@ interface EventRow {
 export interface SqliteEventStoreOptions {
   /** Label for metrics and logs. */
   name: string;
-  /** How often a live subscription looks for events appended by another process (ms). */
+  /**
+   * How often the head watcher looks for events appended by another process sharing the file (ms): one
+   * query of the log's head per tick, whatever the number of subscriptions, waking them all when it moved.
+   * The default suits one process and an occasional CLI; the services of the split topology, which append
+   * to the file each other's consumers follow, use a shorter one (`embeddedServiceOptions`).
+   */
   pollIntervalMs?: number;
   /**
    * How long a live subscription lets new commits gather before reading them. Under load this turns many
@@ -87,6 +93,13 @@ export class SqliteEventStore implements EventStore {
    */
   private tail: RecordedEvent[] = [];
   private tailFrom = 0;
+  /**
+   * The highest position the subscriptions were told of (a commit of this process, or the head watcher's or
+   * `headPosition`'s last look): a head above it means another process appended, and they are woken.
+   */
+  private knownHead = 0;
+  /** Stops the head watcher, which runs while there are subscriptions (see `pollIntervalMs`). */
+  private stopHeadWatcher: (() => void) | undefined;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -125,7 +138,7 @@ export class SqliteEventStore implements EventStore {
           appends.length,
           appends.map((a) => committedAt - a.enqueuedAt),
         );
-        for (const subscription of this.subscriptions) subscription.wake();
+        this.wakeSubscriptions();
       },
     );
   }
@@ -189,6 +202,7 @@ export class SqliteEventStore implements EventStore {
    */
   private writeAppends(batch: PendingAppend[]): (AppendResult[] | Error)[] {
     const outcomes: (AppendResult[] | Error)[] = [];
+    let appendedUpTo = 0;
     const commit = this.db.transaction(() => {
       this.growWal();
       const revisions = new Map<string, number>();
@@ -223,6 +237,7 @@ export class SqliteEventStore implements EventStore {
               );
             }
             revisions.set(part.streamId, revision);
+            if (lastPosition > appendedUpTo) appendedUpTo = lastPosition;
             return { nextRevision: revision, position: part.rows.length ? lastPosition : this.head() };
           }),
         );
@@ -232,6 +247,9 @@ export class SqliteEventStore implements EventStore {
     // revisions first, and SQLite does not wait when a reader then asks for the lock another connection (the
     // CLI's) holds: the whole batch failed at once with SQLITE_BUSY.
     commit.immediate();
+    // Positions are given under the write lock in commit order: every event up to here is committed, this
+    // process's and any other's. The commit's wake-up tells the subscriptions.
+    if (appendedUpTo > this.knownHead) this.knownHead = appendedUpTo;
     return outcomes;
   }
 
@@ -313,21 +331,55 @@ export class SqliteEventStore implements EventStore {
     return low;
   }
 
+  /**
+   * Also wakes the subscriptions when the head moved past what they were told of: whoever asks for the head
+   * (a consumer's `drain`, read-your-writes before a list) gets another process's appends read now rather
+   * than at the next tick of the head watcher.
+   */
   async headPosition(): Promise<number> {
-    return this.head();
+    return this.watchHead();
+  }
+
+  private watchHead(): number {
+    const head = this.head();
+    if (head > this.knownHead) {
+      this.knownHead = head;
+      this.wakeSubscriptions();
+    }
+    return head;
+  }
+
+  private wakeSubscriptions(): void {
+    for (const subscription of this.subscriptions) subscription.wake();
   }
 
   subscribeToAll(options: SubscribeOptions): StoreSubscription {
     const subscription = new LogSubscription(
       (after, max) => this.readAllSync(after, max),
       options,
-      this.options.pollIntervalMs ?? 200,
-      () => this.subscriptions.delete(subscription),
+      () => {
+        this.subscriptions.delete(subscription);
+        if (this.subscriptions.size === 0) this.stopWatchingHead();
+      },
       this.options.subscriptionCoalesceMs,
     );
     this.subscriptions.add(subscription);
+    this.stopHeadWatcher ??= everyTick(this.options.pollIntervalMs ?? 200, () => this.tickHeadWatcher());
     subscription.start();
     return subscription;
+  }
+
+  private tickHeadWatcher(): void {
+    try {
+      this.watchHead();
+    } catch {
+      // The file is busy or closing: the next tick looks again.
+    }
+  }
+
+  private stopWatchingHead(): void {
+    this.stopHeadWatcher?.();
+    this.stopHeadWatcher = undefined;
   }
 
   async close(): Promise<void> {
@@ -337,6 +389,7 @@ export class SqliteEventStore implements EventStore {
     this.closed = true;
     this.walGrowth?.close();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.stopWatchingHead();
   }
 }
 

@@ -6,6 +6,7 @@ import {
   KafkaRelay,
   MongoPersonalDataKeyStore,
   RELAY_CHECKPOINT_STREAM,
+  RelayWatermark,
 } from '@cip/shared/eventing/distributed';
 import { MongoIdempotencyStore, MongoReadStore } from '@cip/shared/read-store/distributed';
 import type { Logger, PlatformMetrics } from '@cip/shared/runtime';
@@ -85,8 +86,11 @@ export async function openDistributedInfrastructure(
       onSubscriptionDropped: (error, attempt) =>
         logger?.warn({ err: error, attempt, store: storeName }, 'event store subscription dropped; resuming'),
     });
+    // Read-your-writes: a drain (a list's settle) waits for the relay to produce the log up to its head.
+    const watermark = new RelayWatermark(storedEventStore, RELAY_CHECKPOINT_STREAM);
     const storedBus = new KafkaMessageBus({
       kafka,
+      awaitPublished: (deadline) => watermark.waitForRelay(deadline),
       topicPrefix: `${scope}.`,
       clientId: `${options.clientId}:${scope}`,
       partitions: options.kafkaPartitions,

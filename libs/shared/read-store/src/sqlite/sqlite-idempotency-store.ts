@@ -27,7 +27,8 @@ export interface SqliteIdempotencyStoreOptions {
 /**
  * Idempotency records of the embedded runtime, in the environment's SQLite file.
  *
- * Claims are held in memory (the embedded runtime is one process serving the API for its DATA_DIR): a claim
+ * Claims are held in memory (one process serves the API for its DATA_DIR: the platform, or the gateway of
+ * the split topology, the only process of it that takes idempotency keys): a claim
  * is a lookup of the stored outcome plus an entry in the in-flight table, with no write and no fsync, and
  * concurrent claims of a key are settled by that table (one wins, the others see it in flight). Outcomes
  * are written through a group commit on the fsynced connection (the event store's, when given), so the
@@ -97,22 +98,26 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   /** Moves the rows of the table of earlier versions (keyed by the identity, with in-flight rows) here. */
   private migrateEarlierTable(): void {
-    const earlier = this.db
-      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys'`)
-      .get();
-    if (!earlier) return;
+    const hasEarlier = () =>
+      this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys'`).get();
+    if (!hasEarlier()) return;
+    // Looked at again under the write lock: another process opening the file at once may have moved it.
     const inFlight = this.db
-      .prepare(`SELECT key, lease_until FROM idempotency_keys WHERE state = 'in_flight'`)
-      .all() as { key: string; lease_until: number | null }[];
-    this.db.transaction(() => {
-      this.db.exec(`
-        INSERT INTO idempotency_outcomes (key, expires_at, status, headers, body)
-          SELECT key, coalesce(expires_at, 0), coalesce(status, 500), coalesce(headers, '{}'), coalesce(body, '')
-          FROM idempotency_keys WHERE state = 'completed'
-          ON CONFLICT (key) DO NOTHING;
-        DROP TABLE idempotency_keys;
-      `);
-    })();
+      .transaction(() => {
+        if (!hasEarlier()) return [];
+        const rows = this.db
+          .prepare(`SELECT key, lease_until FROM idempotency_keys WHERE state = 'in_flight'`)
+          .all() as { key: string; lease_until: number | null }[];
+        this.db.exec(`
+          INSERT INTO idempotency_outcomes (key, expires_at, status, headers, body)
+            SELECT key, coalesce(expires_at, 0), coalesce(status, 500), coalesce(headers, '{}'), coalesce(body, '')
+            FROM idempotency_keys WHERE state = 'completed'
+            ON CONFLICT (key) DO NOTHING;
+          DROP TABLE idempotency_keys;
+        `);
+        return rows;
+      })
+      .immediate();
     for (const row of inFlight) this.inFlight.set(row.key, row.lease_until ?? 0);
   }
 

@@ -38,12 +38,15 @@ export class SqliteReadStore implements ReadStore {
         PRIMARY KEY (collection, id)
       ) WITHOUT ROWID;
     `);
-    const columns = db.prepare("SELECT name FROM pragma_table_info('read_models')").pluck().all();
     // Files written before lists ordered ties by log position: their documents keep 0 until a rebuild.
-    for (const column of ['created_position', 'updated_position']) {
-      if (!columns.includes(column))
-        db.exec(`ALTER TABLE read_models ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 0`);
-    }
+    // Checked and altered under the write lock: another process opening the file at once may be adding them.
+    db.transaction(() => {
+      const columns = db.prepare("SELECT name FROM pragma_table_info('read_models')").pluck().all();
+      for (const column of ['created_position', 'updated_position']) {
+        if (!columns.includes(column))
+          db.exec(`ALTER TABLE read_models ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 0`);
+      }
+    }).immediate();
     // One index per sort field, in list order within a tenant, so a page (or a cursor's range) is one scan.
     db.exec(`
       DROP INDEX IF EXISTS read_models_tenant_created;

@@ -1,11 +1,21 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 // Where the process-level tests take their ports from (kept here for the specs that import it from here).
 export { freePort } from '@cip/shared/testing';
 
-/** The built platform, as `npm start` runs it (the e2e project's global setup builds dist/ first). */
-export const PLATFORM_MAIN = join(__dirname, '..', '..', '..', '..', 'dist/apps/platform/src/main.js');
+/**
+ * `dist/apps/<app>/src/main.js`, the built app as npm scripts run it (the e2e project's global setup builds
+ * dist/ first), whether this file runs from the sources (jest) or built itself (the split launcher).
+ */
+export function builtAppMain(app: string): string {
+  const root = join(__dirname, '..', '..', '..', '..');
+  const dist = basename(root) === 'dist' ? root : join(root, 'dist');
+  return join(dist, 'apps', app, 'src', 'main.js');
+}
+
+/** The built platform, as `npm start` runs it. */
+export const PLATFORM_MAIN = builtAppMain('platform');
 
 export interface PlatformProcess {
   child: ChildProcess;

@@ -1,0 +1,2 @@
+export * from './platform-process';
+export * from './split-topology';
