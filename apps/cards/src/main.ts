@@ -10,4 +10,4 @@ import { runContextService } from '@cip/shared/transport';
  * DATA_DIR; distributed: EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL); /health and /metrics on METRICS_PORT.
  * What it hosts and the options of its contexts: PLATFORM_SERVICES and `platformServiceApp`.
  */
-runContextService(platformServiceApp('cards'));
+runContextService(() => platformServiceApp('cards'));

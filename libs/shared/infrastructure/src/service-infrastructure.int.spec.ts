@@ -11,7 +11,7 @@ describe('serviceInfrastructure', () => {
     expect(readStoreDriver({})).toBe('distributed');
     expect(readStoreDriver({ STORE_DRIVER: 'embedded' })).toBe('embedded');
     expect(() => readStoreDriver({ STORE_DRIVER: 'sqlite' })).toThrow(
-      'STORE_DRIVER must be one of embedded, distributed, got "sqlite"',
+      'STORE_DRIVER: must be one of embedded, distributed (got "sqlite")',
     );
   });
 

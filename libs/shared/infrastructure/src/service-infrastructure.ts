@@ -1,4 +1,4 @@
-import type { Logger } from '@cip/shared/runtime';
+import { ConfigError, type Logger } from '@cip/shared/runtime';
 import { resolve } from 'node:path';
 import { type ContextDefinition, personalDataOf } from './contexts/context-definition';
 import { openEmbeddedInfrastructure } from './embedded-infrastructure';
@@ -18,7 +18,7 @@ export const STORE_DRIVERS: readonly StoreDriver[] = ['embedded', 'distributed']
 export function readStoreDriver(env: NodeJS.ProcessEnv = process.env): StoreDriver {
   const value = env.STORE_DRIVER || 'distributed';
   if (!(STORE_DRIVERS as readonly string[]).includes(value))
-    throw new Error(`STORE_DRIVER must be one of ${STORE_DRIVERS.join(', ')}, got "${value}"`);
+    throw new ConfigError([`STORE_DRIVER: must be one of ${STORE_DRIVERS.join(', ')} (got "${value}")`]);
   return value as StoreDriver;
 }
 

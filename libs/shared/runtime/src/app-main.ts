@@ -1,3 +1,5 @@
+import { ConfigError } from './config';
+
 /** A TCP port from the environment, or the fallback when unset. */
 export function readPort(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
   const raw = env[name];
@@ -8,12 +10,17 @@ export function readPort(name: string, fallback: number, env: NodeJS.ProcessEnv 
   return value;
 }
 
-/** Runs an app's main; a start-up failure is printed with its stack and exits non-zero. */
+/**
+ * Runs an app's main; a start-up failure is printed (a wrong configuration by its message, anything else with
+ * its stack) and exits non-zero.
+ */
 export function runMain(appName: string, main: () => Promise<void>): void {
-  main().catch((error) => {
-    process.stderr.write(
-      `${appName} failed to start: ${error instanceof Error ? error.stack : String(error)}\n`,
-    );
-    process.exit(1);
-  });
+  Promise.resolve()
+    .then(main)
+    .catch((error) => {
+      const reason =
+        error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+      process.stderr.write(`${appName} failed to start: ${reason}\n`);
+      process.exit(1);
+    });
 }

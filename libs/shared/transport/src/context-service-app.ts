@@ -87,8 +87,13 @@ export interface ContextServiceAppOptions extends Omit<ContextServiceModuleOptio
  * (`serviceInfrastructure`), commands on TCP (`tcpPort`), /health and /metrics on METRICS_PORT. On SIGTERM
  * Nest closes the TCP and HTTP listeners, then the consumers and the stores.
  */
-export function runContextService(options: ContextServiceAppOptions): void {
-  runMain(`${options.name} service`, async () => {
+export function runContextService(
+  compose: ContextServiceAppOptions | (() => ContextServiceAppOptions),
+): void {
+  const name = typeof compose === 'function' ? 'Service' : `${compose.name} service`;
+  runMain(name, async () => {
+    // Composed inside runMain: a wrong variable stops the start with its message, not an uncaught throw.
+    const options = typeof compose === 'function' ? compose() : compose;
     const logger = options.logger ?? createLogger(readLogLevel(), options.name);
     const host = process.env.HOST || '0.0.0.0';
     const tcpPort = readPort(options.tcpPort.env, options.tcpPort.default);
