@@ -106,5 +106,5 @@ describe('a client generated from the served OpenAPI document', () => {
       walletsOfUser: 0,
       signingAlgorithm: 'ed25519',
     });
-  });
+  }, 60_000);
 });

@@ -14,9 +14,10 @@ import { EvmDepositWatcher, type EvmDepositWatcherConfig } from './evm-deposit-w
 const logger = createLogger('silent');
 let chain: LocalChain;
 
+// Starting ganache took more than jest's 5 s default on a loaded machine.
 beforeAll(async () => {
   chain = await startLocalChain();
-});
+}, 60_000);
 afterAll(() => chain.stop());
 
 function newAddress(): string {

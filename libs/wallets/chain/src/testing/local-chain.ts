@@ -90,7 +90,8 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   await server.listen(0, '127.0.0.1');
   const rpcUrl = `http://127.0.0.1:${server.address().port}`;
   const chain = evmChain({ rpcUrl, chainId: LOCAL_CHAIN_ID });
-  const transport = http(rpcUrl);
+  // viem's 10 s default fails a test whose jest worker shares a loaded machine; the tests bound their own waits.
+  const transport = http(rpcUrl, { timeout: 60_000 });
   const client = createPublicClient({ chain, transport, pollingInterval: 20 });
   const wallet = createWalletClient({ chain, transport });
   const rpc = (method: string, params: unknown[] = []) =>
