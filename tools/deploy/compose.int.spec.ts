@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-
 import {
   allowedVariables,
   APP_VARIABLES,
@@ -17,8 +16,8 @@ import {
 // since CI has no compose engine: every app of the repository (PLATFORM_SERVICES, the gateway, the
 // dashboard, the relay) is there from the one image, with exactly the variables it reads
 // (tools/deploy/app-variables.ts), valid for the configuration schema, every service reached at its compose
-// name as the code reads the addresses, a healthcheck on its /health, and a start order that only waits on
-// services that have a healthcheck and never on itself.
+// name as the code reads the addresses, the keys it would make kept on a volume, a healthcheck on its
+// /health, and a start order that only waits on services that have a healthcheck and never on itself.
 const root = join(__dirname, '..', '..');
 
 interface ComposeService {
