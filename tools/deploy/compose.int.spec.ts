@@ -1,11 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import {
+  allowedVariables,
+  APP_VARIABLES,
+  APPS,
+  composedApp,
+  expectedRemotes,
+  HOST_VARIABLES,
+  SERVICES,
+  unreadVariables,
+} from './app-variables';
 
 // docker-compose.yml, checked the way `docker compose config` would resolve it (YAML merge keys and anchors)
-// since CI has no compose engine: every app of the Helm chart's table is there from the one image, on the
-// distributed driver, with the addresses of every service, a healthcheck on its /health, and a start order
-// that only waits on services that have a healthcheck and never on itself.
+// since CI has no compose engine: every app of the repository (PLATFORM_SERVICES, the gateway, the
+// dashboard, the relay) is there from the one image, with exactly the variables it reads
+// (tools/deploy/app-variables.ts), valid for the configuration schema, every service reached at its compose
+// name as the code reads the addresses, the keys it would make kept on a volume, a healthcheck on its
+// /health, and a start order that only waits on services that have a healthcheck and never on itself.
 const root = join(__dirname, '..', '..');
 
 interface ComposeService {
@@ -21,52 +33,90 @@ const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { 
   services: Record<string, ComposeService>;
   volumes?: Record<string, unknown>;
 };
-const chart = parse(readFileSync(join(root, 'helm/card-issuing-platform/values.yaml'), 'utf8')) as {
-  services: Record<string, { tcpPort?: number; httpPort?: number; httpPortEnv?: string }>;
-};
-const APPS = Object.keys(chart.services);
-const SERVICES = APPS.filter((name) => chart.services[name].tcpPort);
 const SERVERS = ['eventstore', 'kafka', 'mongo'];
-const prefix = (name: string) => name.toUpperCase().replace(/-/g, '_');
+const HTTP_PORTS: Record<string, { env: string; port: number }> = {
+  gateway: { env: 'PORT', port: 3000 },
+  dashboard: { env: 'DASHBOARD_PORT', port: 3001 },
+};
+
+/** An app's environment as compose hands it over: `${NAME:-default}` with nothing set in the shell. */
+function environmentOf(app: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(compose.services[app].environment ?? {}).map(([name, value]) => [
+      name,
+      String(value).replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1'),
+    ]),
+  );
+}
 
 describe('docker-compose.yml', () => {
-  it('runs the three servers and every app of the chart, and nothing else', () => {
+  it('runs the three servers and every app of the repository, and nothing else', () => {
     expect(Object.keys(compose.services).sort()).toEqual([...SERVERS, ...APPS].sort());
   });
 
-  it.each(APPS)('runs %s from the one image on the distributed driver', (app) => {
+  it('names only variables some code reads', () => {
+    expect(unreadVariables()).toEqual([]);
+  });
+
+  it.each(APPS)('runs %s from the one image with exactly the variables it reads', (app) => {
     const service = compose.services[app];
     expect(service).toMatchObject({
       image: 'cip-platform:local',
       build: { context: '.', dockerfile: 'deploy/Dockerfile' },
       command: ['node', `dist/apps/${app}/src/main.js`],
       environment: expect.objectContaining({
-        STORE_DRIVER: 'distributed',
         EVENTSTORE_URL: expect.stringMatching(/^esdb:\/\/eventstore:2113/),
         KAFKA_BROKERS: 'kafka:19092',
         MONGO_URL: expect.stringMatching(/^mongodb:\/\/mongo:27017\/\?replicaSet=rs0/),
-        PERSONAL_DATA_MASTER_KEY: expect.any(String),
       }),
     });
+    const environment = environmentOf(app);
+    const row = APP_VARIABLES[app];
+    const names = Object.keys(environment);
+    expect({ app, missing: row.requires.filter((name) => !names.includes(name)) }).toEqual({
+      app,
+      missing: [],
+    });
+    expect({ app, unread: names.filter((name) => !allowedVariables(app).has(name)) }).toEqual({
+      app,
+      unread: [],
+    });
+    if (row.links) expect(environment.PUBLIC_BASE_URL).toBe('http://localhost:3000');
+    if (app !== 'relay') expect(environment.STORE_DRIVER).toBe('distributed');
   });
 
-  it.each(APPS)('gives %s the address of every service', (app) => {
-    const environment = compose.services[app].environment ?? {};
-    for (const service of SERVICES) {
-      expect({ service, host: environment[`${prefix(service)}_HOST`] }).toEqual({ service, host: service });
-      expect({ service, port: Number(environment[`${prefix(service)}_TCP_PORT`]) }).toEqual({
-        service,
-        port: chart.services[service].tcpPort,
-      });
+  it.each(APPS)('gives %s values its configuration accepts', (app) => {
+    expect(() => composedApp(app, environmentOf(app))).not.toThrow();
+  });
+
+  it.each(APPS.filter((app) => app !== 'relay'))(
+    'has %s reach every service at its compose name and PLATFORM_SERVICES port, as the code reads them',
+    (app) => {
+      const environment = environmentOf(app);
+      expect(HOST_VARIABLES.filter((name) => !environment[name])).toEqual([]);
+      expect(composedApp(app, environment).remotes).toEqual(expectedRemotes(app, (service) => service));
+    },
+  );
+
+  it('keeps the keys a service makes on first start (unless given) on a named volume', () => {
+    const unkept = APPS.flatMap((app) => {
+      const environment = environmentOf(app);
+      const onVolume = (compose.services[app].volumes ?? []).some((volume) => volume.endsWith(':/data'));
+      const made = (APP_VARIABLES[app].keys ?? []).filter((key) => !environment[key]);
+      return made.length > 0 && !onVolume ? [`${app}: ${made.join(', ')}`] : [];
+    });
+    expect(unkept).toEqual([]);
+    // The simulator's journals and the tokenization service's Google Pay keys have no variable.
+    for (const app of ['simulator', 'tokenization']) {
+      expect(compose.services[app].volumes).toEqual([`${app}-data:/data`]);
     }
   });
 
   it.each(APPS)('checks the health of %s on /health of its HTTP port', (app) => {
-    const { httpPort, httpPortEnv } = chart.services[app];
-    const environment = compose.services[app].environment ?? {};
-    const port = httpPort ?? 9464;
-    if (httpPortEnv) expect(Number(environment[httpPortEnv])).toBe(httpPort);
-    else expect(Number(environment.METRICS_PORT)).toBe(9464);
+    const environment = environmentOf(app);
+    const http = HTTP_PORTS[app];
+    const port = http?.port ?? 9464;
+    expect(Number(environment[http?.env ?? 'METRICS_PORT'])).toBe(port);
     expect(compose.services[app].healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${port}/health'`);
   });
 
@@ -96,7 +146,7 @@ describe('docker-compose.yml', () => {
     expect(problems).toEqual([]);
     // The gateway takes requests only once every service can answer them.
     expect(Object.keys(compose.services.gateway.depends_on ?? {}).sort()).toEqual(
-      expect.arrayContaining([...SERVERS, 'relay', ...SERVICES].sort()),
+      [...SERVERS, 'relay', ...SERVICES].sort(),
     );
   });
 
@@ -107,10 +157,10 @@ describe('docker-compose.yml', () => {
     expect(mounted.filter((volume) => !(volume in (compose.volumes ?? {})))).toEqual([]);
   });
 
-  it('points the issuer at the simulator’s ISO 8583 listener', () => {
-    const simulatorPort = compose.services.simulator.environment?.SIMULATOR_ISO_PORT;
-    expect(compose.services.authorizations.environment?.CARD_NETWORK_ISO_ADDRESS).toBe(
-      `simulator:${simulatorPort}`,
-    );
+  it('links the issuer to the simulator’s ISO 8583 listener, and the sandbox 3DS server to the gateway', () => {
+    const simulator = environmentOf('simulator');
+    const { cardNetwork } = composedApp('authorizations', environmentOf('authorizations'));
+    expect(cardNetwork).toBe(`simulator:${simulator.SIMULATOR_ISO_PORT}`);
+    expect(simulator.GATEWAY_URL).toBe(`http://gateway:${environmentOf('gateway').PORT}`);
   });
 });

@@ -2,11 +2,23 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import {
+  allowedVariables,
+  APP_VARIABLES,
+  APPS,
+  composedApp,
+  expectedRemotes,
+  tcpPortOf,
+  unreadVariables,
+} from './app-variables';
 
 // The Helm chart (helm/card-issuing-platform) as an operator installs it: `helm lint` passes and `helm
 // template` renders, with the defaults and with each installation's values; every rendered manifest is valid
-// against the Kubernetes schemas (kubernetes-models); every app of the repository has its Deployment with
-// its probes; singletons stay single; and no secret value sits in a values file. helm comes from
+// against the Kubernetes schemas (kubernetes-models); every app of the repository (PLATFORM_SERVICES, the
+// gateway, the dashboard, the relay) has its Deployment with its probes and exactly the variables it reads
+// (tools/deploy/app-variables.ts), every key it would otherwise make on its own disk from the Secret, and
+// the services' addresses and the card network as the code reads them; singletons stay single; and no
+// secret value sits in a values file. helm comes from
 // tools/ci/install-helm.sh (CI puts it on PATH and sets REQUIRE_HELM=1); elsewhere, without helm, the
 // rendering cases say they are skipped and why.
 const root = join(__dirname, '..', '..');
@@ -29,7 +41,11 @@ interface Container {
   name: string;
   command: string[];
   ports: { name: string; containerPort: number }[];
-  env: { name: string; value?: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[];
+  env: {
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef: { name: string; key: string; optional?: boolean } };
+  }[];
   readinessProbe?: { httpGet: { path: string; port: string } };
   livenessProbe?: { httpGet: { path: string; port: string } };
   securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean };
@@ -83,6 +99,22 @@ const chartValues = parse(readFileSync(join(chart, 'values.yaml'), 'utf8')) as {
   services: Record<string, { singleton?: boolean; tcpPort?: number; httpPort?: number }>;
 };
 const CHART_APPS = Object.keys(chartValues.services).sort();
+const publicBaseUrlOf = (installation: Installation): string =>
+  (
+    parse(
+      readFileSync(
+        join(chart, installation === 'default' ? 'values.yaml' : `values-${installation}.yaml`),
+        'utf8',
+      ),
+    ) as { publicBaseUrl?: string }
+  ).publicBaseUrl ?? '';
+/** The plain variables of a container (secrets are references, not values). */
+const plainEnv = (container: Container): Record<string, string> =>
+  Object.fromEntries(
+    container.env.flatMap((variable) =>
+      variable.value === undefined ? [] : [[variable.name, variable.value]],
+    ),
+  );
 const SINGLETONS = CHART_APPS.filter((name) => chartValues.services[name].singleton);
 
 describe('Helm chart: its values', () => {
@@ -90,7 +122,22 @@ describe('Helm chart: its values', () => {
     const apps = readdirSync(join(root, 'apps')).filter(
       (name) => existsSync(join(root, 'apps', name, 'src', 'main.ts')) && !['platform', 'cli'].includes(name),
     );
-    expect(apps.filter((name) => !CHART_APPS.includes(name))).toEqual([]);
+    expect(apps.sort()).toEqual([...APPS].sort());
+    expect(CHART_APPS).toEqual([...APPS].sort());
+  });
+
+  it('gives every service the TCP port of PLATFORM_SERVICES', () => {
+    const ports = CHART_APPS.flatMap((app) => {
+      const tcpPort = chartValues.services[app].tcpPort;
+      return tcpPort ? [[app, tcpPort]] : [];
+    });
+    expect(Object.fromEntries(ports)).toEqual(
+      Object.fromEntries(APPS.filter((app) => tcpPortOf(app)).map((app) => [app, tcpPortOf(app)])),
+    );
+  });
+
+  it('names only variables some code reads', () => {
+    expect(unreadVariables()).toEqual([]);
   });
 
   it('holds no secret value: secrets are named (secretEnv), their values come from the existing Secret', () => {
@@ -114,7 +161,9 @@ describe('Helm chart: its values', () => {
         for (const [key, child] of Object.entries(value)) {
           // A plain `env` entry named like a secret must go through secretEnv instead (URLs of public
           // addresses excepted: those are no secret).
-          const publicUrl = /^(DASHBOARD_PUBLIC_URL|THREE_DS_BASE_URL)$/.test(key);
+          const publicUrl = /^(DASHBOARD_PUBLIC_URL|PUBLIC_BASE_URL|THREE_DS_BASE_URL|GATEWAY_URL)$/.test(
+            key,
+          );
           if (path.at(-1) === 'env' && SECRET_NAME.test(key) && !publicUrl && child !== '') {
             problems.push(`${file}: ${[...path, key].join('.')} (a secret as a plain variable)`);
           }
@@ -178,24 +227,53 @@ withHelm('Helm chart: rendered', () => {
           readOnlyRootFilesystem: true,
           allowPrivilegeEscalation: false,
         });
-        expect(container.env).toEqual(
-          expect.arrayContaining([{ name: 'STORE_DRIVER', value: 'distributed' }]),
-        );
       }
     },
   );
 
-  it.each(INSTALLATIONS)('gives every app the address of every service (%s)', (installation) => {
-    const services = CHART_APPS.filter((name) => chartValues.services[name].tcpPort);
+  it.each(INSTALLATIONS)('gives every app exactly the variables it reads (%s)', (installation) => {
+    const publicBaseUrl = publicBaseUrlOf(installation);
     for (const deployment of ofKind(manifestsOf(installation), 'Deployment')) {
-      const env = new Map(containerOf(deployment).env.map((variable) => [variable.name, variable.value]));
-      for (const service of services) {
-        const prefix = service.toUpperCase().replace(/-/g, '_');
-        expect(env.get(`${prefix}_HOST`)).toBe(`cip-card-issuing-platform-${service}`);
-        expect(env.get(`${prefix}_TCP_PORT`)).toBe(String(chartValues.services[service].tcpPort));
-      }
+      const app = component(deployment);
+      const row = APP_VARIABLES[app];
+      const env = containerOf(deployment).env;
+      const names = env.map((variable) => variable.name);
+      expect({ app, missing: row.requires.filter((name) => !names.includes(name)) }).toEqual({
+        app,
+        missing: [],
+      });
+      expect({ app, unread: names.filter((name) => !allowedVariables(app).has(name)) }).toEqual({
+        app,
+        unread: [],
+      });
+      // Keys a pod would otherwise make on its own disk: from the Secret, required.
+      const fromSecret = env.filter((variable) => variable.valueFrom?.secretKeyRef.optional !== true);
+      expect({
+        app,
+        notFromSecret: (row.keys ?? []).filter(
+          (key) => !fromSecret.some((variable) => variable.name === key && variable.valueFrom),
+        ),
+      }).toEqual({ app, notFromSecret: [] });
+      const links = env.find((variable) => variable.name === 'PUBLIC_BASE_URL')?.value;
+      expect({ app, links }).toEqual({ app, links: row.links && publicBaseUrl ? publicBaseUrl : undefined });
+      if (app !== 'relay') expect(plainEnv(containerOf(deployment)).STORE_DRIVER).toBe('distributed');
     }
   });
+
+  it.each(INSTALLATIONS)(
+    'has every app reach every service at its Service and PLATFORM_SERVICES port, as the code reads them (%s)',
+    (installation) => {
+      for (const deployment of ofKind(manifestsOf(installation), 'Deployment')) {
+        const app = component(deployment);
+        if (app === 'relay') continue;
+        const { remotes } = composedApp(app, plainEnv(containerOf(deployment)));
+        expect({ app, remotes }).toEqual({
+          app,
+          remotes: expectedRemotes(app, (service) => `cip-card-issuing-platform-${service}`),
+        });
+      }
+    },
+  );
 
   it.each(INSTALLATIONS)(
     'keeps singletons at one replica with no autoscaler, and rolls them with Recreate (%s)',
@@ -243,16 +321,22 @@ withHelm('Helm chart: rendered', () => {
     }
   });
 
-  it('points the issuer at the simulator’s ISO 8583 Service', () => {
+  it('links the issuer to the simulator’s ISO 8583 Service, and the sandbox 3DS server to the gateway’s', () => {
     const manifests = manifestsOf('default');
-    const authorizations = ofKind(manifests, 'Deployment').find((d) => component(d) === 'authorizations');
-    const address = containerOf(authorizations as Manifest).env.find(
-      (variable) => variable.name === 'CARD_NETWORK_ISO_ADDRESS',
-    )?.value;
-    const simulator = ofKind(manifests, 'Service').find((s) => component(s) === 'simulator') as Manifest;
-    const iso = (simulator.spec as { ports: { name: string; port: number }[] }).ports.find(
-      (p) => p.name === 'iso',
+    const deployment = (app: string) =>
+      containerOf(ofKind(manifests, 'Deployment').find((d) => component(d) === app) as Manifest);
+    const service = (app: string) => {
+      const manifest = ofKind(manifests, 'Service').find((s) => component(s) === app) as Manifest;
+      const ports = (manifest.spec as { ports: { name: string; port: number }[] }).ports;
+      return {
+        name: manifest.metadata.name,
+        port: (name: string) => ports.find((p) => p.name === name)?.port,
+      };
+    };
+    const { cardNetwork } = composedApp('authorizations', plainEnv(deployment('authorizations')));
+    expect(cardNetwork).toBe(`${service('simulator').name}:${service('simulator').port('iso')}`);
+    expect(plainEnv(deployment('simulator')).GATEWAY_URL).toBe(
+      `http://${service('gateway').name}:${service('gateway').port('http')}`,
     );
-    expect(address).toBe(`${simulator.metadata.name}:${iso?.port}`);
   });
 });

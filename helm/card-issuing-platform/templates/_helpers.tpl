@@ -51,14 +51,18 @@ One app's settings: the service defaults overlaid with its entry of .Values.serv
 {{- end -}}
 
 {{/*
-The variables of every app: the driver and the stores, the log level, the public URL, DATA_DIR, and the
-address (<SERVICE>_HOST, <SERVICE>_TCP_PORT) of every service of the release. Call with
-(dict "root" $ "name" "users").
+The variables every app of the platform reads: the stores (the Secret's common keys, KAFKA_BROKERS), its
+Kafka client id and log level. Apps but those `storesOnly` (the relay) also read STORE_DRIVER and
+the address (<SERVICE>_HOST, <SERVICE>_TCP_PORT) of every service of the release; the context services
+(a `tcpPort`) also DATA_DIR, where they keep what they make on disk. Call with (dict "root" $ "name" "users").
 */}}
 {{- define "cip.commonEnv" -}}
 {{- $root := .root -}}
+{{- $app := include "cip.app" (dict "root" $root "name" .name) | fromYaml -}}
+{{- if not $app.storesOnly }}
 - name: STORE_DRIVER
   value: distributed
+{{- end }}
 {{- range $root.Values.secrets.common }}
 - name: {{ . }}
   valueFrom:
@@ -72,12 +76,11 @@ address (<SERVICE>_HOST, <SERVICE>_TCP_PORT) of every service of the release. Ca
   value: {{ printf "%s-%s" $root.Values.kafkaClientIdPrefix .name | quote }}
 - name: LOG_LEVEL
   value: {{ $root.Values.logLevel | quote }}
+{{- if $app.tcpPort }}
 - name: DATA_DIR
   value: {{ $root.Values.dataDir | quote }}
-{{- with $root.Values.publicBaseUrl }}
-- name: PUBLIC_BASE_URL
-  value: {{ . | quote }}
 {{- end }}
+{{- if not $app.storesOnly }}
 {{- range $name, $_ := $root.Values.services }}
 {{- $peer := include "cip.app" (dict "root" $root "name" $name) | fromYaml }}
 {{- if and $peer.enabled $peer.tcpPort }}
@@ -85,6 +88,7 @@ address (<SERVICE>_HOST, <SERVICE>_TCP_PORT) of every service of the release. Ca
   value: {{ printf "%s-%s" (include "cip.fullname" $root) $name }}
 - name: {{ include "cip.envPrefix" $name }}_TCP_PORT
   value: {{ $peer.tcpPort | quote }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- end -}}

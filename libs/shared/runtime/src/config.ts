@@ -314,6 +314,9 @@ const PLATFORM_ENV = z.object({
   AUTHORIZATION_DECISIONING_SECRETS_KEY: text.optional(),
 });
 
+/** Every variable `readPlatformConfig` reads (the deployment files' specs check theirs against it). */
+export const PLATFORM_VARIABLES: readonly string[] = Object.keys(PLATFORM_ENV.shape);
+
 const SECRET_VARIABLE = /KEY|KEK|CVK|PVK|ZPK|SECRET|SEED/;
 
 /**
