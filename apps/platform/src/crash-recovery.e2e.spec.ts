@@ -25,6 +25,8 @@ describe('durability: kill -9 in the middle of user creations', () => {
     const acknowledged = new Map<string, string>();
     /** Acknowledged creations sent with an idempotency key: what a retry sends again, and what it must get. */
     const keyed: { key: string; body: string; id: string; answer: unknown }[] = [];
+    /** Creations in flight when the process died: written whole or not at all, never half. */
+    const unanswered: string[] = [];
     let sent = 0;
     let killed = false;
     // The writers stop when they kill the process, once enough was acknowledged.
@@ -48,7 +50,9 @@ describe('durability: kill -9 in the middle of user creations', () => {
             if (key) keyed.push({ key, body, id: answer.id, answer });
           }
         } catch {
-          return; // the process is gone: requests in flight may or may not have been written; neither was acknowledged
+          // The process is gone: a request in flight may or may not have been written; it was not acknowledged.
+          unanswered.push(email);
+          return;
         }
         if (acknowledged.size >= 200 && !killed) {
           killed = true;
@@ -62,6 +66,23 @@ describe('durability: kill -9 in the middle of user creations', () => {
     expect(acknowledged.size).toBeGreaterThanOrEqual(200);
 
     child = await startDurablePlatform(dataDir, port, KEY);
+    // The email reservation and the user are appended in one transaction: a creation the kill interrupted left
+    // both or neither. Creating its email again either succeeds (nothing was written) or is refused naming a
+    // user that exists with that email; a reservation without its user would name a user that does not exist.
+    // (Checked first: a reservation whose owner never came to exist is taken over 30 s later.)
+    expect(unanswered.length).toBeGreaterThan(0);
+    for (const email of unanswered) {
+      const body = JSON.stringify({ email, firstName: 'Kill', lastName: 'Again', countryOfResidence: 'FR' });
+      const again = await fetch(`${base}/v1/users`, { method: 'POST', headers, body });
+      if (again.status === 201) continue;
+      expect(again.status).toBe(409);
+      const { error } = (await again.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('duplicate_user_error');
+      const owner = /usr-[\w-]+/.exec(error.message)?.[0];
+      const user = await fetch(`${base}/v1/users/${owner}`, { headers });
+      expect(user.status).toBe(200);
+      expect(((await user.json()) as { email: string }).email).toBe(email);
+    }
     for (const [id, email] of acknowledged) {
       const response = await fetch(`${base}/v1/users/${id}`, { headers });
       expect(response.status).toBe(200);

@@ -34,7 +34,9 @@ export interface SqliteIdempotencyStoreOptions {
  * are written through a group commit on the fsynced connection (the event store's, when given), so the
  * outcomes of many requests cost one transaction, and `complete` resolves once its outcome is durable (the response is only sent then: an
  * acknowledged outcome survives a kill -9). A claim dies with its process, as a durable claim would once
- * its lease passed: a request that was never acknowledged can be run again by its retry.
+ * its lease passed: a request that was never acknowledged can be run again by its retry. Its events may be
+ * durable already (the outcome rides the group commit after theirs): such a retry runs against them, a user
+ * creation then answering 409 naming its own user (docs/STACK-NOTES.md, "Group commits a user creation waits for").
  *
  * Outcomes are rows of a rowid table, so each lands at its end, and the identity is in a small unique index:
  * with the identity as the key of a WITHOUT ROWID table (each ~0.5 KiB row at a random place, its leaf split
