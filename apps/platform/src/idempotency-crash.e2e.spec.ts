@@ -1,0 +1,121 @@
+import { deadline, waitFor } from '@cip/shared/testing';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { exited, freePort } from '@cip/platform/topologies';
+
+const KEY = 'sk_sandbox_idemCrashKeyEEEEEEEEEEEEEEEEEEEEEEEEEEE';
+
+/**
+ * A card creation has no uniqueness to refuse a second run: only the idempotency record stands between a
+ * retry and a second card (spec part 4, "no second object is created"). A keyed creation killed after its
+ * events were durable and before its outcome was must not run again when retried.
+ */
+describe('durability: kill -9 in the middle of keyed card creations, every key retried after the restart', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-idem-'));
+  let child: ChildProcess | undefined;
+
+  afterAll(() => discardPlatform(child, dataDir));
+
+  it('creates exactly one card per key, and replays each answered creation as it was sent', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const call = jsonCaller(base, KEY);
+    const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+    child = await startDurablePlatform(dataDir, port, KEY);
+
+    const userIds: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const user = await call('POST', '/v1/users', {
+        email: `idem-crash-${i}@example.com`,
+        firstName: 'Kill',
+        lastName: 'Nine',
+        countryOfResidence: 'FR',
+      });
+      const kyc = await call('PUT', '/v1/kycs', { userId: user.body.id, type: 'full' });
+      await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/complete`, {});
+      expect((await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/approve`, {})).status).toBe(200);
+      userIds.push(user.body.id as string);
+    }
+
+    const post = (key: string, body: string) =>
+      fetch(`${base}/v1/cards`, { method: 'POST', headers: { ...headers, 'x-idempotency-key': key }, body });
+    /** Every key sent, with its body; the answer when one came before the kill. */
+    const sentKeys = new Map<string, { body: string; answer?: { status: number; body: unknown } }>();
+    let answered = 0;
+    let killed = false;
+    let n = 0;
+    const inTime = deadline({ what: '200 answered keyed card creations to kill the platform on' });
+    const worker = async () => {
+      while (!killed) {
+        inTime();
+        const i = n++;
+        const key = `idem-crash-card-${i}`;
+        const body = JSON.stringify({ userId: userIds[i % userIds.length], type: 'virtual' });
+        sentKeys.set(key, { body });
+        try {
+          const response = await post(key, body);
+          sentKeys.set(key, { body, answer: { status: response.status, body: await response.json() } });
+          answered++;
+        } catch {
+          return; // the process is gone: this creation was not answered
+        }
+        if (answered >= 200 && !killed) {
+          killed = true;
+          child!.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, () => worker()));
+    await exited(child);
+    expect(child.signalCode).toBe('SIGKILL');
+    const unanswered = [...sentKeys.values()].filter((s) => !s.answer).length;
+    expect(unanswered).toBeGreaterThan(0);
+
+    // The claims died with the process: every key is retried after the restart, answered or not.
+    child = await startDurablePlatform(dataDir, port, KEY);
+    let lost = 0;
+    for (const [key, { body, answer }] of sentKeys) {
+      const retry = await post(key, body);
+      const retried = { status: retry.status, body: (await retry.json()) as Record<string, unknown> };
+      if (answer) {
+        // Answered before the kill: the stored outcome, as it was sent.
+        expect({ key, ...retried }).toEqual({ key, ...answer });
+        expect(retry.headers.get('x-idempotent-replayed')).toBe('true');
+      } else if (retried.status === 409) {
+        // Its card was written, its answer was not: refused, never run a second time.
+        expect((retried.body.error as { code: string }).code).toBe('idempotency_outcome_lost');
+        lost++;
+      } else {
+        expect({ key, status: retried.status }).toEqual({ key, status: 201 });
+      }
+    }
+
+    // Exactly one card per key: as many cards as keys, whatever the kill interrupted.
+    const countCards = async () => {
+      let total = 0;
+      for (const userId of userIds) {
+        for (let page = 0; ; page++) {
+          const list = await call('GET', `/v1/cards?userId=${userId}&limit=100&fromPage=${page}`);
+          total += (list.body.items as unknown[]).length;
+          if (!list.body.hasMore) break;
+        }
+      }
+      return total;
+    };
+    let cards = 0;
+    await waitFor(async () => (cards = await countCards()) >= sentKeys.size, {
+      what: `a card for each of the ${sentKeys.size} keys in the list`,
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+    expect({ cards, keys: sentKeys.size, unanswered, lost }).toEqual({
+      cards: sentKeys.size,
+      keys: sentKeys.size,
+      unanswered,
+      lost,
+    });
+  }, 90_000);
+});
