@@ -20,6 +20,7 @@ export const API_ERROR_STATUS = {
   shipping_address_required: 409,
   invalid_state_transition: 409,
   idempotency_request_in_progress: 409,
+  idempotency_outcome_lost: 409,
   concurrency_conflict: 409,
   wallet_compliance_hold: 409,
   card_not_active: 409,

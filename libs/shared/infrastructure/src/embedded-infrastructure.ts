@@ -104,9 +104,11 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
       personalData,
       bus,
       readStore: new SqliteReadStore(derived),
-      // Outcomes ride on the event store's group commit (same connection): one fsync per turn for both.
+      // Outcomes ride on the event store's group commit (same connection): one fsync per turn for both; a
+      // keyed request's run is recorded in its events' transaction (a retry after a kill -9 never runs again).
       idempotency: new SqliteIdempotencyStore(db, {
         commitAlongside: (write) => eventStore.commitAlongside(write),
+        witnessAppends: (witness) => eventStore.witnessAppends(witness),
       }),
     });
   }

@@ -12,7 +12,12 @@ export interface StoredResponse {
 
 export type IdempotencyRecord =
   | { state: 'in_flight'; leaseUntil: number }
-  | { state: 'completed'; response: StoredResponse; expiresAt: number };
+  | { state: 'completed'; response: StoredResponse; expiresAt: number }
+  /**
+   * The claimed request's command ran (its events are durable) and its process died before its outcome
+   * was stored: it must not run again, and there is no answer to replay.
+   */
+  | { state: 'outcome_lost' };
 
 export type ClaimResult = { claimed: true } | { claimed: false; record: IdempotencyRecord };
 
@@ -21,6 +26,13 @@ export interface IdempotencyStore {
   claim(key: string, nowMs: number, leaseMs: number): Promise<ClaimResult>;
   /** Stores the outcome of the claimed request until `expiresAt`. */
   complete(key: string, response: StoredResponse, expiresAt: number): Promise<void>;
+  /**
+   * Ties the claim of `key` to the correlation id its command's events carry (the request id), so that the
+   * store can record, durably with the first of those events, that the command ran (`outcome_lost` after a
+   * crash). Optional: a store whose outcomes cannot be written with the events (the distributed runtime, the
+   * gateway of the split topology) leaves that window open (docs/STACK-NOTES.md, "Keyed requests after a kill -9").
+   */
+  track?(key: string, correlationId: string, expiresAt: number): void;
   /** Gives up a claim without storing an outcome (a request that never ran, such as one refused for load). */
   release(key: string): Promise<void>;
   /** Deletes expired records; returns how many. */

@@ -57,7 +57,9 @@ const COMPONENTS = {
       description:
         'Makes the request safe to retry: the outcome of the first request with this key, path, method, query ' +
         'and body is stored for 24 hours and replayed (with `x-idempotent-replayed: true`) instead of running ' +
-        'again; the same key while the first is still running gets `409 idempotency_request_in_progress`.',
+        'again; the same key while the first is still running gets `409 idempotency_request_in_progress`, and ' +
+        'one whose first request ran but whose answer a server crash lost gets `409 idempotency_outcome_lost` ' +
+        '(it is never run twice: look the result up instead).',
       schema: { type: 'string', minLength: 1, maxLength: 64, examples: ['order-7f3a9c'] },
     },
   },
@@ -144,7 +146,7 @@ function documentOperation(path: string, method: (typeof METHODS)[number], opera
   // Any body sent with these methods is parsed: JSON objects only, within the size limit.
   if (method !== 'get') codes.add('validation_error').add('payload_too_large').add('unsupported_media_type');
   if (writes) {
-    codes.add('validation_error').add('idempotency_request_in_progress');
+    codes.add('validation_error').add('idempotency_request_in_progress').add('idempotency_outcome_lost');
     operation.parameters = [...parameters, { $ref: '#/components/parameters/IdempotencyKey' }];
   }
 

@@ -82,7 +82,8 @@ export interface IdempotencyOptions {
  * `x-idempotency-key` on POST and PUT: the first request with an identity claims it before its handler
  * runs; its outcome (success or failure) is stored as sent and replayed for 24 hours with
  * `x-idempotent-replayed: true`; an identical request still running gets `409
- * idempotency_request_in_progress`. Expired outcomes are purged in the background.
+ * idempotency_request_in_progress`, and one whose command ran in a process that died before storing its
+ * answer `409 idempotency_outcome_lost` (never a second run). Expired outcomes are purged in the background.
  */
 export function installIdempotency(fastify: FastifyInstance, options: IdempotencyOptions): void {
   const store = (principal: Principal) => options.infrastructure.scope(principal.environment).idempotency;
@@ -109,13 +110,12 @@ export function installIdempotency(fastify: FastifyInstance, options: Idempotenc
       header,
       request.principal,
     );
-    const claim = await store(request.principal).claim(
-      identity,
-      options.clock.now().getTime(),
-      IDEMPOTENCY_LEASE_MS,
-    );
+    const now = options.clock.now().getTime();
+    const claim = await store(request.principal).claim(identity, now, IDEMPOTENCY_LEASE_MS);
     if (claim.claimed) {
       request.idempotencyIdentity = identity;
+      // The command's events carry the request id (`callerContext`): the store records the run with them.
+      store(request.principal).track?.(identity, request.id, now + IDEMPOTENCY_RETENTION_MS);
       return;
     }
     if (claim.record.state === 'in_flight') {
@@ -124,6 +124,15 @@ export function installIdempotency(fastify: FastifyInstance, options: Idempotenc
         reply,
         'idempotency_request_in_progress',
         'An identical request with this idempotency key is still being processed; retry shortly',
+      );
+    }
+    if (claim.record.state === 'outcome_lost') {
+      return sendError(
+        request,
+        reply,
+        'idempotency_outcome_lost',
+        'An identical request with this idempotency key was executed, but its response was lost in a ' +
+          'server restart; it is not executed again: look the result up (list or get) instead',
       );
     }
     const { status, headers, body } = claim.record.response;

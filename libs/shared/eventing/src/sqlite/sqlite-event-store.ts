@@ -34,6 +34,8 @@ interface PendingAppend {
   parts: PendingPart[];
   enqueuedAt: number;
   write?: () => void;
+  /** The correlation ids of its events (only gathered while a witness is set: see `witnessAppends`). */
+  correlationIds?: string[];
 }
 
 interface EventRow {
@@ -100,6 +102,8 @@ export class SqliteEventStore implements EventStore {
   private knownHead = 0;
   /** Stops the head watcher, which runs while there are subscriptions (see `pollIntervalMs`). */
   private stopHeadWatcher: (() => void) | undefined;
+  /** Runs in each transaction that writes appends with correlation ids (see `witnessAppends`). */
+  private witness: ((correlationIds: ReadonlySet<string>) => void) | undefined;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -174,6 +178,16 @@ export class SqliteEventStore implements EventStore {
     return this.appends.submit({ parts: [], enqueuedAt: performance.now(), write }).then(() => undefined);
   }
 
+  /**
+   * Runs `witness` inside every group commit's transaction that wrote appends carrying correlation ids, after
+   * them, with those ids: what it writes on this connection is durable exactly when those events are. The
+   * idempotency store records there that a keyed request's command ran (docs/STACK-NOTES.md, "Keyed requests
+   * after a kill -9"). A witness that throws fails the whole commit: its record is a guarantee, not a hint.
+   */
+  witnessAppends(witness: (correlationIds: ReadonlySet<string>) => void): void {
+    this.witness = witness;
+  }
+
   private submit(appends: StreamAppend[]): Promise<AppendResult[]> {
     if (this.closed) return Promise.reject(new Error(`Event store ${this.name} is closed`));
     if (appends.some((a) => !a.streamId)) return Promise.reject(new Error('streamId is required'));
@@ -192,7 +206,16 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.appends.submit({ parts, enqueuedAt: performance.now() });
+    let correlationIds: string[] | undefined;
+    if (this.witness) {
+      for (const append of appends) {
+        for (const event of append.events) {
+          const id = event.metadata.correlationId;
+          if (id && !correlationIds?.includes(id)) (correlationIds ??= []).push(id);
+        }
+      }
+    }
+    return this.appends.submit({ parts, enqueuedAt: performance.now(), correlationIds });
   }
 
   /**
@@ -203,6 +226,7 @@ export class SqliteEventStore implements EventStore {
   private writeAppends(batch: PendingAppend[]): (AppendResult[] | Error)[] {
     const outcomes: (AppendResult[] | Error)[] = [];
     let appendedUpTo = 0;
+    let witnessed: Set<string> | undefined;
     const commit = this.db.transaction(() => {
       this.growWal();
       const revisions = new Map<string, number>();
@@ -241,7 +265,9 @@ export class SqliteEventStore implements EventStore {
             return { nextRevision: revision, position: part.rows.length ? lastPosition : this.head() };
           }),
         );
+        for (const id of append.correlationIds ?? []) (witnessed ??= new Set()).add(id);
       }
+      if (witnessed && this.witness) this.witness(witnessed);
     });
     // IMMEDIATE: the write lock is taken at BEGIN, where busy_timeout applies. A deferred transaction reads the
     // revisions first, and SQLite does not wait when a reader then asks for the lock another connection (the

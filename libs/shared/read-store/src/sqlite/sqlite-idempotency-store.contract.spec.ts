@@ -110,3 +110,70 @@ describe('SQLite idempotency store: a file written by an earlier version', () =>
     }
   });
 });
+
+describe("SQLite idempotency store: a tracked claim's run is recorded with its command's events", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-idem-tracked-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const now = Date.UTC(2026, 0, 1);
+  const day = 86_400_000;
+  const response = { status: 201, headers: {}, body: '{"id":"crd-3"}' };
+  const event = (correlationId: string) => ({
+    type: 'CardCreated',
+    data: {},
+    metadata: {
+      eventId: correlationId,
+      occurredAt: new Date(now).toISOString(),
+      correlationId,
+      schemaVersion: 1,
+    },
+  });
+  const open = (file: string) => {
+    const db = openSqliteDatabase(file);
+    const events = new SqliteEventStore(db, { name: 'sqlite:tracked' });
+    const store = new SqliteIdempotencyStore(db, {
+      commitAlongside: (write) => events.commitAlongside(write),
+      witnessAppends: (witness) => events.witnessAppends(witness),
+    });
+    return { db, events, store };
+  };
+
+  it('after the process died between the events and the outcome, refuses to run the command again', async () => {
+    const file = join(dir, 'sandbox.sqlite');
+    const first = open(file);
+    for (const [key, requestId] of [
+      ['ran', 'req-1'],
+      ['never-ran', 'req-2'],
+      ['answered', 'req-3'],
+    ]) {
+      expect(await first.store.claim(key, now, 60_000)).toEqual({ claimed: true });
+      first.store.track(key, requestId, now + day);
+    }
+    await first.events.append('crd-1', [event('req-1')]);
+    await first.events.append('crd-3', [event('req-3')]);
+    await first.store.complete('answered', response, now + day);
+    // Still in flight in its process: an identical request is told to retry shortly, as before.
+    expect(await first.store.claim('ran', now, 60_000)).toEqual({
+      claimed: false,
+      record: { state: 'in_flight', leaseUntil: now + 60_000 },
+    });
+    first.db.close(); // the kill: no outcome for 'ran' nor 'never-ran'
+
+    const second = open(file);
+    try {
+      expect(await second.store.claim('ran', now + 1, 60_000)).toEqual({
+        claimed: false,
+        record: { state: 'outcome_lost' },
+      });
+      expect(await second.store.claim('answered', now + 1, 60_000)).toEqual({
+        claimed: false,
+        record: { state: 'completed', response, expiresAt: now + day },
+      });
+      expect(await second.store.claim('never-ran', now + 1, 60_000)).toEqual({ claimed: true });
+      // Past the retention the key is free again, as an outcome's is.
+      expect(await second.store.claim('ran', now + day, 60_000)).toEqual({ claimed: true });
+      expect(await second.store.purgeExpired(now + day)).toBeGreaterThan(0);
+    } finally {
+      second.db.close();
+    }
+  });
+});

@@ -22,7 +22,16 @@ export interface SqliteIdempotencyStoreOptions {
    * that turn instead of paying one of its own. Without it the store group-commits its outcomes itself.
    */
   commitAlongside?(write: () => void): Promise<void>;
+  /**
+   * The event store's `witnessAppends` on the same connection: with it, a tracked claim (`track`) is recorded
+   * as run inside the transaction of its command's first events, so a retry after a kill -9 between those
+   * events and the outcome finds `outcome_lost` instead of running the command a second time.
+   */
+  witnessAppends?(witness: (correlationIds: ReadonlySet<string>) => void): void;
 }
+
+/** The status of a row that records a command run whose outcome was never stored (see `track`). */
+const RAN_WITHOUT_OUTCOME = 0;
 
 /**
  * Idempotency records of the embedded runtime, in the environment's SQLite file.
@@ -37,6 +46,10 @@ export interface SqliteIdempotencyStoreOptions {
  * its lease passed: a request that was never acknowledged can be run again by its retry. Its events may be
  * durable already (the outcome rides the group commit after theirs): such a retry runs against them, a user
  * creation then answering 409 naming its own user (docs/STACK-NOTES.md, "Group commits a user creation waits for").
+ * Unless the claim is tracked (`track`, with `witnessAppends`): the claim's row is then written in the
+ * transaction of its command's first events, with no outcome (status 0), and a retry finding that row
+ * without its claim in flight is answered `outcome_lost`: the command ran, its answer is gone, it never runs
+ * again (docs/STACK-NOTES.md, "Keyed requests after a kill -9").
  *
  * Outcomes are rows of a rowid table, so each lands at its end, and the identity is in a small unique index:
  * with the identity as the key of a WITHOUT ROWID table (each ~0.5 KiB row at a random place, its leaf split
@@ -48,6 +61,11 @@ export interface SqliteIdempotencyStoreOptions {
 export class SqliteIdempotencyStore implements IdempotencyStore {
   /** Claims of this process not yet completed: key → end of the lease (ms). */
   private readonly inFlight = new Map<string, number>();
+  /** Tracked claims in flight: correlation id → the claims its events run for (a caller may reuse a request id). */
+  private readonly tracked = new Map<string, { key: string; expiresAt: number }[]>();
+  /** Tracked claims in flight: key → its correlation id. */
+  private readonly correlationOf = new Map<string, string>();
+  private readonly witnessing: boolean;
   private readonly store: (outcome: Outcome) => Promise<void>;
   private readonly select: Statement;
   private readonly completeStatement: Statement;
@@ -96,6 +114,18 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       this.store = (outcome) => outcomes.submit(outcome);
     }
     this.purgeStatement = db.prepare(`DELETE FROM idempotency_outcomes WHERE expires_at <= ?`);
+    // Never replaces an outcome: one stored already (a later append of the same request) stays.
+    const ran = db.prepare(
+      `INSERT INTO idempotency_outcomes (key, expires_at, status, headers, body)
+       VALUES (?, ?, ${RAN_WITHOUT_OUTCOME}, '{}', '') ON CONFLICT (key) DO NOTHING`,
+    );
+    this.witnessing = options.witnessAppends !== undefined;
+    options.witnessAppends?.((correlationIds) => {
+      if (this.tracked.size === 0) return;
+      for (const id of correlationIds) {
+        for (const { key, expiresAt } of this.tracked.get(id) ?? []) ran.run(key, expiresAt);
+      }
+    });
   }
 
   /** Moves the rows of the table of earlier versions (keyed by the identity, with in-flight rows) here. */
@@ -126,7 +156,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   async claim(key: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
     // Synchronous from the lookup to the in-flight entry: no other claim of this process can interleave.
     const row = this.select.get(key) as Row | undefined;
-    if (row && row.expires_at > nowMs) {
+    if (row && row.expires_at > nowMs && row.status !== RAN_WITHOUT_OUTCOME) {
       return {
         claimed: false,
         record: {
@@ -138,6 +168,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     }
     const leaseUntil = this.inFlight.get(key) ?? 0;
     if (leaseUntil > nowMs) return { claimed: false, record: { state: 'in_flight', leaseUntil } };
+    // Ran and not in flight: its process died between the command's events and its outcome.
+    if (row && row.expires_at > nowMs) return { claimed: false, record: { state: 'outcome_lost' } };
     this.inFlight.set(key, nowMs + leaseMs);
     return { claimed: true };
   }
@@ -146,10 +178,30 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     // The claim stays in flight until the outcome is durable: a repeat meanwhile is told to retry.
     await this.store({ key, response, expiresAt });
     this.inFlight.delete(key);
+    this.untrack(key);
+  }
+
+  track(key: string, correlationId: string, expiresAt: number): void {
+    if (!this.witnessing || !this.inFlight.has(key)) return;
+    this.untrack(key);
+    this.correlationOf.set(key, correlationId);
+    const claims = this.tracked.get(correlationId);
+    if (claims) claims.push({ key, expiresAt });
+    else this.tracked.set(correlationId, [{ key, expiresAt }]);
+  }
+
+  private untrack(key: string): void {
+    const correlationId = this.correlationOf.get(key);
+    if (correlationId === undefined) return;
+    this.correlationOf.delete(key);
+    const claims = this.tracked.get(correlationId)?.filter((claim) => claim.key !== key) ?? [];
+    if (claims.length) this.tracked.set(correlationId, claims);
+    else this.tracked.delete(correlationId);
   }
 
   async release(key: string): Promise<void> {
     this.inFlight.delete(key);
+    this.untrack(key);
   }
 
   async purgeExpired(nowMs: number): Promise<number> {
@@ -157,6 +209,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     for (const [key, leaseUntil] of this.inFlight) {
       if (leaseUntil <= nowMs) {
         this.inFlight.delete(key);
+        this.untrack(key);
         purged++;
       }
     }
