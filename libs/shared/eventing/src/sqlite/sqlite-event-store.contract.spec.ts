@@ -133,6 +133,43 @@ describe('SQLite event store: other statements on its connection ride on its gro
   });
 });
 
+describe("SQLite event store: a witness of the appends' correlation ids, in their transaction", () => {
+  const t = storeOnFreshFile('witness', {
+    prepare: (db) => db.exec('CREATE TABLE runs (correlation_id TEXT PRIMARY KEY)'),
+  });
+  const event = (correlationId: string) => ({
+    type: 'Counted',
+    data: {},
+    metadata: {
+      eventId: correlationId,
+      occurredAt: '2026-11-27T10:00:00.000Z',
+      correlationId,
+      schemaVersion: 1,
+    },
+  });
+  const runs = () => t.db.prepare('SELECT correlation_id FROM runs ORDER BY 1').pluck().all();
+
+  it('is told the ids of the appends written, not of those refused, and a witness that throws fails the commit', async () => {
+    let fail = false;
+    t.store.witnessAppends((ids) => {
+      if (fail) throw new Error('the witness could not write');
+      for (const id of ids) t.db.prepare('INSERT INTO runs VALUES (?)').run(id);
+    });
+    await t.store.append('cnt-w', [event('req-1')], { expectedRevision: 'no_stream' });
+    const results = await Promise.allSettled([
+      t.store.append('cnt-w', [event('req-2')], { expectedRevision: 'no_stream' }),
+      t.store.appendMany([{ streamId: 'cnt-x', events: [event('req-3'), event('req-3')] }]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    expect(runs()).toEqual(['req-1', 'req-3']);
+
+    fail = true;
+    await expect(t.store.append('cnt-y', [event('req-4')])).rejects.toThrow('the witness could not write');
+    expect(await t.store.readStream('cnt-y')).toEqual([]);
+    expect(runs()).toEqual(['req-1', 'req-3']);
+  });
+});
+
 describe('SQLite event store: another process writing to the same file', () => {
   const t = storeOnFreshFile('busy');
 
