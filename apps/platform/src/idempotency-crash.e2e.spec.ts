@@ -77,23 +77,30 @@ describe('durability: kill -9 in the middle of keyed card creations, every key r
     // The claims died with the process: every key is retried after the restart, answered or not.
     child = await startDurablePlatform(dataDir, port, KEY);
     let lost = 0;
+    /** Keys whose creation succeeded (a 201, first or on the retry) or ran without its answer: one card each. */
+    let created = 0;
+    const statuses: Record<number, number> = {};
     for (const [key, { body, answer }] of sentKeys) {
       const retry = await post(key, body);
       const retried = { status: retry.status, body: (await retry.json()) as Record<string, unknown> };
+      statuses[(answer ?? retried).status] = (statuses[(answer ?? retried).status] ?? 0) + 1;
+      if ((answer ?? retried).status === 201) created++;
       if (answer) {
-        // Answered before the kill: the stored outcome, as it was sent.
+        // Answered before the kill (a 201, or a refusal of a loaded platform): the stored outcome, as it was sent.
         expect({ key, ...retried }).toEqual({ key, ...answer });
         expect(retry.headers.get('x-idempotent-replayed')).toBe('true');
       } else if (retried.status === 409) {
         // Its card was written, its answer was not: refused, never run a second time.
         expect((retried.body.error as { code: string }).code).toBe('idempotency_outcome_lost');
         lost++;
+        created++;
       } else {
         expect({ key, status: retried.status }).toEqual({ key, status: 201 });
       }
     }
+    expect(created).toBeGreaterThanOrEqual(200);
 
-    // Exactly one card per key: as many cards as keys, whatever the kill interrupted.
+    // Exactly one card per key that created one, whatever the kill interrupted.
     const countCards = async () => {
       let total = 0;
       for (const userId of userIds) {
@@ -106,16 +113,11 @@ describe('durability: kill -9 in the middle of keyed card creations, every key r
       return total;
     };
     let cards = 0;
-    await waitFor(async () => (cards = await countCards()) >= sentKeys.size, {
-      what: `a card for each of the ${sentKeys.size} keys in the list`,
+    await waitFor(async () => (cards = await countCards()) >= created, {
+      what: `a card for each of the ${created} keys that created one in the list (statuses ${JSON.stringify(statuses)}, ${lost} lost)`,
       timeoutMs: 10_000,
       intervalMs: 100,
     });
-    expect({ cards, keys: sentKeys.size, unanswered, lost }).toEqual({
-      cards: sentKeys.size,
-      keys: sentKeys.size,
-      unanswered,
-      lost,
-    });
+    expect({ cards, unanswered, lost }).toEqual({ cards: created, unanswered, lost });
   }, 90_000);
 });
