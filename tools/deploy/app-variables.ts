@@ -150,6 +150,19 @@ export const APP_VARIABLES: Record<string, AppVariables> = {
 };
 
 /** Every variable an app may be given: its requirements, its options, its keys, PUBLIC_BASE_URL if it links. */
+/** An app's environment (`names`, as compose or the chart sets it) has every variable its row requires, and none it does not read. */
+export function expectVariablesOfApp(app: string, names: string[]): void {
+  const row = APP_VARIABLES[app];
+  expect({ app, missing: row.requires.filter((name) => !names.includes(name)) }).toEqual({
+    app,
+    missing: [],
+  });
+  expect({ app, unread: names.filter((name) => !allowedVariables(app).has(name)) }).toEqual({
+    app,
+    unread: [],
+  });
+}
+
 export function allowedVariables(app: string): Set<string> {
   const row = APP_VARIABLES[app];
   return new Set([

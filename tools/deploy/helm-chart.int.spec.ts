@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import {
-  allowedVariables,
+  expectVariablesOfApp,
   APP_VARIABLES,
   APPS,
   composedApp,
@@ -238,14 +238,7 @@ withHelm('Helm chart: rendered', () => {
       const row = APP_VARIABLES[app];
       const env = containerOf(deployment).env;
       const names = env.map((variable) => variable.name);
-      expect({ app, missing: row.requires.filter((name) => !names.includes(name)) }).toEqual({
-        app,
-        missing: [],
-      });
-      expect({ app, unread: names.filter((name) => !allowedVariables(app).has(name)) }).toEqual({
-        app,
-        unread: [],
-      });
+      expectVariablesOfApp(app, names);
       // Keys a pod would otherwise make on its own disk: from the Secret, required.
       const fromSecret = env.filter((variable) => variable.valueFrom?.secretKeyRef.optional !== true);
       expect({
