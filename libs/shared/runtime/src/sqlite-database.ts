@@ -16,6 +16,29 @@ function createPrivately(path: string): void {
   chmodSync(path, 0o600);
 }
 
+const WAL_SWITCH_DEADLINE_MS = 10_000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * `journal_mode = WAL` on a file another process is opening at the same moment can answer SQLITE_BUSY at
+ * once, without calling the busy handler (the mode change needs an exclusive lock; seen with four processes
+ * opening a fresh DATA_DIR together). It is retried here, pausing the thread a few milliseconds between tries:
+ * this runs once per file at start, before the event loop has anything else to do.
+ */
+function switchToWal(db: SqliteDatabase): void {
+  const deadline = Date.now() + WAL_SWITCH_DEADLINE_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') || Date.now() > deadline) throw error;
+      Atomics.wait(pause, 0, 0, Math.min(50, 5 * attempt));
+    }
+  }
+}
+
 /**
  * Opens one SQLite file of the embedded runtime. WAL lets readers run beside the single writer;
  * `synchronous=FULL` makes every commit durable (fsync of the WAL) before it is acknowledged, which is
@@ -36,7 +59,7 @@ export function openSqliteDatabase(
   // First: the processes of the split topology open a fresh file at once, and switching it to WAL (like
   // creating its tables) takes a lock another of them may hold for a moment.
   db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  switchToWal(db);
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   // Deleted and overwritten content is zeroed rather than left in free space: an erasure (a read model
