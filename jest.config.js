@@ -21,13 +21,18 @@ module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.unit.spec.ts'] },
     { ...base, displayName: 'contract', testMatch: ['<rootDir>/{apps,libs}/**/*.contract.spec.ts'] },
-    { ...base, displayName: 'int', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts'] },
+    {
+      ...base,
+      displayName: 'int',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/slow-test-timeout.js'],
+    },
     {
       ...base,
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs}/**/*.e2e.spec.ts'],
       globalSetup: '<rootDir>/tools/jest/build-platform.js',
-      setupFilesAfterEnv: ['<rootDir>/tools/jest/e2e-timeout.js'],
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/slow-test-timeout.js'],
     },
   ],
 };
