@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { approvedUser, discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
 import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_cardsCrashKeyDDDDDDDDDDDDDDDDDDDDDDDDDD';
@@ -23,18 +23,10 @@ describe('durability: kill -9 in the middle of card creations (vault group commi
     // Four active users with their wallets, the cards spread over them.
     const userIds: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const user = await call('POST', '/v1/users', {
-        email: `cards-crash-${i}@example.com`,
-        firstName: 'Kill',
-        lastName: 'Nine',
-        countryOfResidence: 'FR',
-      });
-      const kyc = await call('PUT', '/v1/kycs', { userId: user.body.id, type: 'full' });
-      await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/complete`, {});
-      expect((await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/approve`, {})).status).toBe(200);
-      const wallets = await call('GET', `/v1/wallets?userId=${String(user.body.id)}`);
+      const userId = await approvedUser(call, `cards-crash-${i}@example.com`);
+      const wallets = await call('GET', `/v1/wallets?userId=${userId}`);
       expect(wallets.body.items).toEqual([expect.objectContaining({ status: 'active' })]);
-      userIds.push(user.body.id as string);
+      userIds.push(userId);
     }
 
     const acknowledged = new Map<string, string>(); // card id -> last4

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { approvedUser, discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
 import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_idemCrashKeyEEEEEEEEEEEEEEEEEEEEEEEEEEE';
@@ -27,18 +27,7 @@ describe('durability: kill -9 in the middle of keyed card creations, every key r
     child = await startDurablePlatform(dataDir, port, KEY);
 
     const userIds: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const user = await call('POST', '/v1/users', {
-        email: `idem-crash-${i}@example.com`,
-        firstName: 'Kill',
-        lastName: 'Nine',
-        countryOfResidence: 'FR',
-      });
-      const kyc = await call('PUT', '/v1/kycs', { userId: user.body.id, type: 'full' });
-      await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/complete`, {});
-      expect((await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/approve`, {})).status).toBe(200);
-      userIds.push(user.body.id as string);
-    }
+    for (let i = 0; i < 2; i++) userIds.push(await approvedUser(call, `idem-crash-${i}@example.com`));
 
     const post = (key: string, body: string) =>
       fetch(`${base}/v1/cards`, { method: 'POST', headers: { ...headers, 'x-idempotency-key': key }, body });

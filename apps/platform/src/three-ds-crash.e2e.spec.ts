@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { approvedUser, discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
 import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_threeDsCrashKeyFFFFFFFFFFFFFFFFFFFFFFFFF';
@@ -54,22 +54,12 @@ describe('durability: kill -9 during a pending 3DS challenge', () => {
     const call = jsonCaller(base, KEY);
     child = await startDurablePlatform(dataDir, port, KEY);
 
-    const user = await call('POST', '/v1/users', {
-      email: 'three-ds-crash@example.com',
-      firstName: 'Kill',
-      lastName: 'Nine',
-      countryOfResidence: 'FR',
-    });
-    const kyc = await call('PUT', '/v1/kycs', { userId: user.body.id, type: 'full' });
-    await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/complete`, {});
-    expect((await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/approve`, {})).status).toBe(200);
+    const userId = await approvedUser(call, 'three-ds-crash@example.com');
     await waitFor(
-      async () =>
-        ((await call('GET', `/v1/wallets?userId=${String(user.body.id)}`)).body.items as unknown[]).length >
-        0,
+      async () => ((await call('GET', `/v1/wallets?userId=${userId}`)).body.items as unknown[]).length > 0,
       { what: 'the wallet of the user the approved KYC activated' },
     );
-    const card = await call('POST', '/v1/cards', { userId: user.body.id, type: 'virtual' });
+    const card = await call('POST', '/v1/cards', { userId, type: 'virtual' });
     expect(card).toMatchObject({ status: 201 });
     const cardId = card.body.id as string;
     const link = await call('POST', `/v1/cards/${cardId}/reveal`);

@@ -47,26 +47,33 @@ export function jsonCaller(base: string, apiKey: string) {
   };
 }
 
-/**
- * Over HTTP with `call`: a user, a full KYC approved, its wallet funded with `deposit` (USD) and a virtual
- * card: the cardholder a kill -9 test pays with.
- */
-export async function fundedCardholder(
-  call: ReturnType<typeof jsonCaller>,
-  email: string,
-  deposit: number,
-): Promise<{ userId: string; walletId: string; card: Record<string, unknown> }> {
+/** Over HTTP with `call`: a user whose full KYC is approved (so the wallets context has opened its wallet). */
+export async function approvedUser(call: ReturnType<typeof jsonCaller>, email: string): Promise<string> {
   const user = await call('POST', '/v1/users', {
     email,
     firstName: 'Kill',
     lastName: 'Nine',
     countryOfResidence: 'FR',
   });
+  if (user.status !== 201) throw new Error(`The user creation answered ${user.status}`);
   const userId = String(user.body.id);
   const kyc = await call('PUT', '/v1/kycs', { userId, type: 'full' });
   await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/complete`, {});
   const approved = await call('POST', `/v1/simulate/kyc/${String(kyc.body.id)}/approve`, {});
   if (approved.status !== 200) throw new Error(`KYC approval answered ${approved.status}`);
+  return userId;
+}
+
+/**
+ * Over HTTP with `call`: an approved user (`approvedUser`), its wallet funded with `deposit` (USD) and a
+ * virtual card: the cardholder a kill -9 test pays with.
+ */
+export async function fundedCardholder(
+  call: ReturnType<typeof jsonCaller>,
+  email: string,
+  deposit: number,
+): Promise<{ userId: string; walletId: string; card: Record<string, unknown> }> {
+  const userId = await approvedUser(call, email);
   const wallets = await call('GET', `/v1/wallets?userId=${userId}`);
   const walletId = (wallets.body.items as { id: string }[])[0].id;
   const funded = await call('POST', '/v1/simulate/deposit', { walletId, amount: deposit });
