@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DistributorsService } from '@cip/distributors/service';
+import { DistributorsService, firstSandboxKeyLines } from '@cip/distributors/service';
 import { createHttpApp } from '@cip/gateway/http';
 import { serviceClients } from '@cip/platform/composition';
 import { readStoreDriver, serviceInfrastructure } from '@cip/shared/infrastructure';
@@ -46,10 +46,7 @@ async function main(): Promise<void> {
   logger.info({ port: config.port }, 'gateway listening');
   if (bootstrap?.firstSandboxKey) {
     // For the person at the terminal, as the embedded platform's banner: stderr, never the JSON log.
-    process.stderr.write(
-      `  sandbox API key  ${bootstrap.firstSandboxKey.apiKey}\n` +
-        '                   (shown once: keep it; create more with `npm run cli -- keys create`)\n',
-    );
+    process.stderr.write(`${firstSandboxKeyLines(bootstrap.firstSandboxKey).join('\n')}\n`);
   }
 }
 

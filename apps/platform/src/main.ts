@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { firstSandboxKeyLines } from '@cip/distributors/service';
 import { ConfigError, readPlatformConfig } from '@cip/shared/runtime';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,10 +23,7 @@ async function main(): Promise<void> {
     `  card network     ${platform.cardNetworkAddress} (ISO 8583; the issuer links to it${config.cardNetwork ? '' : ', the sandbox simulator in this process'})`,
   ];
   if (platform.firstSandboxKey) {
-    lines.push(
-      `  sandbox API key  ${platform.firstSandboxKey.apiKey}`,
-      '                   (shown once: keep it; create more with `npm run cli -- keys create`)',
-    );
+    lines.push(...firstSandboxKeyLines(platform.firstSandboxKey));
   }
   lines.push(`  started in ${Math.round(performance.now() - startedAt)} ms`);
   // The banner is for the person at the terminal: stderr, so stdout stays JSON log lines for collectors.

@@ -51,6 +51,12 @@ export interface IssuedApiKey {
   apiKey: string;
 }
 
+/** The banner lines that show a first sandbox key once to the person at the terminal (npm start, the split gateway). */
+export const firstSandboxKeyLines = (key: IssuedApiKey): string[] => [
+  `  sandbox API key  ${key.apiKey}`,
+  '                   (shown once: keep it; create more with `npm run cli -- keys create`)',
+];
+
 export function environmentOfKey(apiKey: string): Environment | null {
   if (apiKey.startsWith(API_KEY_PREFIX.sandbox)) return 'sandbox';
   if (apiKey.startsWith(API_KEY_PREFIX.production)) return 'production';
