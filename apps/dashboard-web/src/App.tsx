@@ -33,6 +33,9 @@ const theme: RaThemeOptions = {
   },
   components: {
     ...defaultTheme.components,
+    // Spinners (react-admin's loading indicator, ours) are ARIA progressbars and need an accessible name:
+    // axe-core reports one without it whenever a page is checked while it still loads.
+    MuiCircularProgress: { defaultProps: { 'aria-label': 'Loading' } },
     // react-admin writes its "nothing here yet" message in the disabled text colour: below AA contrast.
     RaEmpty: {
       styleOverrides: {
