@@ -63,6 +63,7 @@ export function App() {
       dashboard={Home}
       theme={theme}
       darkTheme={null}
+      requireAuth
       disableTelemetry
     >
       <Resource

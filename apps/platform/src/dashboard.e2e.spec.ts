@@ -497,6 +497,41 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     expect(after.status).toBe(401);
   });
 
+  it('an anonymous visitor on a slow device gets the sign-in page, never the staff menu', async () => {
+    // A fresh-clone CI run waited 30 s for the sign-in form: without react-admin's requireAuth the staff
+    // layout (menu, no form) renders first and asks for the session again and again before the redirect
+    // lands, which an 8x slower CPU stretched past 15 s in two loads of three here.
+    const anonymous = await newContext();
+    try {
+      const page = await anonymous.newPage();
+      const cdp = await anonymous.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
+      await page.goto('/');
+      // Whichever a person sees first: the sign-in form, or the staff menu (the loser's wait is dropped).
+      const first = await Promise.race([
+        heading(page, 'Sign in to the backoffice').then(
+          () => 'sign-in form',
+          () => 'nothing',
+        ),
+        page
+          .getByRole('menuitem')
+          .first()
+          .waitFor()
+          .then(
+            () => 'staff menu',
+            () => 'nothing',
+          ),
+      ]);
+      expect({ first, url: page.url() }).toEqual({
+        first: 'sign-in form',
+        url: expect.stringContaining('#/login'),
+      });
+      expect(await page.getByRole('menuitem').count()).toBe(0);
+    } finally {
+      await anonymous.close();
+    }
+  });
+
   it('shows every main page in each environment, production marked as such', async () => {
     const { page } = staff.admin;
     await page.goto('/#/sandbox/search');
