@@ -30,6 +30,8 @@ export interface ServiceInfrastructureOptions {
   logger: Logger;
   /** Other SQLite files of the process (a context's own store) the embedded checkpoint worker runs. */
   checkpointedFiles?: string[];
+  /** The driver of an app that runs on one only (the relay: distributed); by default STORE_DRIVER's. */
+  driver?: StoreDriver;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -45,7 +47,7 @@ export function serviceInfrastructure(
   options: ServiceInfrastructureOptions,
 ): InfrastructureModuleOptions {
   const env = options.env ?? process.env;
-  const driver = readStoreDriver(env);
+  const driver = options.driver ?? readStoreDriver(env);
   const policies = personalDataOf(options.contexts);
   const open: InfrastructureModuleOptions['open'] =
     driver === 'embedded'

@@ -1,25 +1,15 @@
-import {
-  ConsoleLogger,
-  DynamicModule,
-  INestApplicationContext,
-  Module,
-  ModuleMetadata,
-  Provider,
-} from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { MicroserviceOptions, Transport } from '@nestjs/microservices';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DynamicModule, Module, ModuleMetadata, Provider } from '@nestjs/common';
 import {
   ContextDefinition,
   ContextsModule,
   InfrastructureModule,
   InfrastructureModuleOptions,
   serviceInfrastructure,
-  SystemController,
 } from '@cip/shared/infrastructure';
 import type { PublicEventMapper } from '@cip/shared/read-store';
-import { createLogger, type Logger, readLogLevel, readPort, runMain } from '@cip/shared/runtime';
+import { createLogger, readLogLevel } from '@cip/shared/runtime';
 import { ContextTransportModule, ServiceClientModuleOptions } from './context-transport.module';
+import { runServiceApp, type ServiceAppOptions } from './service-app';
 
 export interface ContextServiceModuleOptions {
   infrastructure: InfrastructureModuleOptions;
@@ -43,7 +33,8 @@ class ContextServiceModule {}
 
 /**
  * A context's service: its contexts in one process, the contracts they provide served as message handlers,
- * every other service's contracts as clients, the log consumers running, and /health and /metrics.
+ * every other service's contracts as clients, the log consumers running (/health and /metrics are the app
+ * template's, `runServiceApp`).
  */
 export function contextServiceModule(options: ContextServiceModuleOptions): DynamicModule {
   return {
@@ -62,65 +53,43 @@ export function contextServiceModule(options: ContextServiceModuleOptions): Dyna
         contracts: options.contexts.flatMap((context) => context.contracts),
       }),
     ],
-    controllers: [SystemController],
   };
 }
 
-export interface ContextServiceAppOptions extends Omit<ContextServiceModuleOptions, 'infrastructure'> {
-  /** The service's name (logs, the Kafka client id `cip-<name>`). */
-  name: string;
+export interface ContextServiceAppOptions
+  extends
+    Omit<ContextServiceModuleOptions, 'infrastructure'>,
+    Omit<ServiceAppOptions, 'imports' | 'tcpPort'> {
   /** The TCP port of its commands: an environment variable and its default. */
   tcpPort: { env: string; default: number };
-  /** The process's logger (default: LOG_LEVEL, named after the service). */
-  logger?: Logger;
   /** Other SQLite files of the hosted contexts the embedded driver's checkpoint worker runs (card vaults). */
   checkpointedFiles?: string[];
-  /**
-   * Runs once every module is up, before the first command is accepted: wiring that needs the running
-   * contexts (the public URLs their links start with).
-   */
-  beforeListening?(app: INestApplicationContext): void | Promise<void>;
 }
 
 /**
- * The app template of a context service: the contexts on the driver STORE_DRIVER names
+ * The app template of a context service (`runServiceApp`): the contexts on the driver STORE_DRIVER names
  * (`serviceInfrastructure`), commands on TCP (`tcpPort`), /health and /metrics on METRICS_PORT. On SIGTERM
  * Nest closes the TCP and HTTP listeners, then the consumers and the stores.
  */
 export function runContextService(
   compose: ContextServiceAppOptions | (() => ContextServiceAppOptions),
 ): void {
-  const name = typeof compose === 'function' ? 'Service' : `${compose.name} service`;
-  runMain(name, async () => {
-    // Composed inside runMain: a wrong variable stops the start with its message, not an uncaught throw.
+  const label = typeof compose === 'function' ? 'Service' : `${compose.name} service`;
+  runServiceApp(label, () => {
     const options = typeof compose === 'function' ? compose() : compose;
     const logger = options.logger ?? createLogger(readLogLevel(), options.name);
-    const host = process.env.HOST || '0.0.0.0';
-    const tcpPort = readPort(options.tcpPort.env, options.tcpPort.default);
-    const metricsPort = readPort('METRICS_PORT', 9464);
-    const app = await NestFactory.create<NestFastifyApplication>(
-      contextServiceModule({
-        ...options,
-        infrastructure: serviceInfrastructure(options.name, {
-          contexts: options.contexts,
-          runConsumers: true,
-          logger,
-          checkpointedFiles: options.checkpointedFiles,
-        }),
-      }),
-      new FastifyAdapter({ logger: false }),
-      { logger: new ConsoleLogger({ json: true, logLevels: ['error', 'warn'] }), abortOnError: false },
-    );
-    app.connectMicroservice<MicroserviceOptions>({
-      transport: Transport.TCP,
-      options: { host, port: tcpPort },
+    const infrastructure = serviceInfrastructure(options.name, {
+      contexts: options.contexts,
+      runConsumers: true,
+      logger,
+      checkpointedFiles: options.checkpointedFiles,
     });
-    app.enableShutdownHooks();
-    // Every module, consumers included, is up before the first command is accepted.
-    await app.init();
-    await options.beforeListening?.(app);
-    await app.startAllMicroservices();
-    await app.listen({ port: metricsPort, host });
-    logger.info({ tcpPort, metricsPort }, `${options.name} service listening`);
+    return {
+      name: `${options.name} service`,
+      imports: [contextServiceModule({ ...options, infrastructure })],
+      tcpPort: options.tcpPort,
+      logger,
+      beforeListening: options.beforeListening,
+    };
   });
 }

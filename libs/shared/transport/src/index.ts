@@ -4,3 +4,4 @@ export * from './context-server';
 export * from './context-transport.module';
 export * from './wire-errors';
 export * from './context-service-app';
+export * from './service-app';

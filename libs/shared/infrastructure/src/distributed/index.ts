@@ -1,2 +1,3 @@
 export * from './distributed-infrastructure';
 export * from './distributed-config';
+export * from './relay.module';
