@@ -3,20 +3,19 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
   expectVariablesOfApp,
-  APP_VARIABLES,
   APPS,
   composedApp,
   expectedRemotes,
-  HOST_VARIABLES,
   SERVICES,
   unreadVariables,
 } from './app-variables';
+import { appVariables, SERVICE_HOST_VARIABLES } from '@cip/platform/registry';
 
 // docker-compose.yml, checked the way `docker compose config` would resolve it (YAML merge keys and anchors)
 // since CI has no compose engine: every app of the repository (PLATFORM_SERVICES, the gateway, the
 // dashboard, the relay) is there from the one image, with exactly the variables it reads
-// (tools/deploy/app-variables.ts), valid for the configuration schema, every service reached at its compose
-// name as the code reads the addresses, the keys it would make kept on a volume, a healthcheck on its
+// (PLATFORM_APP_VARIABLES in libs/platform/registry), valid for the configuration schema, every service
+// reached at its compose name as the code reads the addresses, the keys it would make kept on a volume, a healthcheck on its
 // /health, and a start order that only waits on services that have a healthcheck and never on itself.
 const root = join(__dirname, '..', '..');
 
@@ -71,7 +70,7 @@ describe('docker-compose.yml', () => {
       }),
     });
     const environment = environmentOf(app);
-    const row = APP_VARIABLES[app];
+    const row = appVariables(app);
     const names = Object.keys(environment);
     expectVariablesOfApp(app, names);
     if (row.links) expect(environment.PUBLIC_BASE_URL).toBe('http://localhost:3000');
@@ -86,7 +85,7 @@ describe('docker-compose.yml', () => {
     'has %s reach every service at its compose name and PLATFORM_SERVICES port, as the code reads them',
     (app) => {
       const environment = environmentOf(app);
-      expect(HOST_VARIABLES.filter((name) => !environment[name])).toEqual([]);
+      expect(SERVICE_HOST_VARIABLES.filter((name) => !environment[name])).toEqual([]);
       expect(composedApp(app, environment).remotes).toEqual(expectedRemotes(app, (service) => service));
     },
   );
@@ -95,7 +94,7 @@ describe('docker-compose.yml', () => {
     const unkept = APPS.flatMap((app) => {
       const environment = environmentOf(app);
       const onVolume = (compose.services[app].volumes ?? []).some((volume) => volume.endsWith(':/data'));
-      const made = (APP_VARIABLES[app].keys ?? []).filter((key) => !environment[key]);
+      const made = (appVariables(app).keys ?? []).filter((key) => !environment[key]);
       return made.length > 0 && !onVolume ? [`${app}: ${made.join(', ')}`] : [];
     });
     expect(unkept).toEqual([]);

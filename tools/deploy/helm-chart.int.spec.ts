@@ -4,22 +4,21 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import {
   expectVariablesOfApp,
-  APP_VARIABLES,
   APPS,
   composedApp,
   expectedRemotes,
   tcpPortOf,
   unreadVariables,
 } from './app-variables';
+import { appVariables } from '@cip/platform/registry';
 
 // The Helm chart (helm/card-issuing-platform) as an operator installs it: `helm lint` passes and `helm
 // template` renders, with the defaults and with each installation's values; every rendered manifest is valid
 // against the Kubernetes schemas (kubernetes-models); every app of the repository (PLATFORM_SERVICES, the
 // gateway, the dashboard, the relay) has its Deployment with its probes and exactly the variables it reads
-// (tools/deploy/app-variables.ts), every key it would otherwise make on its own disk from the Secret, and
-// the services' addresses and the card network as the code reads them; singletons stay single; and no
-// secret value sits in a values file. helm comes from
-// tools/ci/install-helm.sh (CI puts it on PATH and sets REQUIRE_HELM=1); elsewhere, without helm, the
+// (PLATFORM_APP_VARIABLES in libs/platform/registry), every key it would otherwise make on its own disk
+// from the Secret, and the services' addresses and the card network as the code reads them; singletons stay
+// single; and no secret value sits in a values file. helm comes from tools/ci/install-helm.sh (CI puts it on PATH and sets REQUIRE_HELM=1); elsewhere, without helm, the
 // rendering cases say they are skipped and why.
 const root = join(__dirname, '..', '..');
 const chart = join(root, 'helm', 'card-issuing-platform');
@@ -235,7 +234,7 @@ withHelm('Helm chart: rendered', () => {
     const publicBaseUrl = publicBaseUrlOf(installation);
     for (const deployment of ofKind(manifestsOf(installation), 'Deployment')) {
       const app = component(deployment);
-      const row = APP_VARIABLES[app];
+      const row = appVariables(app);
       const env = containerOf(deployment).env;
       const names = env.map((variable) => variable.name);
       expectVariablesOfApp(app, names);

@@ -47,3 +47,4 @@ export const PLATFORM_PERSONAL_DATA: PersonalDataPolicy[] = personalDataOf(PLATF
 export const READ_MODELS: RebuildableReadModel[] = readModelsOf(PLATFORM_CONTEXTS);
 
 export * from './services';
+export * from './app-variables';

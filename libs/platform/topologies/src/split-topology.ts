@@ -101,10 +101,13 @@ async function freePorts(count: number): Promise<number[]> {
 async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, sandboxKey: string) {
   // Loaded here, not with this file: the registry brings every context, which the one-process helpers of
   // this lib (platform-process.ts), imported by many specs, do not need.
-  const { PLATFORM_SERVICES, serviceEnvPrefix } = (await import('@cip/platform/registry')) as {
-    PLATFORM_SERVICES: readonly PlatformService[];
-    serviceEnvPrefix(service: string): string;
-  };
+  const { PLATFORM_SERVICES, serviceEnvPrefix, variablesReadBy, wiringOf } =
+    (await import('@cip/platform/registry')) as {
+      PLATFORM_SERVICES: readonly PlatformService[];
+      serviceEnvPrefix(service: string): string;
+      variablesReadBy(app: string, driver: SplitStoreDriver): Set<string>;
+      wiringOf(app: string, driver: SplitStoreDriver): string[];
+    };
   // The table's ports, unless the environment names others (as it would for the apps themselves).
   const env = { ...process.env, ...options.env };
   const port = (name: string, fallback: number) => Number(env[name]) || fallback;
@@ -126,9 +129,8 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
   }));
   const [gatewayPort, dashboardPort, isoPort, relayHealth] = ports.slice(2 * PLATFORM_SERVICES.length);
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const common: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...options.env,
+  // The wiring of the topology: each process is given those its app reads (PLATFORM_APP_VARIABLES).
+  const wiring: Record<string, string> = {
     // On this host only: the services' TCP ports take commands without API keys.
     HOST: env.HOST || '127.0.0.1',
     SIMULATOR_ISO_HOST: env.SIMULATOR_ISO_HOST || '127.0.0.1',
@@ -139,9 +141,9 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     SIMULATOR_ISO_PORT: String(isoPort),
     BOOTSTRAP_SANDBOX_API_KEY: sandboxKey,
   };
-  if (driver === 'distributed' && !common.PERSONAL_DATA_MASTER_KEY) {
+  if (driver === 'distributed' && !env.PERSONAL_DATA_MASTER_KEY) {
     // The distributed apps take it from the environment only; the embedded ones' (same file) serves both.
-    common.PERSONAL_DATA_MASTER_KEY = loadOrCreateSecret({
+    wiring.PERSONAL_DATA_MASTER_KEY = loadOrCreateSecret({
       dataDir: options.dataDir,
       name: 'personal-data-master-key',
       generate: newPersonalDataMasterKey,
@@ -149,13 +151,26 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
   }
   for (const service of services) {
     const prefix = serviceEnvPrefix(service.name);
-    common[`${prefix}_HOST`] = '127.0.0.1';
-    common[`${prefix}_TCP_PORT`] = String(service.tcp);
+    wiring[`${prefix}_HOST`] = '127.0.0.1';
+    wiring[`${prefix}_TCP_PORT`] = String(service.tcp);
   }
+  /** This process's environment and `app`'s wiring (`own`: its ports), of which it gets what `app` reads. */
+  const envOf = (app: string, own: Record<string, string>): NodeJS.ProcessEnv => {
+    const values = { ...wiring, ...own };
+    const missing = wiringOf(app, driver).filter((name) => values[name] === undefined);
+    if (missing.length) {
+      throw new Error(`The split launcher has no value for ${missing.join(', ')}, which ${app} needs`);
+    }
+    const read = variablesReadBy(app, driver);
+    return {
+      ...env,
+      ...Object.fromEntries(Object.entries(values).filter(([name]) => read.has(name))),
+    };
+  };
   const specs: ProcessSpec[] = services.map((service) => ({
     name: service.name,
     main: builtAppMain(service.name),
-    env: { ...common, METRICS_PORT: String(service.health) },
+    env: envOf(service.name, { METRICS_PORT: String(service.health) }),
     ports: { tcp: service.tcp, health: service.health },
     healthUrl: `http://127.0.0.1:${service.health}/health`,
   }));
@@ -163,14 +178,14 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     {
       name: 'gateway',
       main: builtAppMain('gateway'),
-      env: { ...common, PORT: String(gatewayPort) },
+      env: envOf('gateway', { PORT: String(gatewayPort) }),
       ports: { http: gatewayPort, health: gatewayPort },
       healthUrl: `${gatewayUrl}/health`,
     },
     {
       name: 'dashboard',
       main: builtAppMain('dashboard'),
-      env: { ...common, DASHBOARD_PORT: String(dashboardPort) },
+      env: envOf('dashboard', { DASHBOARD_PORT: String(dashboardPort) }),
       ports: { http: dashboardPort, health: dashboardPort },
       healthUrl: `http://127.0.0.1:${dashboardPort}/health`,
     },
@@ -180,7 +195,7 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     specs.push({
       name: 'relay',
       main: builtAppMain('relay'),
-      env: { ...common, METRICS_PORT: String(relayHealth) },
+      env: envOf('relay', { METRICS_PORT: String(relayHealth) }),
       ports: { health: relayHealth },
       healthUrl: `http://127.0.0.1:${relayHealth}/health`,
     });
