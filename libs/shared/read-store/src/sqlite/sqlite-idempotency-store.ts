@@ -1,6 +1,7 @@
 import { GroupCommit, type SqliteDatabase } from '@cip/shared/runtime';
 import type { Statement } from 'better-sqlite3';
-import type { ClaimResult, IdempotencyStore, StoredResponse } from '../idempotency-store.port';
+import type { IdempotentRun } from '@cip/shared/contracts';
+import type { ClaimResult, HostedRun, IdempotencyStore, StoredResponse } from '../idempotency-store.port';
 
 interface Row {
   expires_at: number;
@@ -65,6 +66,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly tracked = new Map<string, { key: string; expiresAt: number }[]>();
   /** Tracked claims in flight: key → its correlation id. */
   private readonly correlationOf = new Map<string, string>();
+  /** Runs of claims of another process's gateway running here (`hostRun`): key → its run, and its callers. */
+  private readonly hosted = new Map<string, { run: string; callers: number }>();
   private readonly witnessing: boolean;
   private readonly store: (outcome: Outcome) => Promise<void>;
   private readonly select: Statement;
@@ -183,6 +186,44 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   track(key: string, correlationId: string, expiresAt: number): void {
     if (!this.witnessing || !this.inFlight.has(key)) return;
+    this.witness(key, correlationId, expiresAt);
+  }
+
+  /**
+   * The split topology's services share the gateway's file: the run's mark is written here, in the
+   * transaction of this process's events, where the gateway reads it (`claim`). Synchronous from the lookup to
+   * the entry, so of two runs of one claim here, exactly one is hosted.
+   */
+  hostRun(run: IdempotentRun, correlationId: string): HostedRun {
+    if (!this.witnessing) return { done: () => undefined };
+    const running = this.hosted.get(run.key);
+    // A retry sent while the run it retries is still going here (its gateway died): that one may still append.
+    if (running && running.run !== run.run) return { refused: 'in_flight' };
+    const hosted = running ?? { run: run.run, callers: 0 };
+    if (!running) {
+      // The run it retries appended and finished here, or in an earlier life of this process.
+      const row = this.select.get(run.key) as Row | undefined;
+      if (row && row.status === RAN_WITHOUT_OUTCOME && row.expires_at > run.claimedAt) {
+        return { refused: 'outcome_lost' };
+      }
+      this.hosted.set(run.key, hosted);
+      this.witness(run.key, correlationId, run.expiresAt);
+    }
+    hosted.callers++;
+    let done = false;
+    return {
+      done: () => {
+        if (done) return;
+        done = true;
+        if (--hosted.callers > 0) return;
+        this.hosted.delete(run.key);
+        this.untrack(run.key);
+      },
+    };
+  }
+
+  /** From now on, the events appended with `correlationId` record that `key`'s claim ran (see the witness). */
+  private witness(key: string, correlationId: string, expiresAt: number): void {
     this.untrack(key);
     this.correlationOf.set(key, correlationId);
     const claims = this.tracked.get(correlationId);
