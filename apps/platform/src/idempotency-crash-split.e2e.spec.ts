@@ -94,7 +94,10 @@ describe('durability: kill -9 of the split topology gateway in the middle of key
               body: (await retry.json()) as Record<string, unknown>,
               replayed: retry.headers.get('x-idempotent-replayed') === 'true',
             };
-            return (retried.body.error as { code?: string } | undefined)?.code !== 'idempotency_request_in_progress';
+            return (
+              (retried.body.error as { code?: string } | undefined)?.code !==
+              'idempotency_request_in_progress'
+            );
           },
           { what: `the retry of ${key} answered other than in progress`, timeoutMs: 10_000, intervalMs: 50 },
         );

@@ -66,7 +66,13 @@ export const IDEMPOTENCY_REFUSALS = {
 } as const;
 
 /** Only what a context needs crosses a process boundary (the gateway's principal also carries its key id). */
-export const wireCaller = ({ distributorId, environment, program, requestId, idempotency }: Caller): Caller => ({
+export const wireCaller = ({
+  distributorId,
+  environment,
+  program,
+  requestId,
+  idempotency,
+}: Caller): Caller => ({
   distributorId,
   environment,
   program,

@@ -38,7 +38,8 @@ function hostIdempotentRun(infrastructure: Infrastructure, caller: Caller | unde
   if (!run) return undefined;
   const hosted = infrastructure.scope(caller.environment).idempotency.hostRun?.(run, caller.requestId);
   if (hosted && 'refused' in hosted) {
-    const code = hosted.refused === 'in_flight' ? 'idempotency_request_in_progress' : 'idempotency_outcome_lost';
+    const code =
+      hosted.refused === 'in_flight' ? 'idempotency_request_in_progress' : 'idempotency_outcome_lost';
     throw new DomainError(code, IDEMPOTENCY_REFUSALS[code]);
   }
   return hosted;

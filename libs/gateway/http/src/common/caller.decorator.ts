@@ -14,5 +14,9 @@ export const CurrentCaller = createParamDecorator((_: unknown, context: Executio
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   if (!request.principal) throw new ApiError('unauthorized', 'The API key is not valid');
   const { idempotentRun } = request;
-  return { ...request.principal, requestId: request.id, ...(idempotentRun && { idempotency: idempotentRun }) };
+  return {
+    ...request.principal,
+    requestId: request.id,
+    ...(idempotentRun && { idempotency: idempotentRun }),
+  };
 });

@@ -74,9 +74,12 @@ export function idempotencyIdentity(request: IdempotentRequest, key: string, ten
 
 /** Whether an answer is the refusal `idempotency_request_in_progress` (only a 409's body is looked at). */
 function refusedInProgress(payload: unknown): boolean {
-  const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+  const body =
+    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
   try {
-    return (JSON.parse(body) as { error?: { code?: string } }).error?.code === 'idempotency_request_in_progress';
+    return (
+      (JSON.parse(body) as { error?: { code?: string } }).error?.code === 'idempotency_request_in_progress'
+    );
   } catch {
     return false;
   }

@@ -186,7 +186,12 @@ describe('SQLite idempotency store: a run hosted for the gateway of another proc
   const event = (correlationId: string) => ({
     type: 'CardCreated',
     data: {},
-    metadata: { eventId: correlationId, occurredAt: new Date(now).toISOString(), correlationId, schemaVersion: 1 },
+    metadata: {
+      eventId: correlationId,
+      occurredAt: new Date(now).toISOString(),
+      correlationId,
+      schemaVersion: 1,
+    },
   });
   /** One process on the shared file: the gateway (claims, outcomes) or a service (hosted runs, events). */
   const open = (file: string) => {
@@ -210,7 +215,7 @@ describe('SQLite idempotency store: a run hosted for the gateway of another proc
     let gateway = open(file);
     try {
       for (const key of ['ran', 'never-ran']) {
-        expect(await gateway.store.claim(key, now, 60_000, `req-${key}`)).toEqual({ claimed: true });
+        expect(await gateway.store.claim(key, now, 60_000)).toEqual({ claimed: true });
       }
       const ranDone = done(service.store.hostRun(run('ran', 'run-1'), 'req-ran'));
       const neverRanDone = done(service.store.hostRun(run('never-ran', 'run-2'), 'req-never-ran'));
@@ -221,11 +226,11 @@ describe('SQLite idempotency store: a run hosted for the gateway of another proc
       // the service, is not run beside it.
       gateway.db.close();
       gateway = open(file);
-      expect(await gateway.store.claim('ran', now + 1, 60_000, 'req-retry')).toEqual({
+      expect(await gateway.store.claim('ran', now + 1, 60_000)).toEqual({
         claimed: false,
         record: { state: 'outcome_lost' },
       });
-      expect(await gateway.store.claim('never-ran', now + 1, 60_000, 'req-retry')).toEqual({ claimed: true });
+      expect(await gateway.store.claim('never-ran', now + 1, 60_000)).toEqual({ claimed: true });
       expect(service.store.hostRun(run('never-ran', 'run-3'), 'req-retry')).toEqual({ refused: 'in_flight' });
       neverRanDone();
       ranDone();

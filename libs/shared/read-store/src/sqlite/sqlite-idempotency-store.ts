@@ -24,9 +24,10 @@ export interface SqliteIdempotencyStoreOptions {
    */
   commitAlongside?(write: () => void): Promise<void>;
   /**
-   * The event store's `witnessAppends` on the same connection: with it, a tracked claim (`track`) is recorded
-   * as run inside the transaction of its command's first events, so a retry after a kill -9 between those
-   * events and the outcome finds `outcome_lost` instead of running the command a second time.
+   * The event store's `witnessAppends` on the same connection: with it, a tracked claim (`track`), or a run
+   * hosted for the gateway of another process (`hostRun`), is recorded as run inside the transaction of its
+   * command's first events, so a retry after a kill -9 between those events and the outcome finds
+   * `outcome_lost` instead of running the command a second time.
    */
   witnessAppends?(witness: (correlationIds: ReadonlySet<string>) => void): void;
 }
@@ -50,7 +51,9 @@ const RAN_WITHOUT_OUTCOME = 0;
  * Unless the claim is tracked (`track`, with `witnessAppends`): the claim's row is then written in the
  * transaction of its command's first events, with no outcome (status 0), and a retry finding that row
  * without its claim in flight is answered `outcome_lost`: the command ran, its answer is gone, it never runs
- * again (docs/STACK-NOTES.md, "Keyed requests after a kill -9").
+ * again (docs/STACK-NOTES.md, "Keyed requests after a kill -9"). In the split topology the command runs in
+ * a service process on the same file: that process's store hosts the claim's run (`hostRun`) and writes the
+ * row with its events, where the gateway's `claim` reads it.
  *
  * Outcomes are rows of a rowid table, so each lands at its end, and the identity is in a small unique index:
  * with the identity as the key of a WITHOUT ROWID table (each ~0.5 KiB row at a random place, its leaf split
