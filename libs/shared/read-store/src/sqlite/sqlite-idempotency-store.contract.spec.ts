@@ -237,6 +237,13 @@ describe('SQLite idempotency store: a run hosted for the gateway of another proc
       // Once the first run is over: it appended nothing, so the retry runs; the one that appended never runs again.
       const retryDone = done(service.store.hostRun(run('never-ran', 'run-3'), 'req-retry'));
       expect(service.store.hostRun(run('ran', 'run-4'), 'req-retry')).toEqual({ refused: 'outcome_lost' });
+      // A service the first run calls (the same run, in another process on the file) is not refused by its row.
+      const other = open(file);
+      try {
+        done(other.store.hostRun(run('ran', 'run-1'), 'req-ran'))();
+      } finally {
+        other.db.close();
+      }
       // Past the retention, a new claim of the key is a new request.
       expect(service.store.hostRun({ ...run('ran', 'run-5'), claimedAt: now + day }, 'req-5')).toEqual({
         done: expect.any(Function),

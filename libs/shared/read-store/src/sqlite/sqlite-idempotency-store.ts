@@ -66,7 +66,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   /** Claims of this process not yet completed: key → end of the lease (ms). */
   private readonly inFlight = new Map<string, number>();
   /** Tracked claims in flight: correlation id → the claims its events run for (a caller may reuse a request id). */
-  private readonly tracked = new Map<string, { key: string; expiresAt: number }[]>();
+  private readonly tracked = new Map<string, { key: string; expiresAt: number; run: string }[]>();
   /** Tracked claims in flight: key → its correlation id. */
   private readonly correlationOf = new Map<string, string>();
   /** Runs of claims of another process's gateway running here (`hostRun`): key → its run, and its callers. */
@@ -120,16 +120,17 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       this.store = (outcome) => outcomes.submit(outcome);
     }
     this.purgeStatement = db.prepare(`DELETE FROM idempotency_outcomes WHERE expires_at <= ?`);
-    // Never replaces an outcome: one stored already (a later append of the same request) stays.
+    // Never replaces an outcome: one stored already (a later append of the same request) stays. The body of
+    // a row with no outcome names the run that wrote it (`hostRun`: another process may host the same run).
     const ran = db.prepare(
       `INSERT INTO idempotency_outcomes (key, expires_at, status, headers, body)
-       VALUES (?, ?, ${RAN_WITHOUT_OUTCOME}, '{}', '') ON CONFLICT (key) DO NOTHING`,
+       VALUES (?, ?, ${RAN_WITHOUT_OUTCOME}, '{}', ?) ON CONFLICT (key) DO NOTHING`,
     );
     this.witnessing = options.witnessAppends !== undefined;
     options.witnessAppends?.((correlationIds) => {
       if (this.tracked.size === 0) return;
       for (const id of correlationIds) {
-        for (const { key, expiresAt } of this.tracked.get(id) ?? []) ran.run(key, expiresAt);
+        for (const { key, expiresAt, run } of this.tracked.get(id) ?? []) ran.run(key, expiresAt, run);
       }
     });
   }
@@ -189,7 +190,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   track(key: string, correlationId: string, expiresAt: number): void {
     if (!this.witnessing || !this.inFlight.has(key)) return;
-    this.witness(key, correlationId, expiresAt);
+    this.witness(key, correlationId, expiresAt, '');
   }
 
   /**
@@ -204,13 +205,18 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     if (running && running.run !== run.run) return { refused: 'in_flight' };
     const hosted = running ?? { run: run.run, callers: 0 };
     if (!running) {
-      // The run it retries appended and finished here, or in an earlier life of this process.
+      // The run it retries appended, here or in another process (not this run: a service it called first).
       const row = this.select.get(run.key) as Row | undefined;
-      if (row && row.status === RAN_WITHOUT_OUTCOME && row.expires_at > run.claimedAt) {
+      if (
+        row &&
+        row.status === RAN_WITHOUT_OUTCOME &&
+        row.expires_at > run.claimedAt &&
+        row.body !== run.run
+      ) {
         return { refused: 'outcome_lost' };
       }
       this.hosted.set(run.key, hosted);
-      this.witness(run.key, correlationId, run.expiresAt);
+      this.witness(run.key, correlationId, run.expiresAt, run.run);
     }
     hosted.callers++;
     let done = false;
@@ -226,12 +232,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   /** From now on, the events appended with `correlationId` record that `key`'s claim ran (see the witness). */
-  private witness(key: string, correlationId: string, expiresAt: number): void {
+  private witness(key: string, correlationId: string, expiresAt: number, run: string): void {
     this.untrack(key);
     this.correlationOf.set(key, correlationId);
     const claims = this.tracked.get(correlationId);
-    if (claims) claims.push({ key, expiresAt });
-    else this.tracked.set(correlationId, [{ key, expiresAt }]);
+    if (claims) claims.push({ key, expiresAt, run });
+    else this.tracked.set(correlationId, [{ key, expiresAt, run }]);
   }
 
   private untrack(key: string): void {
