@@ -37,12 +37,45 @@ export interface Caller extends Tenant {
   program: ProgramRules;
   /** The request (or the event) the call belongs to: becomes the events' correlation id. */
   requestId: string;
+  /** The claim of a keyed request (`x-idempotency-key`) this call runs for, when it has one. */
+  idempotency?: IdempotentRun;
 }
 
+/**
+ * A keyed request's claim, as the gateway holding it hands it to the process that runs the command (a service of
+ * the split topology): that process records durably, with the first events it appends for the request, that the
+ * claim ran, and refuses a second run of the same claim (docs/API-DECISIONS.md, idempotency).
+ */
+export interface IdempotentRun {
+  /** The claimed identity (the gateway's hash of tenant, key, method, route, query and body). */
+  key: string;
+  /** This run of it: unique per claim, so that a retry is told apart from the run it retries. */
+  run: string;
+  /** When the gateway claimed it, and when its record expires (ms since the epoch). */
+  claimedAt: number;
+  expiresAt: number;
+}
+
+/** Why a keyed request is refused, the same wherever it is (the gateway, or the service running its command). */
+export const IDEMPOTENCY_REFUSALS = {
+  idempotency_request_in_progress:
+    'An identical request with this idempotency key is still being processed; retry shortly',
+  idempotency_outcome_lost:
+    'An identical request with this idempotency key was executed, but its response was lost in a ' +
+    'server restart; it is not executed again: look the result up (list or get) instead',
+} as const;
+
 /** Only what a context needs crosses a process boundary (the gateway's principal also carries its key id). */
-export const wireCaller = ({ distributorId, environment, program, requestId }: Caller): Caller => ({
+export const wireCaller = ({
   distributorId,
   environment,
   program,
   requestId,
+  idempotency,
+}: Caller): Caller => ({
+  distributorId,
+  environment,
+  program,
+  requestId,
+  ...(idempotency && { idempotency }),
 });

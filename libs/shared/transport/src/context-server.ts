@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, Controller, Inject, Type, UseFilters } from '@nestjs/common';
 import { BaseRpcExceptionFilter, MessagePattern, Payload, RpcException } from '@nestjs/microservices';
-import { DomainError } from '@cip/shared/contracts';
-import { LOGGER } from '@cip/shared/infrastructure';
+import { type Caller, DomainError, IDEMPOTENCY_REFUSALS } from '@cip/shared/contracts';
+import { type Infrastructure, INFRASTRUCTURE, LOGGER } from '@cip/shared/infrastructure';
 import type { Logger } from '@cip/shared/runtime';
 import type { Observable } from 'rxjs';
 import { ContextApi, ContextContract, contractMethods, messagePattern } from '@cip/shared/contracts';
@@ -29,6 +29,23 @@ export class DomainRpcExceptionFilter extends BaseRpcExceptionFilter<unknown, Wi
 type Handler = (message: Record<string, unknown>) => Promise<unknown>;
 
 /**
+ * A keyed request's command, sent by the gateway holding its claim: its run is recorded with the events this
+ * process appends for it, in the store the gateway reads, and a second run of the claim is refused here
+ * (`IdempotencyStore.hostRun`; docs/API-DECISIONS.md, idempotency). Throws the refusal as the gateway answers it.
+ */
+function hostIdempotentRun(infrastructure: Infrastructure, caller: Caller | undefined) {
+  const run = caller?.idempotency;
+  if (!run) return undefined;
+  const hosted = infrastructure.scope(caller.environment).idempotency.hostRun?.(run, caller.requestId);
+  if (hosted && 'refused' in hosted) {
+    const code =
+      hosted.refused === 'in_flight' ? 'idempotency_request_in_progress' : 'idempotency_outcome_lost';
+    throw new DomainError(code, IDEMPOTENCY_REFUSALS[code]);
+  }
+  return hosted;
+}
+
+/**
  * The message handlers of one context API: one pattern per method of its contract, each calling the API
  * provided under the contract's token with the payload's named fields as arguments. Callers are trusted: the
  * gateway has authenticated the API key and resolved the caller's tenant and program, and these ports are
@@ -36,17 +53,27 @@ type Handler = (message: Record<string, unknown>) => Promise<unknown>;
  */
 export function contextMessageController<Api extends ContextApi<Api>>(contract: ContextContract<Api>): Type {
   class ContextMessageController {
-    constructor(readonly api: Api) {}
+    constructor(
+      readonly api: Api,
+      readonly infrastructure: Infrastructure,
+    ) {}
   }
   Inject(contract.token)(ContextMessageController, undefined, 0);
+  Inject(INFRASTRUCTURE)(ContextMessageController, undefined, 1);
   for (const method of contractMethods(contract)) {
     const names = contract.methods[method] as readonly string[];
     const handler: Handler = async function (this: ContextMessageController, message) {
       const call = this.api[method] as unknown as (...args: unknown[]) => Promise<unknown>;
-      const answer = await call.apply(
-        this.api,
-        names.map((name) => message[name]),
-      );
+      const hosted = hostIdempotentRun(this.infrastructure, message.caller as Caller | undefined);
+      let answer: unknown;
+      try {
+        answer = await call.apply(
+          this.api,
+          names.map((name) => message[name]),
+        );
+      } finally {
+        hosted?.done();
+      }
       // A method that answers nothing (Promise<void>) still sends a reply: without a value the client's
       // stream completes empty, and the call would fail as if the service had.
       return answer === undefined ? null : answer;

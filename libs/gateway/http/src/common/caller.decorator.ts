@@ -13,5 +13,10 @@ export interface Caller extends CallerOfContexts, Principal {
 export const CurrentCaller = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   if (!request.principal) throw new ApiError('unauthorized', 'The API key is not valid');
-  return { ...request.principal, requestId: request.id };
+  const { idempotentRun } = request;
+  return {
+    ...request.principal,
+    requestId: request.id,
+    ...(idempotentRun && { idempotency: idempotentRun }),
+  };
 });

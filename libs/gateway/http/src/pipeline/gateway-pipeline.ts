@@ -1,4 +1,5 @@
 import type { Principal } from '@cip/distributors/service';
+import type { IdempotentRun } from '@cip/shared/contracts';
 import type { Infrastructure } from '@cip/shared/infrastructure';
 import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +18,8 @@ declare module 'fastify' {
     principal?: Principal;
     /** Identity of an idempotent request that claimed its key and must store its outcome. */
     idempotencyIdentity?: string;
+    /** Its run, which the Caller hands to the process that runs its command (`CurrentCaller`). */
+    idempotentRun?: IdempotentRun;
     startedAt?: bigint;
   }
 }

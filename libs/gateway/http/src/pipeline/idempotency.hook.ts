@@ -1,9 +1,9 @@
 import type { Principal } from '@cip/distributors/service';
-import { ENVIRONMENTS, Tenant } from '@cip/shared/contracts';
+import { ENVIRONMENTS, IDEMPOTENCY_REFUSALS, Tenant } from '@cip/shared/contracts';
 import type { Infrastructure } from '@cip/shared/infrastructure';
 import type { Clock, Logger } from '@cip/shared/runtime';
 import type { FastifyInstance } from 'fastify';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sendError } from './error-responses';
 
 /** Idempotency (spec part 4): retention of outcomes, and the lease of an in-flight claim. */
@@ -72,6 +72,19 @@ export function idempotencyIdentity(request: IdempotentRequest, key: string, ten
   return createHash('sha256').update(parts.join('\u0000')).digest('hex');
 }
 
+/** Whether an answer is the refusal `idempotency_request_in_progress` (only a 409's body is looked at). */
+function refusedInProgress(payload: unknown): boolean {
+  const body =
+    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+  try {
+    return (
+      (JSON.parse(body) as { error?: { code?: string } }).error?.code === 'idempotency_request_in_progress'
+    );
+  } catch {
+    return false;
+  }
+}
+
 export interface IdempotencyOptions {
   infrastructure: Infrastructure;
   clock: Clock;
@@ -111,29 +124,20 @@ export function installIdempotency(fastify: FastifyInstance, options: Idempotenc
       request.principal,
     );
     const now = options.clock.now().getTime();
-    const claim = await store(request.principal).claim(identity, now, IDEMPOTENCY_LEASE_MS);
+    const claim = await store(request.principal).claim(identity, now, IDEMPOTENCY_LEASE_MS, request.id);
     if (claim.claimed) {
+      const expiresAt = now + IDEMPOTENCY_RETENTION_MS;
       request.idempotencyIdentity = identity;
-      // The command's events carry the request id (`callerContext`): the store records the run with them.
-      store(request.principal).track?.(identity, request.id, now + IDEMPOTENCY_RETENTION_MS);
+      // The command's events carry the request id (`callerContext`): the store records the run with them when
+      // the command runs here; a service of the split topology does, from the run its Caller carries.
+      store(request.principal).track?.(identity, request.id, expiresAt);
+      request.idempotentRun = { key: identity, run: randomUUID(), claimedAt: now, expiresAt };
       return;
     }
-    if (claim.record.state === 'in_flight') {
-      return sendError(
-        request,
-        reply,
-        'idempotency_request_in_progress',
-        'An identical request with this idempotency key is still being processed; retry shortly',
-      );
-    }
-    if (claim.record.state === 'outcome_lost') {
-      return sendError(
-        request,
-        reply,
-        'idempotency_outcome_lost',
-        'An identical request with this idempotency key was executed, but its response was lost in a ' +
-          'server restart; it is not executed again: look the result up (list or get) instead',
-      );
+    if (claim.record.state !== 'completed') {
+      const code =
+        claim.record.state === 'in_flight' ? 'idempotency_request_in_progress' : 'idempotency_outcome_lost';
+      return sendError(request, reply, code, IDEMPOTENCY_REFUSALS[code]);
     }
     const { status, headers, body } = claim.record.response;
     return reply.code(status).headers(headers).header('x-idempotent-replayed', 'true').send(body);
@@ -143,6 +147,12 @@ export function installIdempotency(fastify: FastifyInstance, options: Idempotenc
     const identity = request.idempotencyIdentity;
     if (!identity || !request.principal) return payload;
     request.idempotencyIdentity = undefined;
+    if (reply.statusCode === 409 && refusedInProgress(payload)) {
+      // The service running the command still runs an earlier run of this claim (whose gateway died): not an
+      // outcome of this request, which did not run. The claim is given up; a retry finds how that run ended.
+      await store(request.principal).release(identity);
+      return payload;
+    }
     const headers: Record<string, string> = {};
     for (const name of REPLAYED_HEADERS) {
       const value = reply.getHeader(name);

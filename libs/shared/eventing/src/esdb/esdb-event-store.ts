@@ -6,6 +6,7 @@ import {
   EventStoreDBClient,
   FORWARDS,
   NO_STREAM,
+  RUNNING,
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
@@ -49,6 +50,17 @@ export interface EsdbEventStoreOptions {
   /** A live subscription was dropped by the server or the network; it resumes after `attempt` back-offs. */
   onSubscriptionDropped?(error: unknown, attempt: number): void;
 }
+
+/**
+ * EventStoreDB's system projection that links every event whose metadata has `$correlationId` (its default
+ * property) to the stream `$bc-<correlation id>`. Needs the projections subsystem (`--run-projections=System`,
+ * EVENTSTORE_RUN_PROJECTIONS) and the projection enabled (`enableCorrelationIndex`).
+ */
+const BY_CORRELATION_ID = '$by_correlation_id';
+/** The metadata property that projection reads; the port's `correlationId` is copied there on append. */
+const ESDB_CORRELATION_ID = '$correlationId';
+/** A projection's position over $all: `C:<commit>/P:<prepare>`. */
+const PROJECTION_POSITION = /C:(-?\d+)\/P:(-?\d+)/;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_SAFE_POSITION = BigInt(Number.MAX_SAFE_INTEGER);
@@ -237,6 +249,76 @@ export class EsdbEventStore implements EventStore {
   }
 
   /**
+   * Starts the `$by_correlation_id` system projection (`hasEventsCorrelatedWith`) unless it runs already: the
+   * only one the platform needs, so the deployment runs the projections subsystem without starting the other
+   * standard ones (each of which writes a link per event).
+   */
+  async enableCorrelationIndex(): Promise<void> {
+    const status = await this.client.getProjectionStatus(BY_CORRELATION_ID);
+    if (status.projectionStatus !== RUNNING) await this.client.enableProjection(BY_CORRELATION_ID);
+  }
+
+  /**
+   * Whether any event carrying `correlationId` (a request id) was appended, in any scope: asked about a keyed
+   * request whose gateway died before storing its outcome (MongoIdempotencyStore), so the answer must not be
+   * "no" while it is "not yet". Read from `$bc-<correlationId>` (the `$by_correlation_id` projection), once
+   * the projection has processed the log up to its last event appended before the question: the projection
+   * is asynchronous, and its stream being empty only means "never appended" once it has got that far.
+   * Throws when the projection does not run or does not get there within `timeoutMs`: unknown is not "no".
+   */
+  async hasEventsCorrelatedWith(correlationId: string, timeoutMs = 5_000): Promise<boolean> {
+    const head = await this.lastUserEventPosition();
+    if (head === undefined) return false;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const status = await this.client.getProjectionStatus(BY_CORRELATION_ID);
+      if (status.projectionStatus !== RUNNING) {
+        throw new Error(
+          `${BY_CORRELATION_ID} is ${status.projectionStatus || 'not running'}: run EventStoreDB with ` +
+            '--run-projections=System and let the platform enable it',
+        );
+      }
+      const at = PROJECTION_POSITION.exec(status.position);
+      if (at && BigInt(at[1]) >= head) break;
+      if (Date.now() > deadline) {
+        throw new Error(`${BY_CORRELATION_ID} is behind the log (at ${status.position}, head ${head})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    try {
+      const read = this.client.readStream(`$bc-${correlationId}`, {
+        fromRevision: START,
+        maxCount: 1,
+        resolveLinkTos: false,
+      });
+      for await (const linked of read) if (linked.event || linked.link) return true;
+      return false;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * The commit position of the last event of $all not in a system stream (those are the projections' own
+   * links and the server's statistics), or undefined when there is none.
+   */
+  private async lastUserEventPosition(): Promise<bigint | undefined> {
+    const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, resolveLinkTos: false });
+    let exhausted = false;
+    try {
+      for await (const resolved of read) {
+        const event = resolved.event;
+        if (event && !event.streamId.startsWith('$') && event.position) return event.position.commit;
+      }
+      exhausted = true;
+      return undefined;
+    } finally {
+      if (!exhausted) await read.cancel().catch(() => undefined);
+    }
+  }
+
+  /**
    * Caps a stream of this scope to its last `maxCount` events (EventStoreDB `$maxCount` metadata), for
    * bookkeeping streams such as checkpoints that only their last event matters in.
    */
@@ -265,7 +347,7 @@ export class EsdbEventStore implements EventStore {
       position: toPortPosition(event.position, streamId),
       type: event.type,
       data: event.data,
-      metadata: event.metadata as unknown as EventMetadata,
+      metadata: fromEsdbMetadata(event.metadata),
     };
   }
 }
@@ -424,8 +506,19 @@ function toEsdbEvent(event: EventData): EsdbEventData {
     id: UUID.test(event.metadata.eventId) ? event.metadata.eventId : randomUUID(),
     type: event.type,
     data: event.data as Record<string, unknown>,
-    metadata: event.metadata,
+    // Also under EventStoreDB's own name, which `$by_correlation_id` indexes (`hasEventsCorrelatedWith`).
+    metadata: event.metadata.correlationId
+      ? { ...event.metadata, [ESDB_CORRELATION_ID]: event.metadata.correlationId }
+      : event.metadata,
   });
+}
+
+/** The port's metadata of a stored event: without the copy of its correlation id made for EventStoreDB. */
+function fromEsdbMetadata(stored: Record<string, unknown>): EventMetadata {
+  if (!(ESDB_CORRELATION_ID in stored)) return stored as unknown as EventMetadata;
+  const metadata = { ...stored };
+  delete metadata[ESDB_CORRELATION_ID];
+  return metadata as unknown as EventMetadata;
 }
 
 function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {

@@ -119,7 +119,11 @@ export async function openDistributedInfrastructure(
       personalData,
       bus: storedBus,
       readStore: new MongoReadStore(db),
-      idempotency: new MongoIdempotencyStore(db, { ttlGraceMs: IDEMPOTENCY_TTL_GRACE_MS }),
+      // A claim whose gateway died without its outcome runs again only if its command appended nothing.
+      idempotency: new MongoIdempotencyStore(db, {
+        ttlGraceMs: IDEMPOTENCY_TTL_GRACE_MS,
+        commandRan: (correlationId) => storedEventStore.hasEventsCorrelatedWith(correlationId),
+      }),
     });
   }
 
@@ -135,6 +139,17 @@ export async function openDistributedInfrastructure(
     startRelays: async () => {
       if (closed) throw new Error('The infrastructure is closed');
       if (relays.length) throw new Error('The relays are already started');
+      // The index the idempotency stores ask about a claim whose gateway died (`hasEventsCorrelatedWith`):
+      // one per server, enabled by the deployment's one relay. Without it those retries answer 503.
+      await scopes
+        .get('control')
+        ?.storedEventStore.enableCorrelationIndex()
+        .catch((error: unknown) =>
+          logger?.error(
+            { err: error },
+            'could not enable the $by_correlation_id projection (EventStoreDB needs --run-projections=System)',
+          ),
+        );
       for (const [scope, ports] of scopes) {
         await ports.storedEventStore.setMaxCount(RELAY_CHECKPOINT_STREAM, RELAY_CHECKPOINTS_KEPT);
         const relay = new KafkaRelay({

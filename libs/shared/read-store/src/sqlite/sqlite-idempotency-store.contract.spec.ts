@@ -177,3 +177,90 @@ describe("SQLite idempotency store: a tracked claim's run is recorded with its c
     }
   });
 });
+
+describe('SQLite idempotency store: a run hosted for the gateway of another process (the split topology)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-idem-hosted-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const now = Date.UTC(2026, 0, 1);
+  const day = 86_400_000;
+  const event = (correlationId: string) => ({
+    type: 'CardCreated',
+    data: {},
+    metadata: {
+      eventId: correlationId,
+      occurredAt: new Date(now).toISOString(),
+      correlationId,
+      schemaVersion: 1,
+    },
+  });
+  /** One process on the shared file: the gateway (claims, outcomes) or a service (hosted runs, events). */
+  const open = (file: string) => {
+    const db = openSqliteDatabase(file);
+    const events = new SqliteEventStore(db, { name: 'sqlite:hosted' });
+    const store = new SqliteIdempotencyStore(db, {
+      commitAlongside: (write) => events.commitAlongside(write),
+      witnessAppends: (witness) => events.witnessAppends(witness),
+    });
+    return { db, events, store };
+  };
+  const run = (key: string, id: string) => ({ key, run: id, claimedAt: now, expiresAt: now + day });
+  const done = (hosted: ReturnType<SqliteIdempotencyStore['hostRun']>) => {
+    if ('refused' in hosted) throw new Error(`refused: ${hosted.refused}`);
+    return hosted.done;
+  };
+
+  it("records the run with the service's events, where the restarted gateway finds it; never hosts a second run", async () => {
+    const file = join(dir, 'sandbox.sqlite');
+    const service = open(file);
+    let gateway = open(file);
+    try {
+      for (const key of ['ran', 'never-ran']) {
+        expect(await gateway.store.claim(key, now, 60_000)).toEqual({ claimed: true });
+      }
+      const ranDone = done(service.store.hostRun(run('ran', 'run-1'), 'req-ran'));
+      const neverRanDone = done(service.store.hostRun(run('never-ran', 'run-2'), 'req-never-ran'));
+      // The same run asked again (a service calling another context for it) is the same run.
+      done(service.store.hostRun(run('ran', 'run-1'), 'req-ran'))();
+      await service.events.append('crd-1', [event('req-ran')]);
+      // The gateway dies here: neither outcome is stored. Its retry, sent while the first run still runs in
+      // the service, is not run beside it.
+      gateway.db.close();
+      gateway = open(file);
+      expect(await gateway.store.claim('ran', now + 1, 60_000)).toEqual({
+        claimed: false,
+        record: { state: 'outcome_lost' },
+      });
+      expect(await gateway.store.claim('never-ran', now + 1, 60_000)).toEqual({ claimed: true });
+      expect(service.store.hostRun(run('never-ran', 'run-3'), 'req-retry')).toEqual({ refused: 'in_flight' });
+      neverRanDone();
+      ranDone();
+      // Once the first run is over: it appended nothing, so the retry runs; the one that appended never runs again.
+      const retryDone = done(service.store.hostRun(run('never-ran', 'run-3'), 'req-retry'));
+      expect(service.store.hostRun(run('ran', 'run-4'), 'req-retry')).toEqual({ refused: 'outcome_lost' });
+      // A service the first run calls (the same run, in another process on the file) is not refused by its row.
+      const other = open(file);
+      try {
+        done(other.store.hostRun(run('ran', 'run-1'), 'req-ran'))();
+      } finally {
+        other.db.close();
+      }
+      // Past the retention, a new claim of the key is a new request.
+      expect(service.store.hostRun({ ...run('ran', 'run-5'), claimedAt: now + day }, 'req-5')).toEqual({
+        done: expect.any(Function),
+      });
+      retryDone();
+      // Events of that correlation id appended after the runs ended record nothing.
+      await service.events.append('crd-2', [event('req-never-ran')]);
+      expect(await gateway.store.claim('never-ran', now + 2, 60_000)).toEqual({
+        claimed: false,
+        record: { state: 'in_flight', leaseUntil: now + 1 + 60_000 },
+      });
+      gateway.db.close();
+      gateway = open(file);
+      expect(await gateway.store.claim('never-ran', now + 2, 60_000)).toEqual({ claimed: true });
+    } finally {
+      gateway.db.close();
+      service.db.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { GroupCommit, type SqliteDatabase } from '@cip/shared/runtime';
 import type { Statement } from 'better-sqlite3';
-import type { ClaimResult, IdempotencyStore, StoredResponse } from '../idempotency-store.port';
+import type { IdempotentRun } from '@cip/shared/contracts';
+import type { ClaimResult, HostedRun, IdempotencyStore, StoredResponse } from '../idempotency-store.port';
 
 interface Row {
   expires_at: number;
@@ -23,9 +24,10 @@ export interface SqliteIdempotencyStoreOptions {
    */
   commitAlongside?(write: () => void): Promise<void>;
   /**
-   * The event store's `witnessAppends` on the same connection: with it, a tracked claim (`track`) is recorded
-   * as run inside the transaction of its command's first events, so a retry after a kill -9 between those
-   * events and the outcome finds `outcome_lost` instead of running the command a second time.
+   * The event store's `witnessAppends` on the same connection: with it, a tracked claim (`track`), or a run
+   * hosted for the gateway of another process (`hostRun`), is recorded as run inside the transaction of its
+   * command's first events, so a retry after a kill -9 between those events and the outcome finds
+   * `outcome_lost` instead of running the command a second time.
    */
   witnessAppends?(witness: (correlationIds: ReadonlySet<string>) => void): void;
 }
@@ -49,7 +51,9 @@ const RAN_WITHOUT_OUTCOME = 0;
  * Unless the claim is tracked (`track`, with `witnessAppends`): the claim's row is then written in the
  * transaction of its command's first events, with no outcome (status 0), and a retry finding that row
  * without its claim in flight is answered `outcome_lost`: the command ran, its answer is gone, it never runs
- * again (docs/STACK-NOTES.md, "Keyed requests after a kill -9").
+ * again (docs/STACK-NOTES.md, "Keyed requests after a kill -9"). In the split topology the command runs in
+ * a service process on the same file: that process's store hosts the claim's run (`hostRun`) and writes the
+ * row with its events, where the gateway's `claim` reads it.
  *
  * Outcomes are rows of a rowid table, so each lands at its end, and the identity is in a small unique index:
  * with the identity as the key of a WITHOUT ROWID table (each ~0.5 KiB row at a random place, its leaf split
@@ -62,9 +66,11 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   /** Claims of this process not yet completed: key → end of the lease (ms). */
   private readonly inFlight = new Map<string, number>();
   /** Tracked claims in flight: correlation id → the claims its events run for (a caller may reuse a request id). */
-  private readonly tracked = new Map<string, { key: string; expiresAt: number }[]>();
+  private readonly tracked = new Map<string, { key: string; expiresAt: number; run: string }[]>();
   /** Tracked claims in flight: key → its correlation id. */
   private readonly correlationOf = new Map<string, string>();
+  /** Runs of claims of another process's gateway running here (`hostRun`): key → its run, and its callers. */
+  private readonly hosted = new Map<string, { run: string; callers: number }>();
   private readonly witnessing: boolean;
   private readonly store: (outcome: Outcome) => Promise<void>;
   private readonly select: Statement;
@@ -114,16 +120,17 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       this.store = (outcome) => outcomes.submit(outcome);
     }
     this.purgeStatement = db.prepare(`DELETE FROM idempotency_outcomes WHERE expires_at <= ?`);
-    // Never replaces an outcome: one stored already (a later append of the same request) stays.
+    // Never replaces an outcome: one stored already (a later append of the same request) stays. The body of
+    // a row with no outcome names the run that wrote it (`hostRun`: another process may host the same run).
     const ran = db.prepare(
       `INSERT INTO idempotency_outcomes (key, expires_at, status, headers, body)
-       VALUES (?, ?, ${RAN_WITHOUT_OUTCOME}, '{}', '') ON CONFLICT (key) DO NOTHING`,
+       VALUES (?, ?, ${RAN_WITHOUT_OUTCOME}, '{}', ?) ON CONFLICT (key) DO NOTHING`,
     );
     this.witnessing = options.witnessAppends !== undefined;
     options.witnessAppends?.((correlationIds) => {
       if (this.tracked.size === 0) return;
       for (const id of correlationIds) {
-        for (const { key, expiresAt } of this.tracked.get(id) ?? []) ran.run(key, expiresAt);
+        for (const { key, expiresAt, run } of this.tracked.get(id) ?? []) ran.run(key, expiresAt, run);
       }
     });
   }
@@ -183,11 +190,54 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   track(key: string, correlationId: string, expiresAt: number): void {
     if (!this.witnessing || !this.inFlight.has(key)) return;
+    this.witness(key, correlationId, expiresAt, '');
+  }
+
+  /**
+   * The split topology's services share the gateway's file: the run's mark is written here, in the
+   * transaction of this process's events, where the gateway reads it (`claim`). Synchronous from the lookup to
+   * the entry, so of two runs of one claim here, exactly one is hosted.
+   */
+  hostRun(run: IdempotentRun, correlationId: string): HostedRun {
+    if (!this.witnessing) return { done: () => undefined };
+    const running = this.hosted.get(run.key);
+    // A retry sent while the run it retries is still going here (its gateway died): that one may still append.
+    if (running && running.run !== run.run) return { refused: 'in_flight' };
+    const hosted = running ?? { run: run.run, callers: 0 };
+    if (!running) {
+      // The run it retries appended, here or in another process (not this run: a service it called first).
+      const row = this.select.get(run.key) as Row | undefined;
+      if (
+        row &&
+        row.status === RAN_WITHOUT_OUTCOME &&
+        row.expires_at > run.claimedAt &&
+        row.body !== run.run
+      ) {
+        return { refused: 'outcome_lost' };
+      }
+      this.hosted.set(run.key, hosted);
+      this.witness(run.key, correlationId, run.expiresAt, run.run);
+    }
+    hosted.callers++;
+    let done = false;
+    return {
+      done: () => {
+        if (done) return;
+        done = true;
+        if (--hosted.callers > 0) return;
+        this.hosted.delete(run.key);
+        this.untrack(run.key);
+      },
+    };
+  }
+
+  /** From now on, the events appended with `correlationId` record that `key`'s claim ran (see the witness). */
+  private witness(key: string, correlationId: string, expiresAt: number, run: string): void {
     this.untrack(key);
     this.correlationOf.set(key, correlationId);
     const claims = this.tracked.get(correlationId);
-    if (claims) claims.push({ key, expiresAt });
-    else this.tracked.set(correlationId, [{ key, expiresAt }]);
+    if (claims) claims.push({ key, expiresAt, run });
+    else this.tracked.set(correlationId, [{ key, expiresAt, run }]);
   }
 
   private untrack(key: string): void {
