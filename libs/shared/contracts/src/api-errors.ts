@@ -54,14 +54,26 @@ export interface ApiErrorBody {
 }
 
 /**
+ * What an error that is not the command's own answer says about the command it was for, as the process that
+ * sent it knows: `not_run`, it never ran (never sent: an open breaker, a refused connection; or refused
+ * before running, another run of its claim still running there); `unknown`, it may have run or still be
+ * running (sent, and no answer came in time or the connection broke). A keyed request's outcome depends on
+ * it: such an answer is not the request's result, and is never stored as it (docs/API-DECISIONS.md,
+ * idempotency).
+ */
+export type CommandFate = 'not_run' | 'unknown';
+
+/**
  * A rule violation raised by a decider or a service. It carries the public error code; the gateway's
  * exception filter turns it into the HTTP status and body above. Domain code throws these and nothing else.
+ * `fate` is only set by the transport, when the error is not an answer of the command (see CommandFate).
  */
 export class DomainError extends Error {
   constructor(
     readonly code: ApiErrorCode,
     message: string,
     readonly details?: ApiFieldError[],
+    readonly fate?: CommandFate,
   ) {
     super(message);
     this.name = 'DomainError';

@@ -1,8 +1,8 @@
-import { DomainError, wireCaller, type Caller } from '@cip/shared/contracts';
+import { DomainError, wireCaller, type Caller, type CommandFate } from '@cip/shared/contracts';
 import type { Logger } from '@cip/shared/runtime';
 import CircuitBreaker from 'opossum';
 import { ContextApi, ContextContract, contractMethods, messagePattern } from '@cip/shared/contracts';
-import type { ServiceConnectionOptions, ServiceConnections } from './service-connections';
+import { CommandNotSent, type ServiceConnectionOptions, type ServiceConnections } from './service-connections';
 import { fromWireError, isWireError, SERVICE_FAULTS } from './wire-errors';
 
 export interface ServiceClientOptions extends ServiceConnectionOptions {
@@ -18,6 +18,8 @@ export interface ServiceClientOptions extends ServiceConnectionOptions {
  * the DomainError the service raised (same code, so the same HTTP answer as in the embedded runtime) and
  * leave the breaker alone; timeouts, refused or dropped connections and service faults trip it. While it is
  * open, and whenever the service cannot be reached, calls fail at once with `service_unavailable` (503).
+ * That 503 says whether the command may have run (`DomainError.fate`): `not_run` when it was never sent,
+ * `unknown` once it was (a timeout, a dropped connection); a keyed request's gateway stores neither.
  */
 export class ServiceClient {
   private readonly breaker: CircuitBreaker<[{ cmd: string }, unknown], unknown>;
@@ -68,7 +70,12 @@ export class ServiceClient {
           'service call failed',
         );
       }
-      throw new DomainError('service_unavailable', `The ${this.service} service is unavailable; retry later`);
+      throw new DomainError(
+        'service_unavailable',
+        `The ${this.service} service is unavailable; retry later`,
+        undefined,
+        fateOf(error),
+      );
     }
   }
 
@@ -82,6 +89,20 @@ export class ServiceClient {
     this.breaker.shutdown();
     this.connections.close();
   }
+}
+
+/** Opossum's refusals to call at all: open, at its concurrency limit, shut down. */
+const BREAKER_REFUSALS = new Set(['EOPENBREAKER', 'ESEMLOCKED', 'ESHUTDOWN']);
+
+/**
+ * What a failed call says about its command: what the service answered (its 503 is its answer, unless it
+ * relays the fate of a call of its own); never run when it was not sent; otherwise it may have run.
+ */
+function fateOf(error: unknown): CommandFate | undefined {
+  if (error instanceof DomainError) return error.fate;
+  if (error instanceof CommandNotSent) return 'not_run';
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && BREAKER_REFUSALS.has(code) ? 'not_run' : 'unknown';
 }
 
 /**

@@ -40,7 +40,13 @@ function hostIdempotentRun(infrastructure: Infrastructure, caller: Caller | unde
   if (hosted && 'refused' in hosted) {
     const code =
       hosted.refused === 'in_flight' ? 'idempotency_request_in_progress' : 'idempotency_outcome_lost';
-    throw new DomainError(code, IDEMPOTENCY_REFUSALS[code]);
+    // Still running: this run did not run, its gateway gives its claim up. Ran: the answer of this request.
+    throw new DomainError(
+      code,
+      IDEMPOTENCY_REFUSALS[code],
+      undefined,
+      hosted.refused === 'in_flight' ? 'not_run' : undefined,
+    );
   }
   return hosted;
 }
@@ -71,6 +77,13 @@ export function contextMessageController<Api extends ContextApi<Api>>(contract: 
           this.api,
           names.map((name) => message[name]),
         );
+      } catch (error) {
+        // A call of this command to another service that may not have run, or may still run: this command
+        // may have appended before it, so its fate is not known either (never `not_run`).
+        if (error instanceof DomainError && error.fate) {
+          throw new DomainError(error.code, error.message, error.details, 'unknown');
+        }
+        throw error;
       } finally {
         hosted?.done();
       }

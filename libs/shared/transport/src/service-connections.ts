@@ -27,6 +27,18 @@ export function readServiceConnectionOptions(env: NodeJS.ProcessEnv = process.en
   };
 }
 
+/**
+ * A command that was written to no connection (the pool is closed, or no connection opened, in time or at
+ * all): the service cannot have run it. Any other failure of `send` may come after the service got it.
+ */
+export class CommandNotSent extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message);
+    this.name = 'CommandNotSent';
+    if (cause !== undefined) this.cause = cause;
+  }
+}
+
 /** What the pool uses of a Nest client (a ClientTCP in the apps, a fake in tests). */
 export type ServiceConnection = Pick<ClientProxy, 'connect' | 'send' | 'close'> & {
   /** `disconnected` once the socket closed (a replica gone): the connection leaves the pool at once. */
@@ -74,11 +86,12 @@ export class ServiceConnections {
   }
 
   /**
-   * Sends a command on the next connection and resolves with its reply; rejects with a TimeoutError once
-   * `timeoutMs` have passed, opening the connection included (a replica that drops SYNs).
+   * Sends a command on the next connection and resolves with its reply; rejects once `timeoutMs` have
+   * passed, opening the connection included (a replica that drops SYNs): with CommandNotSent when no
+   * connection opened (in time), with the TimeoutError once the command was written.
    */
   async send(pattern: unknown, message: unknown, timeoutMs: number): Promise<unknown> {
-    if (this.closed) throw new Error('The service connections are closed');
+    if (this.closed) throw new CommandNotSent('The service connections are closed');
     const deadline = this.now() + timeoutMs;
     let refused: unknown;
     for (let tries = 0; tries < this.slots.length; tries++) {
@@ -91,13 +104,13 @@ export class ServiceConnections {
         // Never written: the next connection (a new one, maybe to another replica) may take it.
         this.release(connection);
         this.retire(index, connection);
-        if (error instanceof TimeoutError) throw error;
+        if (error instanceof TimeoutError) throw new CommandNotSent('No connection opened in time', error);
         refused = error;
         continue;
       }
       return this.sendOn(index, connection, pattern, message, this.remaining(deadline));
     }
-    throw refused;
+    throw new CommandNotSent('No connection could be opened', refused);
   }
 
   private remaining(deadline: number): number {

@@ -4,6 +4,7 @@ import {
   ApiErrorBody,
   ApiErrorCode,
   ApiFieldError,
+  CommandFate,
   DomainError,
 } from '@cip/shared/contracts';
 import type { Logger } from '@cip/shared/runtime';
@@ -92,13 +93,15 @@ export function toApiError(error: unknown): {
   message: string;
   details?: ApiFieldError[];
   headers?: Record<string, string>;
+  /** Set when the error is not the answer of the command (the transport's `DomainError.fate`). */
+  fate?: CommandFate;
 } {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) {
     // A service behind the gateway is down or its breaker is open: say when trying again makes sense.
     const headers: Record<string, string> =
       error.code === 'service_unavailable' ? { 'retry-after': SERVICE_RETRY_AFTER_SECONDS } : {};
-    return { code: error.code, message: error.message, details: error.details, headers };
+    return { code: error.code, message: error.message, details: error.details, headers, fate: error.fate };
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
@@ -136,15 +139,27 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
-    const error = toApiError(exception);
-    if (error.code === 'internal_error') {
-      // Outside /v1 (the hosted pages) a path carries its link's credential (a reveal or KYC token): only
-      // the route it matched is logged.
-      const url = request.url.startsWith('/v1/') ? request.url : request.routeOptions?.url;
-      this.logger.error({ err: exception, reqId: request.id, url }, 'request failed');
-    }
-    sendError(request, reply, error.code, error.message, error.details, error.headers);
+    answerError(http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), exception, this.logger);
   }
+}
+
+/**
+ * The answer to an error thrown while handling a request (the filter's body). What it says about the command
+ * (`fate`) is kept on the request, where the idempotency hook reads it: such an answer is not an outcome.
+ */
+export function answerError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  exception: unknown,
+  logger: Logger,
+): FastifyReply {
+  const error = toApiError(exception);
+  if (error.code === 'internal_error') {
+    // Outside /v1 (the hosted pages) a path carries its link's credential (a reveal or KYC token): only
+    // the route it matched is logged.
+    const url = request.url.startsWith('/v1/') ? request.url : request.routeOptions?.url;
+    logger.error({ err: exception, reqId: request.id, url }, 'request failed');
+  }
+  request.commandFate = error.fate;
+  return sendError(request, reply, error.code, error.message, error.details, error.headers);
 }

@@ -1,5 +1,5 @@
 import type { Principal } from '@cip/distributors/service';
-import type { IdempotentRun } from '@cip/shared/contracts';
+import type { CommandFate, IdempotentRun } from '@cip/shared/contracts';
 import type { Infrastructure } from '@cip/shared/infrastructure';
 import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +20,8 @@ declare module 'fastify' {
     idempotencyIdentity?: string;
     /** Its run, which the Caller hands to the process that runs its command (`CurrentCaller`). */
     idempotentRun?: IdempotentRun;
+    /** Set by the error answer when it is not the command's (`DomainError.fate`): not stored as an outcome. */
+    commandFate?: CommandFate;
     startedAt?: bigint;
   }
 }

@@ -8,7 +8,11 @@ import { sendError } from './error-responses';
 
 /** Idempotency (spec part 4): retention of outcomes, and the lease of an in-flight claim. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-const IDEMPOTENCY_LEASE_MS = 60_000;
+/**
+ * Also how long the claim of a command whose answer did not come in time blocks its key (`409 in progress`)
+ * before a retry takes the crash path: well above the transport's command timeout (5 s by default).
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
 const IDEMPOTENCY_PURGE_EVERY_MS = 15 * 60_000;
 const IDEMPOTENCY_KEY_MAX = 64;
 /** Response headers worth replaying; the others describe the transport, not the outcome. */
@@ -72,19 +76,6 @@ export function idempotencyIdentity(request: IdempotentRequest, key: string, ten
   return createHash('sha256').update(parts.join('\u0000')).digest('hex');
 }
 
-/** Whether an answer is the refusal `idempotency_request_in_progress` (only a 409's body is looked at). */
-function refusedInProgress(payload: unknown): boolean {
-  const body =
-    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-  try {
-    return (
-      (JSON.parse(body) as { error?: { code?: string } }).error?.code === 'idempotency_request_in_progress'
-    );
-  } catch {
-    return false;
-  }
-}
-
 export interface IdempotencyOptions {
   infrastructure: Infrastructure;
   clock: Clock;
@@ -97,6 +88,12 @@ export interface IdempotencyOptions {
  * `x-idempotent-replayed: true`; an identical request still running gets `409
  * idempotency_request_in_progress`, and one whose command ran in a process that died before storing its
  * answer `409 idempotency_outcome_lost` (never a second run). Expired outcomes are purged in the background.
+ *
+ * An answer that is not the command's (a 503 of the transport, `request.commandFate`) is never stored: the
+ * request's result is not known. A command never sent (or refused unrun by the service) gives its claim up,
+ * and the retry runs it; one sent but unanswered (a timeout, a dropped connection) may still run, so its claim
+ * is left as a gateway crash leaves it: in flight until its lease passes, then the retry finds whether the
+ * command ran (`outcome_lost`) or not (it runs).
  */
 export function installIdempotency(fastify: FastifyInstance, options: IdempotencyOptions): void {
   const store = (principal: Principal) => options.infrastructure.scope(principal.environment).idempotency;
@@ -147,10 +144,19 @@ export function installIdempotency(fastify: FastifyInstance, options: Idempotenc
     const identity = request.idempotencyIdentity;
     if (!identity || !request.principal) return payload;
     request.idempotencyIdentity = undefined;
-    if (reply.statusCode === 409 && refusedInProgress(payload)) {
-      // The service running the command still runs an earlier run of this claim (whose gateway died): not an
-      // outcome of this request, which did not run. The claim is given up; a retry finds how that run ended.
+    if (request.commandFate === 'not_run') {
+      // Never sent, or the service still runs an earlier run of this claim (whose gateway died): this request
+      // did not run. The claim is given up; a retry runs it, or finds how that earlier run ended.
       await store(request.principal).release(identity);
+      return payload;
+    }
+    if (request.commandFate === 'unknown') {
+      // Sent, unanswered: the service may still complete it. Nothing is stored and the claim stays in flight,
+      // as after a crash of this gateway; once its lease passes, a retry finds the mark of the run or runs it.
+      options.logger.warn(
+        { reqId: request.id, status: reply.statusCode },
+        'keyed request unanswered by its service: its claim is left to its lease, no outcome stored',
+      );
       return payload;
     }
     const headers: Record<string, string> = {};
