@@ -2,7 +2,11 @@ import { DomainError, wireCaller, type Caller, type CommandFate } from '@cip/sha
 import type { Logger } from '@cip/shared/runtime';
 import CircuitBreaker from 'opossum';
 import { ContextApi, ContextContract, contractMethods, messagePattern } from '@cip/shared/contracts';
-import { CommandNotSent, type ServiceConnectionOptions, type ServiceConnections } from './service-connections';
+import {
+  CommandNotSent,
+  type ServiceConnectionOptions,
+  type ServiceConnections,
+} from './service-connections';
 import { fromWireError, isWireError, SERVICE_FAULTS } from './wire-errors';
 
 export interface ServiceClientOptions extends ServiceConnectionOptions {

@@ -49,7 +49,8 @@ function gatewayOf(idempotency: SqliteIdempotencyStore) {
     });
     return {
       status: response.statusCode,
-      code: response.statusCode >= 400 ? (response.json() as { error: { code: string } }).error.code : undefined,
+      code:
+        response.statusCode >= 400 ? (response.json() as { error: { code: string } }).error.code : undefined,
       replayed: response.headers['x-idempotent-replayed'],
     };
   };
@@ -79,7 +80,7 @@ describe('idempotency hook: answers that are not the outcome of the command', ()
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("a service still running an earlier run of the claim: not stored, the claim is given up, a retry runs", async () => {
+  it('a service still running an earlier run of the claim: not stored, the claim is given up, a retry runs', async () => {
     gateway.answers.push(
       new DomainError('idempotency_request_in_progress', 'still running', undefined, 'not_run'),
       { id: 'crd-1' },
