@@ -164,7 +164,11 @@ describe('ServiceClient: commands spread over the replicas of a service', () => 
 
   it('leaves a connection on which a command timed out: the next command opens a new one', async () => {
     const { client } = serviceClient({ connections: 1 }, 200);
-    await expect(whoami(client, 'hang')).rejects.toMatchObject({ code: 'service_unavailable' });
+    // Sent and unanswered: the replica may still run it (a keyed request's gateway does not store this 503).
+    await expect(whoami(client, 'hang')).rejects.toMatchObject({
+      code: 'service_unavailable',
+      fate: 'unknown',
+    });
     // The first connection went to replica a; its replacement is the proxy's next, replica b.
     expect(await whoami(client)).toBe('b');
   });
@@ -185,5 +189,26 @@ describe('ServiceClient: commands spread over the replicas of a service', () => 
     clients.push(client);
     expect(['a', 'b']).toContain(await whoami(client));
     expect(opened).toBe(2);
+  });
+
+  it('fails a command no connection could be opened for as never run, and one the open breaker refuses', async () => {
+    const refusing = createServer();
+    const refusedPort = await new Promise<number>((resolve) =>
+      refusing.listen(0, '127.0.0.1', () => resolve((refusing.address() as AddressInfo).port)),
+    );
+    await new Promise((resolve) => refusing.close(resolve));
+    const connections = new ServiceConnections(
+      () => new ClientTCP({ host: '127.0.0.1', port: refusedPort }),
+      {
+        connections: 2,
+      },
+    );
+    const client = new ServiceClient('echo', connections, logger);
+    clients.push(client);
+    const neverRun = { code: 'service_unavailable', fate: 'not_run' };
+    // Enough refused calls to open the breaker (its volume threshold is 5); then it refuses them itself.
+    for (let i = 0; i < 5; i++) await expect(whoami(client)).rejects.toMatchObject(neverRun);
+    expect(client.breakerState).toBe('open');
+    await expect(whoami(client)).rejects.toMatchObject(neverRun);
   });
 });
