@@ -46,8 +46,8 @@ export interface IdempotencyStore {
    * In the process that runs a keyed command for a gateway in another process (a service of the split
    * topology): until `done` is called, the events this process appends with `correlationId` record, durably
    * with them, that the claim `run` ran (what `track` does for a command run beside its claim). Refused when
-   * the claim is known to have run already (`outcome_lost`) or another run of it is still running here
-   * (`in_flight`): the retry of a request whose gateway died never runs the command a second time, even while
+   * the claim is known to have run already or has its outcome (`outcome_lost`: also a late run of a request
+   * whose gateway gave up waiting) or another run of it is still running here (`in_flight`): the retry of a request whose gateway died never runs the command a second time, even while
    * the first run is still going. Optional: without it the command runs unguarded.
    */
   hostRun?(run: IdempotentRun, correlationId: string): HostedRun;

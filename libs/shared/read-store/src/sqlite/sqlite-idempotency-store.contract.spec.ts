@@ -263,4 +263,22 @@ describe('SQLite idempotency store: a run hosted for the gateway of another proc
       service.db.close();
     }
   });
+
+  it('refuses a run that reaches the service after its key has an outcome (a late first run of a timed-out request)', async () => {
+    const file = join(dir, 'late.sqlite');
+    const service = open(file);
+    const gateway = open(file);
+    try {
+      // The first run's message is still on its way; the gateway gave up on it, its retry ran and answered.
+      expect(await gateway.store.claim('late', now, 60_000)).toEqual({ claimed: true });
+      const response = { status: 201, headers: {}, body: '{"id":"crd-1"}' };
+      await gateway.store.complete('late', response, now + day);
+      expect(service.store.hostRun(run('late', 'run-first'), 'req-first')).toEqual({
+        refused: 'outcome_lost',
+      });
+    } finally {
+      gateway.db.close();
+      service.db.close();
+    }
+  });
 });

@@ -205,13 +205,14 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     if (running && running.run !== run.run) return { refused: 'in_flight' };
     const hosted = running ?? { run: run.run, callers: 0 };
     if (!running) {
-      // The run it retries appended, here or in another process (not this run: a service it called first).
+      // The run it retries appended, here or in another process (not this run: a service it called first);
+      // or the key has its outcome already: this run arrives late (its gateway gave up waiting, and a retry
+      // ran and answered), it must not run a second time.
       const row = this.select.get(run.key) as Row | undefined;
       if (
         row &&
-        row.status === RAN_WITHOUT_OUTCOME &&
         row.expires_at > run.claimedAt &&
-        row.body !== run.run
+        (row.status !== RAN_WITHOUT_OUTCOME || row.body !== run.run)
       ) {
         return { refused: 'outcome_lost' };
       }
