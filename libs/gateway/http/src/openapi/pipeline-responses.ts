@@ -59,7 +59,11 @@ const COMPONENTS = {
         'and body is stored for 24 hours and replayed (with `x-idempotent-replayed: true`) instead of running ' +
         'again; the same key while the first is still running gets `409 idempotency_request_in_progress`, and ' +
         'one whose first request ran but whose answer a server crash lost gets `409 idempotency_outcome_lost` ' +
-        '(it is never run twice: look the result up instead).',
+        '(it is never run twice: look the result up instead). Every answer of the operation is stored, ' +
+        'failures included, except a `503 service_unavailable` of a service the platform could not reach or ' +
+        'that did not answer in time: the result is not known, and the retry answers ' +
+        '`409 idempotency_request_in_progress` while that request may still be running, ' +
+        '`409 idempotency_outcome_lost` if it ran, and otherwise runs it.',
       schema: { type: 'string', minLength: 1, maxLength: 64, examples: ['order-7f3a9c'] },
     },
   },
