@@ -1,5 +1,5 @@
 import type { Principal } from '@cip/distributors/service';
-import { defineContext, type Caller } from '@cip/shared/contracts';
+import { defineContext, DomainError, type Caller } from '@cip/shared/contracts';
 import { SqliteEventStore } from '@cip/shared/eventing';
 import { INFRASTRUCTURE, LOGGER, type Infrastructure } from '@cip/shared/infrastructure';
 import { SqliteIdempotencyStore } from '@cip/shared/read-store';
@@ -29,11 +29,13 @@ const logger = createLogger('silent');
 /** A context of one command, creating a thing: it waits for the test's go before appending its event. */
 interface ThingsApi {
   createThing(caller: Caller, name: string): Promise<{ id: string }>;
+  /** Appends, then fails as a call of its own to another service that was never sent. */
+  createThingElsewhere(caller: Caller, name: string): Promise<{ id: string }>;
 }
 const THINGS = defineContext<ThingsApi>({
   name: 'things',
   token: Symbol('THINGS'),
-  methods: { createThing: ['caller', 'name'] },
+  methods: { createThing: ['caller', 'name'], createThingElsewhere: ['caller', 'name'] },
 });
 
 const program = { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false };
@@ -53,7 +55,9 @@ describe('a keyed request whose command outlives the gateway command timeout (re
   let servicePort: number;
   /** The port the gateway's connections open (a dead one plays a service down). */
   let dialPort: number;
+  /** The gateway's client of the service, new for each test (a breaker one test opened stays out of the next). */
   let client: ServiceClient;
+  let things$: ThingsApi;
   let gateway: FastifyInstance;
   let now = Date.UTC(2026, 0, 1);
   /** Things created by the service, and the runs still waiting for the test's go. */
@@ -70,6 +74,15 @@ describe('a keyed request whose command outlives the gateway command timeout (re
       witnessAppends: (witness) => events.witnessAppends(witness),
     });
     const api: ThingsApi = {
+      async createThingElsewhere(caller, name) {
+        await api.createThing(caller, name);
+        throw new DomainError(
+          'service_unavailable',
+          'The other service is unavailable',
+          undefined,
+          'not_run',
+        );
+      },
       async createThing(caller, name) {
         if (holdRuns) await new Promise<void>((go) => waiting.push(go));
         const id = `thg-${randomUUID()}`;
@@ -108,17 +121,6 @@ describe('a keyed request whose command outlives the gateway command timeout (re
     servicePort = (service.unwrap<Server>().address() as AddressInfo).port;
     dialPort = servicePort;
 
-    client = new ServiceClient(
-      'things',
-      // A new connection per command, so that each dials the port of the moment.
-      new ServiceConnections(() => new ClientTCP({ host: '127.0.0.1', port: dialPort }), {
-        connections: 1,
-        maxCommandsPerConnection: 1,
-      }),
-      logger,
-      { timeoutMs: 300 },
-    );
-    const things$ = contextClient(THINGS, client);
     const gatewayStore = new SqliteIdempotencyStore(gatewayDb);
     gateway = Fastify();
     gateway.addHook('onRequest', async (request) => {
@@ -130,7 +132,7 @@ describe('a keyed request whose command outlives the gateway command timeout (re
       logger,
     });
     gateway.setErrorHandler((error, request, reply) => answerError(request, reply, error, logger));
-    gateway.post('/v1/things', async (request, reply) => {
+    gateway.post('/v1/things/:where', async (request, reply) => {
       const caller: Caller = {
         distributorId: 'dst-a',
         environment: 'sandbox',
@@ -138,7 +140,11 @@ describe('a keyed request whose command outlives the gateway command timeout (re
         requestId: request.id,
         ...(request.idempotentRun && { idempotency: request.idempotentRun }),
       };
-      const thing = await things$.createThing(caller, (request.body as { name: string }).name);
+      const { name } = request.body as { name: string };
+      const thing =
+        (request.params as { where: string }).where === 'elsewhere'
+          ? await things$.createThingElsewhere(caller, name)
+          : await things$.createThing(caller, name);
       return reply.code(201).header('location', `/v1/things/${thing.id}`).send(thing);
     });
   });
@@ -146,7 +152,6 @@ describe('a keyed request whose command outlives the gateway command timeout (re
   afterAll(async () => {
     waiting.splice(0).forEach((go) => go());
     await gateway?.close();
-    client?.shutdown();
     await service?.close();
     await events?.close();
     serviceDb?.close();
@@ -154,15 +159,30 @@ describe('a keyed request whose command outlives the gateway command timeout (re
     rmSync(dir, { recursive: true, force: true });
   });
 
+  beforeEach(() => {
+    client = new ServiceClient(
+      'things',
+      // A new connection per command, so that each dials the port of the moment.
+      new ServiceConnections(() => new ClientTCP({ host: '127.0.0.1', port: dialPort }), {
+        connections: 1,
+        maxCommandsPerConnection: 1,
+      }),
+      logger,
+      { timeoutMs: 300 },
+    );
+    things$ = contextClient(THINGS, client);
+  });
+
   afterEach(() => {
+    client.shutdown();
     holdRuns = false;
     dialPort = servicePort;
   });
 
-  const post = async (key: string) => {
+  const post = async (key: string, where = 'here') => {
     const response = await gateway.inject({
       method: 'POST',
-      url: '/v1/things',
+      url: `/v1/things/${where}`,
       headers: { 'x-idempotency-key': key },
       payload: { name: 'a thing' },
     });
@@ -205,6 +225,19 @@ describe('a keyed request whose command outlives the gateway command timeout (re
     expect(await post(key)).toMatchObject({ status: 409, code: 'idempotency_request_in_progress' });
     await goAndWait(1);
     expect(await post(key)).toMatchObject({ status: 409, code: 'idempotency_outcome_lost' });
+    expect(things).toHaveLength(1);
+  });
+
+  it("a service's call of its own never sent, after the service appended: not known either, never run again", async () => {
+    things.length = 0;
+    const key = `k-${randomUUID()}`;
+    expect(await post(key, 'elsewhere')).toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect(await post(key, 'elsewhere')).toMatchObject({
+      status: 409,
+      code: 'idempotency_request_in_progress',
+    });
+    now += IDEMPOTENCY_LEASE_MS + 1;
+    expect(await post(key, 'elsewhere')).toMatchObject({ status: 409, code: 'idempotency_outcome_lost' });
     expect(things).toHaveLength(1);
   });
 
