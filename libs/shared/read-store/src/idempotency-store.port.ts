@@ -47,8 +47,9 @@ export interface IdempotencyStore {
    * topology): until `done` is called, the events this process appends with `correlationId` record, durably
    * with them, that the claim `run` ran (what `track` does for a command run beside its claim). Refused when
    * the claim is known to have run already or has its outcome (`outcome_lost`: also a late run of a request
-   * whose gateway gave up waiting) or another run of it is still running here (`in_flight`): the retry of a request whose gateway died never runs the command a second time, even while
-   * the first run is still going. Optional: without it the command runs unguarded.
+   * whose gateway gave up waiting) or another run of it is still running here (`in_flight`): the retry of a
+   * request whose gateway died never runs the command a second time, even while the first run is still
+   * going. Optional: without it the command runs unguarded.
    */
   hostRun?(run: IdempotentRun, correlationId: string): HostedRun;
   /** Gives up a claim without storing an outcome (a request that never ran, such as one refused for load). */
