@@ -29,9 +29,11 @@ interface KeyEntry {
 
 /**
  * The control plane as the gateway reads it: distributors, their programs and their API keys, folded in
- * memory from the control store (it is small) and kept live by a subscription (`LiveLogFold`). A key not
- * found triggers one catch-up read first, so a key created a moment ago by the CLI (another process) works
- * at once.
+ * memory from the control store (it is small) and kept live by a subscription (`LiveLogFold`). Each
+ * authentication first reads the log's tail (one indexed read, empty nearly always): a change another
+ * process made (the operator API in the dashboard process of the split topology, the CLI) applies to the
+ * very next call, not one subscription poll later. A key revoked, a key issued, a country added: the next
+ * request sees it.
  */
 export class DistributorDirectory extends LiveLogFold {
   private readonly distributors = new Map<string, DistributorState>();
@@ -60,11 +62,8 @@ export class DistributorDirectory extends LiveLogFold {
   /** The principal of an API key, or null when the key is unknown or revoked. */
   async authenticate(apiKey: string): Promise<Principal | null> {
     const hash = hashApiKey(apiKey);
-    let entry = this.keysByHash.get(hash);
-    if (!entry) {
-      await this.catchUp();
-      entry = this.keysByHash.get(hash);
-    }
+    await this.catchUp();
+    const entry = this.keysByHash.get(hash);
     // The map lookup found a candidate by hash; the final comparison is constant-time all the same.
     if (!entry || !entry.active || !timingSafeEqual(entry.hash, Buffer.from(hash, 'hex'))) return null;
     const distributor = this.get(entry.distributorId);
