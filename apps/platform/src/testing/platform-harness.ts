@@ -2,7 +2,12 @@ import type { StaffRole } from '@cip/backoffice/contract';
 import { StaffService, totpCode } from '@cip/backoffice/service';
 import { DEFAULT_DISTRIBUTOR_ID, DistributorsService } from '@cip/distributors/service';
 import { ProgramConfig } from '@cip/distributors/domain';
-import { builtAppMain, SplitTopology, startSplitTopology } from '@cip/platform/topologies';
+import {
+  builtAppMain,
+  SplitTopology,
+  SplitTopologyOptions,
+  startSplitTopology,
+} from '@cip/platform/topologies';
 import {
   createLogger,
   Logger,
@@ -194,7 +199,7 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     const address = options.settlement?.addresses[environment];
     if (address) env[`SETTLEMENT_ADDRESS_${environment.toUpperCase()}`] = address;
   }
-  const starting = startSplitTopology({
+  const starting = startSplitTopologyOnFreePorts({
     dataDir,
     ports: 'free',
     sandboxKey: SANDBOX_KEY,
@@ -249,6 +254,21 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
   } catch (error) {
     await topology.close();
     throw error;
+  }
+}
+
+/**
+ * `startSplitTopology` on free ports, again on others when a process found its port taken: the ports are
+ * free when picked, but a dozen processes start after that on a machine where other tests open connections
+ * (each takes an ephemeral port from the same range), so one is now and then taken in between.
+ */
+async function startSplitTopologyOnFreePorts(options: SplitTopologyOptions): Promise<SplitTopology> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSplitTopology(options);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
   }
 }
 

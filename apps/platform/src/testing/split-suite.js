@@ -1,10 +1,13 @@
 // The e2e specs the `e2e-split` jest project runs against the split topology (E2E_TOPOLOGY=split: one
-// process per service behind the gateway); every spec also runs in the `e2e` project on the one-process
-// platform. One line per spec: a spec is here once it passes on both. Specs not here, with why, below.
-// How to port one: docs in apps/platform/src/testing/platform-harness.ts (h.url, h.distributorId,
-// h.operatorAdmin, h.newDistributor, h.signInStaff; itOnOneProcess for a test that needs h.platform).
+// process per service behind the gateway, `npm run start:split`); each also runs in the `e2e` project on
+// the one-process platform: one spec, two topologies. A spec is listed once it passes on both; tests that
+// need the in-process platform are `itOnOneProcess`/`describeOnOneProcess` (testing/topology.ts), noted
+// after the path. How to port one: the harness operations in testing/platform-harness.ts.
 module.exports = {
-  ported: ['apps/platform/src/users.e2e.spec.ts'],
-  // Not (yet) on the split topology, and why.
+  ported: [
+    'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
+    'apps/platform/src/cards.e2e.spec.ts', // the user-stopped-cards saga one-process only (same)
+  ],
+  // Specs not (yet) on the split topology, each with why (path: reason).
   notPorted: {},
 };
