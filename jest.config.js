@@ -1,5 +1,6 @@
 // One Jest run, four projects selected by file suffix (see HOUSE-STYLE.md):
-// unit (pure deciders), contract (port suites per adapter), int (Nest/HTTP on embedded drivers), e2e (whole platform).
+// unit (pure deciders), contract (port suites per adapter), int (Nest/HTTP on embedded drivers), e2e (whole platform);
+// e2e-split runs the e2e specs listed in split-suite.js again, against the split topology (one process per service).
 const { compilerOptions } = require('./tsconfig.base.json');
 
 const moduleNameMapper = Object.fromEntries(
@@ -33,6 +34,18 @@ module.exports = {
       testMatch: ['<rootDir>/{apps,libs}/**/*.e2e.spec.ts'],
       globalSetup: '<rootDir>/tools/jest/build-platform.js',
       setupFilesAfterEnv: ['<rootDir>/tools/jest/slow-test-timeout.js'],
+    },
+    {
+      ...base,
+      displayName: 'e2e-split',
+      testMatch: require('./apps/platform/src/testing/split-suite.js').ported.map(
+        (spec) => `<rootDir>/${spec}`,
+      ),
+      globalSetup: '<rootDir>/tools/jest/build-platform.js',
+      setupFilesAfterEnv: [
+        '<rootDir>/tools/jest/slow-test-timeout.js',
+        '<rootDir>/tools/jest/split-topology.js',
+      ],
     },
   ],
 };

@@ -1,5 +1,6 @@
 import { UsersService } from '@cip/users/service';
 import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import { itOnOneProcess } from './testing/topology';
 
 describe('users over /v1, as a distributor uses them', () => {
   let h: Harness;
@@ -78,7 +79,11 @@ describe('users over /v1, as a distributor uses them', () => {
       expect((await createUser(newUserBody({ countryOfResidence: 'FR' }), other.sandboxKey)).status).toBe(
         422,
       );
-      await h.distributors.configureProgram(other.distributorId, { allowedCountries: ['DE', 'FR'] });
+      await h.operatorHttp
+        .patch(`/operator/v1/distributors/${other.distributorId}/program`)
+        .set((await h.operatorAdmin()).headers)
+        .send({ countries: ['DE', 'FR'], reason: 'e2e' })
+        .expect(200);
       expect((await createUser(newUserBody({ countryOfResidence: 'FR' }), other.sandboxKey)).status).toBe(
         201,
       );
@@ -227,8 +232,16 @@ describe('users over /v1, as a distributor uses them', () => {
       expect(unknown.body.error.code).toBe('unauthorized');
       const other = await h.newDistributor();
       expect((await h.http.get('/v1/users').set({ 'x-api-key': other.sandboxKey })).status).toBe(200);
-      const keyId = h.distributors.directory.get(other.distributorId)!.keys[0].keyId;
-      await h.distributors.deleteKey(keyId);
+      const { headers } = await h.operatorAdmin();
+      const distributor = await h.operatorHttp
+        .get(`/operator/v1/distributors/${other.distributorId}`)
+        .set(headers)
+        .expect(200);
+      await h.operatorHttp
+        .post(`/operator/v1/keys/${distributor.body.keys[0].keyId}/revoke`)
+        .set(headers)
+        .send({ reason: 'e2e' })
+        .expect(200);
       expect((await h.http.get('/v1/users').set({ 'x-api-key': other.sandboxKey })).status).toBe(401);
     });
   });
@@ -338,38 +351,42 @@ describe('users over /v1, as a distributor uses them', () => {
   });
 
   describe('status changes (commands for sagas and operators)', () => {
-    it('activates, freezes and revokes with events; revoked is terminal', async () => {
-      const users = h.platform.app.get(UsersService);
-      const created = await createUser();
-      const caller = {
-        distributorId: h.platform.distributorId,
-        environment: 'sandbox' as const,
-        program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
-        requestId: 'operator-test',
-      };
-      await users.changeStatus(caller, created.body.id, 'active');
-      await users.changeStatus(caller, created.body.id, 'frozen', 'suspicious activity');
-      expect((await h.http.get(`/v1/users/${created.body.id}`).set(sandbox)).body.status).toBe('frozen');
-      await users.changeStatus(caller, created.body.id, 'revoked');
-      await expect(users.changeStatus(caller, created.body.id, 'active')).rejects.toMatchObject({
-        code: 'invalid_state_transition',
-      });
-      const events = await h.http
-        .get('/v1/events')
-        .query({ userId: created.body.id, sortBy: 'createdAt' })
-        .set(sandbox);
-      // Activation also provisions the user's wallet (wallet.* Events): only the user's own Events matter here.
-      const userEvents = events.body.items.filter((e: { eventName: string }) =>
-        e.eventName.startsWith('user.'),
-      );
-      expect(userEvents.map((e: { eventName: string }) => e.eventName)).toEqual([
-        'user.created',
-        'user.activated',
-        'user.frozen',
-        'user.revoked',
-      ]);
-      expect(userEvents[2].data.status).toBe('frozen');
-    });
+    itOnOneProcess(
+      'user status changes have no operator surface (API, operator API or CLI): UsersService in process',
+      'activates, freezes and revokes with events; revoked is terminal',
+      async () => {
+        const users = h.platform.app.get(UsersService);
+        const created = await createUser();
+        const caller = {
+          distributorId: h.distributorId,
+          environment: 'sandbox' as const,
+          program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
+          requestId: 'operator-test',
+        };
+        await users.changeStatus(caller, created.body.id, 'active');
+        await users.changeStatus(caller, created.body.id, 'frozen', 'suspicious activity');
+        expect((await h.http.get(`/v1/users/${created.body.id}`).set(sandbox)).body.status).toBe('frozen');
+        await users.changeStatus(caller, created.body.id, 'revoked');
+        await expect(users.changeStatus(caller, created.body.id, 'active')).rejects.toMatchObject({
+          code: 'invalid_state_transition',
+        });
+        const events = await h.http
+          .get('/v1/events')
+          .query({ userId: created.body.id, sortBy: 'createdAt' })
+          .set(sandbox);
+        // Activation also provisions the user's wallet (wallet.* Events): only the user's own Events matter here.
+        const userEvents = events.body.items.filter((e: { eventName: string }) =>
+          e.eventName.startsWith('user.'),
+        );
+        expect(userEvents.map((e: { eventName: string }) => e.eventName)).toEqual([
+          'user.created',
+          'user.activated',
+          'user.frozen',
+          'user.revoked',
+        ]);
+        expect(userEvents[2].data.status).toBe('frozen');
+      },
+    );
   });
 
   describe('lists', () => {

@@ -8,10 +8,53 @@ import { Harness, newUserBody, startHarness } from './testing/platform-harness';
 
 const json = { 'content-type': 'application/json' };
 
-/** Waits until the dispatcher has read the log and every delivery that can go now has been answered. */
-async function settle(h: Harness): Promise<void> {
-  await h.platform.app.get(ConsumerHost).drain('sandbox');
-  await h.platform.app.get(DeliveryEngine).idle();
+/**
+ * Waits until the dispatcher has read the log and every delivery that can go now has been answered.
+ * One process: its consumer host and delivery engine say so. Split (no handle on another process): an Event
+ * of a sentinel distributor, appended after everything the test did, has reached the sentinel's receiver
+ * (the dispatcher reads the log in order: it has made the deliveries of every earlier Event), and no
+ * delivery of `key`'s subscriptions is due (their delivery logs over /v1).
+ */
+async function settle(h: Harness, key: string, sentinel: () => Promise<Sentinel>): Promise<void> {
+  if (h.topology === 'one-process') {
+    await h.platform.app.get(ConsumerHost).drain('sandbox');
+    await h.platform.app.get(DeliveryEngine).idle();
+    return;
+  }
+  const { key: sentinelKey, receiver } = await sentinel();
+  const marker = await h.http
+    .post('/v1/users')
+    .set({ 'x-api-key': sentinelKey, ...json })
+    .send(newUserBody())
+    .expect(201);
+  await waitFor(
+    () => receiver.acknowledged('user.created').some((d) => d.body.eventTargetId === marker.body.id),
+    { what: "the dispatcher to reach the sentinel's Event" },
+  );
+  const api = { 'x-api-key': key };
+  await waitFor(
+    async () => {
+      const subscriptions = (await h.http.get('/v1/webhook-subscriptions').query({ limit: 100 }).set(api))
+        .body.items as { id: string }[];
+      for (const { id } of subscriptions) {
+        const pending = await h.http
+          .get(`/v1/webhook-subscriptions/${id}/deliveries`)
+          .query({ status: 'pending', limit: 100 })
+          .set(api);
+        const due = (pending.body.items as { nextAttemptAt: string | null }[]).some(
+          (d) => d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) <= Date.now(),
+        );
+        if (due) return false;
+      }
+      return true;
+    },
+    { what: 'every due delivery of the subscriptions answered' },
+  );
+}
+
+interface Sentinel {
+  key: string;
+  receiver: WebhookReceiver;
 }
 
 /** An Ed25519 public key object from the raw 32 bytes the public-key endpoint returns. */
@@ -26,10 +69,14 @@ describe('webhooks over /v1 with a local receiver', () => {
   let receiver: WebhookReceiver;
   let key: string;
 
+  /** Split only: another distributor whose subscription tells when the dispatcher got past a point. */
+  let sentinel: Promise<Sentinel> | undefined;
+
   beforeAll(async () => {
     h = await startHarness({ allowPrivateWebhookUrls: true });
   });
   afterAll(async () => {
+    await (await sentinel)?.receiver.stop();
     await h.close();
   });
   beforeEach(async () => {
@@ -41,6 +88,22 @@ describe('webhooks over /v1 with a local receiver', () => {
   });
 
   const api = () => ({ 'x-api-key': key });
+  const settled = () =>
+    settle(
+      h,
+      key,
+      () =>
+        (sentinel ??= (async () => {
+          const receiver = await new WebhookReceiver().start();
+          const other = await h.newDistributor();
+          await h.http
+            .post('/v1/webhook-subscriptions')
+            .set({ 'x-api-key': other.sandboxKey, ...json })
+            .send({ url: receiver.url })
+            .expect(201);
+          return { key: other.sandboxKey, receiver };
+        })()),
+    );
   const subscribe = (url = receiver.url) =>
     h.http
       .post('/v1/webhook-subscriptions')
@@ -113,7 +176,7 @@ describe('webhooks over /v1 with a local receiver', () => {
       lastVerification: { verified: false, reason: 'the response did not echo the challenge' },
     });
     expect((await createUser()).status).toBe(201);
-    await settle(h);
+    await settled();
     expect(receiver.deliveries).toHaveLength(0);
 
     receiver.echoChallenge = true;
@@ -121,14 +184,14 @@ describe('webhooks over /v1 with a local receiver', () => {
     expect(verified.status).toBe(200);
     expect(verified.body.status).toBe('active');
     await createUser();
-    await settle(h);
+    await settled();
     expect(receiver.acknowledged('user.created')).toHaveLength(1);
   });
 
   it('delivers the Event as GET /v1/events shows it, signed with Ed25519 (v1a) and with the Standard Webhooks secret (v1)', async () => {
     const { body: subscription } = await subscribe();
     const user = await createUser();
-    await settle(h);
+    await settled();
     const [delivery] = receiver.acknowledged('user.created');
     expect(delivery).toBeDefined();
 
@@ -179,7 +242,7 @@ describe('webhooks over /v1 with a local receiver', () => {
   it('lets a receiver without an API key verify with the PEM or the JWKS of the well-known URL', async () => {
     await subscribe();
     await createUser();
-    await settle(h);
+    await settled();
     const [delivery] = receiver.acknowledged('user.created');
     const content = Buffer.from(
       `${delivery.headers['webhook-id']}.${delivery.headers['webhook-timestamp']}.${delivery.rawBody}`,
@@ -222,7 +285,7 @@ describe('webhooks over /v1 with a local receiver', () => {
   it('shows each delivery with its attempts, and redelivers an Event on request', async () => {
     const { body: subscription } = await subscribe();
     await createUser();
-    await settle(h);
+    await settled();
     const [delivery] = receiver.acknowledged('user.created');
     const eventId = delivery.body.eventId!;
 
@@ -249,7 +312,7 @@ describe('webhooks over /v1 with a local receiver', () => {
     expect(redelivered.body.deliveries).toEqual([
       expect.objectContaining({ eventId, redelivery: true, status: 'pending' }),
     ]);
-    await settle(h);
+    await settled();
     expect(receiver.acknowledged('user.created').map((r) => r.headers['webhook-id'])).toEqual([
       eventId,
       eventId,
@@ -277,7 +340,7 @@ describe('webhooks over /v1 with a local receiver', () => {
     expect(after.keys[1].retiresAt).toEqual(expect.any(String));
 
     await createUser();
-    await settle(h);
+    await settled();
     const [delivery] = receiver.acknowledged('user.created');
     const content = Buffer.from(
       `${delivery.headers['webhook-id']}.${delivery.headers['webhook-timestamp']}.${delivery.rawBody}`,
@@ -310,7 +373,7 @@ describe('webhooks over /v1 with a local receiver', () => {
 
   it('changing the url needs verification again; deleting stops deliveries', async () => {
     const { body: subscription } = await subscribe();
-    await settle(h);
+    await settled();
     const second = await new WebhookReceiver().start();
     try {
       second.echoChallenge = false;
@@ -321,7 +384,7 @@ describe('webhooks over /v1 with a local receiver', () => {
       expect(changed.status).toBe(200);
       expect(changed.body).toMatchObject({ url: second.url, status: 'unverified', verifiedAt: null });
       await createUser();
-      await settle(h);
+      await settled();
       expect(receiver.deliveries.map((r) => r.body.eventName)).toEqual(['webhookSubscription.verified']);
       expect(second.deliveries).toHaveLength(0);
 
@@ -346,7 +409,7 @@ describe('webhooks over /v1 with a local receiver', () => {
   it('sends a subscription the Events from its verification on, its own verified Event first', async () => {
     await subscribe();
     await createUser();
-    await settle(h);
+    await settled();
     expect(receiver.acknowledged().map((r) => r.body.eventName)).toEqual([
       'webhookSubscription.verified',
       'user.created',
@@ -355,13 +418,13 @@ describe('webhooks over /v1 with a local receiver', () => {
 
   it('disables the subscription at once when the endpoint answers 410 Gone', async () => {
     const { body: subscription } = await subscribe();
-    await settle(h);
+    await settled();
     receiver.answer = () => ({ status: 410 });
     await createUser();
-    await settle(h);
+    await settled();
     const read = await h.http.get(`/v1/webhook-subscriptions/${subscription.id}`).set(api());
     expect(read.body).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
-    await settle(h);
+    await settled();
     const disabled = await h.http
       .get('/v1/events')
       .query({ eventName: 'webhookSubscription.disabled' })
@@ -373,7 +436,7 @@ describe('webhooks over /v1 with a local receiver', () => {
       }),
     ]);
     await createUser();
-    await settle(h);
+    await settled();
     expect(receiver.deliveries.map((r) => [r.body.eventName, r.status])).toEqual([
       ['webhookSubscription.verified', 200],
       ['user.created', 410],

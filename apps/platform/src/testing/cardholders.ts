@@ -1,6 +1,7 @@
 import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
-import { INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
+import { openEmbeddedCardVault } from '@cip/cards/vault';
+import { INFRASTRUCTURE, Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
 import { readdirSync, statSync } from 'node:fs';
@@ -40,12 +41,29 @@ export async function activeUserWithWallet(
   return { userId: user.body.id, walletId: wallets.body.items[0].id, email: user.body.email };
 }
 
-/** The card's secrets (PAN, CVV2, expiry), read from the vault the way only the hosted reveal page may. */
+/**
+ * The card's secrets (PAN, CVV2, expiry), read from the vault the way only the hosted reveal page may: in
+ * process on the one-process platform, from DATA_DIR's stores on the split one (as the CLI reads them).
+ */
 export async function vaultSecretsOf(h: Harness, cardId: string) {
+  if (h.topology === 'split') return vaultSecretsUnder(h.dataDir, cardId);
   const infrastructure = h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
   const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
   const vaultRef = (created.data as { vaultRef: string }).vaultRef;
   return h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS).vault('sandbox').revealForHostedPage(vaultRef);
+}
+
+/** The sandbox card's secrets read by this process from the stores and the vault under `dataDir`. */
+async function vaultSecretsUnder(dataDir: string, cardId: string) {
+  const infrastructure = openEmbeddedInfrastructure({ dataDir });
+  const vault = openEmbeddedCardVault({ dataDir, environment: 'sandbox' });
+  try {
+    const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
+    return await vault.revealForHostedPage((created.data as { vaultRef: string }).vaultRef);
+  } finally {
+    await vault.close();
+    await infrastructure.close();
+  }
 }
 
 /** Every file under a directory (the SQLite files and their WAL/SHM companions, the secrets): for PAN greps. */

@@ -1,7 +1,13 @@
 import type { StaffRole } from '@cip/backoffice/contract';
 import { StaffService, totpCode } from '@cip/backoffice/service';
-import { DistributorsService } from '@cip/distributors/service';
+import { DEFAULT_DISTRIBUTOR_ID, DistributorsService } from '@cip/distributors/service';
 import { ProgramConfig } from '@cip/distributors/domain';
+import {
+  builtAppMain,
+  SplitTopology,
+  SplitTopologyOptions,
+  startSplitTopology,
+} from '@cip/platform/topologies';
 import {
   createLogger,
   Logger,
@@ -10,69 +16,100 @@ import {
   readPlatformConfig,
   systemClock,
 } from '@cip/shared/runtime';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
 import request from 'supertest';
 import { RunningPlatform, startPlatform } from '../start-platform';
 import { OpenApiResponses } from './openapi-responses';
+import { e2eTopology, type E2eTopology } from './topology';
 
 export const SANDBOX_KEY = 'sk_sandbox_e2eTestKeyAAAAAAAAAAAAAAAAAAAAAAAAAA';
 export const PRODUCTION_KEY = 'sk_live_e2eTestKeyBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
 
 export interface Harness {
+  /** Which platform the spec runs against (E2E_TOPOLOGY): the one-process platform or the split processes. */
+  topology: E2eTopology;
+  /** Where the API listens: the one-process platform, or the gateway of the split topology. */
+  url: string;
+  /** The default distributor (the sandbox and production keys' one). */
+  distributorId: string;
+  /**
+   * The in-process platform (its Nest app, for `app.get`): ONE-PROCESS ONLY. In the split topology reading
+   * it throws, naming the spec: a test that needs in-process services is `itOnOneProcess` (testing/topology).
+   */
   platform: RunningPlatform;
   dataDir: string;
   /** Every response is checked against the served OpenAPI document when awaited (`OpenApiResponses`). */
   http: ReturnType<typeof request>;
+  /** The in-process distributors service: ONE-PROCESS ONLY (operator changes go through `operatorAdmin`). */
   distributors: DistributorsService;
   /** Where the operator app (dashboard and operator API) listens. */
   dashboardUrl: string;
   /** The operator API: every response is checked against /operator/v1/openapi.json when awaited. */
   operatorHttp: ReturnType<typeof request>;
-  /** The staff service of the operator app (invitations, for tests that drive sign-in themselves). */
+  /** The staff service of the operator app: ONE-PROCESS ONLY (`signInStaff` works on both). */
   staff: StaffService;
   /**
-   * A new staff member of `role`, invited through the service, its invitation accepted and signed in over
-   * HTTP: the session cookie, the CSRF token and the headers every change needs (cookie, token, origin).
+   * A new staff member of `role`, invited (in process on the one-process platform; by the CLI's `staff
+   * create-admin` on DATA_DIR, or an admin over the operator API, on the split topology), its invitation
+   * accepted and signed in over HTTP: the session cookie, the CSRF token and the headers every change needs.
    */
   signInStaff(role?: StaffRole, options?: { email?: string }): Promise<StaffSession>;
-  /** A second distributor with its own sandbox key and program. */
+  /**
+   * The harness's own admin, signed in once (on first use) for operator actions over the operator API:
+   * `h.operatorHttp.patch(...).set((await h.operatorAdmin()).headers)`. Both topologies.
+   */
+  operatorAdmin(): Promise<StaffSession>;
+  /**
+   * A second distributor with its own sandbox key and program: by the in-process service on the one-process
+   * platform, over the operator API by `operatorAdmin` on the split topology.
+   */
   newDistributor(program?: Partial<ProgramConfig>): Promise<{ distributorId: string; sandboxKey: string }>;
-  /** Stops the platform; the data directory is removed unless `keepData` (to start again on it). */
+  /** Stops the platform (every process when split); the data directory is removed unless `keepData`. */
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
+export interface HarnessOptions {
+  rateLimit?: { ratePerSecond: number; burst: number };
+  httpTimeouts?: PlatformConfig['httpTimeouts'];
+  /** One-process only. */
+  clock?: ManualClock;
+  /** Webhook tests with a local receiver turn this on; SSRF tests keep it off (the default). */
+  allowPrivateWebhookUrls?: boolean;
+  /** One-process only. */
+  webhookBreakerResetTimeoutMs?: number;
+  /** Reopen an existing data directory (restart tests); a fresh one otherwise. */
+  dataDir?: string;
+  /** EVM chains of the wallets context (a local ganache chain in the funding tests). One-process only. */
+  chains?: PlatformConfig['chains'];
+  /** PUBLIC_BASE_URL; links start with the listening URL without it. */
+  publicBaseUrl?: string;
+  /** Where the platform logs (silent without it): tests that check what reaches the logs. One-process only. */
+  logger?: Logger;
+  /** The card network's ISO 8583 endpoint the sandbox issuer connects to (a test's IsoServer). One-process only. */
+  cardNetwork?: PlatformConfig['cardNetwork'];
+  /** False: the platform's issuer does not link to its card network (a test's fake issuer answers). One-process only. */
+  linkIssuer?: boolean;
+  /** The dashboard's built files (tests of the page shown when it was not built). One-process only. */
+  dashboardDir?: string;
+  /** Settlement addresses and schedule (default: the configuration's, on demand only in tests). */
+  settlement?: PlatformConfig['settlement'];
+}
+
 /**
- * The whole embedded platform on a free port and a fresh data directory, as a distributor meets it:
- * tests drive it over HTTP only (supertest), apart from operator actions done through the CLI's services.
+ * The whole platform on free ports and a fresh data directory, as a distributor meets it, in the topology
+ * E2E_TOPOLOGY names (`one-process`, the default, or `split`: one process per service behind the gateway).
+ * Tests drive it over HTTP (supertest) and operator actions over the operator API; only one-process specs
+ * reach into the in-process services (`h.platform`).
  */
-export async function startHarness(
-  options: {
-    rateLimit?: { ratePerSecond: number; burst: number };
-    httpTimeouts?: PlatformConfig['httpTimeouts'];
-    clock?: ManualClock;
-    /** Webhook tests with a local receiver turn this on; SSRF tests keep it off (the default). */
-    allowPrivateWebhookUrls?: boolean;
-    webhookBreakerResetTimeoutMs?: number;
-    /** Reopen an existing data directory (restart tests); a fresh one otherwise. */
-    dataDir?: string;
-    /** EVM chains of the wallets context (a local ganache chain in the funding tests). */
-    chains?: PlatformConfig['chains'];
-    /** PUBLIC_BASE_URL; links start with the listening URL without it. */
-    publicBaseUrl?: string;
-    /** Where the platform logs (silent without it): tests that check what reaches the logs. */
-    logger?: Logger;
-    /** The card network's ISO 8583 endpoint the sandbox issuer connects to (a test's IsoServer). */
-    cardNetwork?: PlatformConfig['cardNetwork'];
-    /** False: the platform's issuer does not link to its card network (a test's fake issuer answers). */
-    linkIssuer?: boolean;
-    /** The dashboard's built files (tests of the page shown when it was not built). */
-    dashboardDir?: string;
-    /** Settlement addresses and schedule (default: the configuration's, on demand only in tests). */
-    settlement?: PlatformConfig['settlement'];
-  } = {},
-): Promise<Harness> {
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  return e2eTopology() === 'split' ? startSplitHarness(options) : startOneProcessHarness(options);
+}
+
+async function startOneProcessHarness(options: HarnessOptions): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-'));
   const config = readPlatformConfig({});
   const platform = await startPlatform(
@@ -102,55 +139,309 @@ export async function startHarness(
       dashboardDir: options.dashboardDir,
     },
   );
-  const distributors = platform.app.get(DistributorsService);
-  const responses = await OpenApiResponses.of(platform.url);
-  const operatorResponses = await OpenApiResponses.of(platform.dashboardUrl, '/operator/v1/');
-  const operatorHttp = operatorResponses.agent(platform.dashboardUrl);
   const staff = platform.operatorApp.get(StaffService);
   const clock = options.clock ?? systemClock;
-  return {
-    platform,
-    dataDir,
-    http: responses.agent(platform.url),
-    distributors,
+  return harnessOver({
+    topology: 'one-process',
+    url: platform.url,
     dashboardUrl: platform.dashboardUrl,
+    distributorId: platform.distributorId,
+    dataDir,
+    platform: () => platform,
+    distributors: () => platform.app.get(DistributorsService),
+    staff: () => staff,
+    now: () => clock.now(),
+    async invite(email, role) {
+      const { staff: invited, invitation } = await staff.invite({ email, name: `Staff ${role}`, role }, null);
+      return { staffId: invited.id, token: tokenOf(invitation.url) };
+    },
+    close: () => platform.close(),
+  });
+}
+
+/** What the split topology cannot take: each needs an object of the test's process inside the platform's. */
+const ONE_PROCESS_OPTIONS = [
+  'clock',
+  'logger',
+  'linkIssuer',
+  'dashboardDir',
+  'chains',
+  'cardNetwork',
+  'webhookBreakerResetTimeoutMs',
+] as const;
+
+async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
+  const given = ONE_PROCESS_OPTIONS.filter((name) => options[name] !== undefined);
+  if (given.length > 0) {
+    throw new Error(
+      `startHarness({ ${given.join(', ')} }) needs the one-process platform (E2E_TOPOLOGY=split runs one ` +
+        `process per service): ${specName()} cannot run on the split topology; leave it out of ` +
+        'apps/platform/src/testing/split-suite.js or guard the test with itOnOneProcess',
+    );
+  }
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-split-'));
+  const rateLimit = options.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 };
+  const env: NodeJS.ProcessEnv = {
+    LOG_LEVEL: 'warn',
+    BOOTSTRAP_PRODUCTION_API_KEY: PRODUCTION_KEY,
+    WEBHOOK_ALLOW_PRIVATE_URLS: String(options.allowPrivateWebhookUrls ?? false),
+    RATE_LIMIT_PER_SECOND: String(rateLimit.ratePerSecond),
+    RATE_LIMIT_BURST: String(rateLimit.burst),
+    // Tests run settlement on demand; no batch is cut behind their back.
+    SETTLEMENT_INTERVAL_MS: String(options.settlement?.intervalMs ?? 0),
+  };
+  if (options.publicBaseUrl) env.PUBLIC_BASE_URL = options.publicBaseUrl;
+  if (options.httpTimeouts) {
+    env.HTTP_HEADERS_TIMEOUT_MS = String(options.httpTimeouts.headersMs);
+    env.HTTP_REQUEST_TIMEOUT_MS = String(options.httpTimeouts.requestMs);
+  }
+  for (const environment of ['sandbox', 'production'] as const) {
+    const address = options.settlement?.addresses[environment];
+    if (address) env[`SETTLEMENT_ADDRESS_${environment.toUpperCase()}`] = address;
+  }
+  const starting = startSplitTopologyOnFreePorts({
+    dataDir,
+    ports: 'free',
+    sandboxKey: SANDBOX_KEY,
+    env,
+    startTimeoutMs: 150_000,
+  });
+  splitStarts.add(starting);
+  const topology: SplitTopology = await starting;
+  const parts: TopologyParts = {
+    topology: 'split',
+    url: topology.gatewayUrl,
+    dashboardUrl: topology.dashboardUrl,
+    // The bootstrap's default distributor: the same id on every data directory.
+    distributorId: DEFAULT_DISTRIBUTOR_ID,
+    dataDir,
+    platform: () => oneProcessOnly('h.platform'),
+    distributors: () => oneProcessOnly('h.distributors'),
+    staff: () => oneProcessOnly('h.staff'),
+    now: () => new Date(),
+    async invite(email, role, harness) {
+      if (role === 'admin') {
+        // As an operator invites the first admin of a running platform: the CLI on its DATA_DIR.
+        const invited = JSON.parse(
+          await cli(dataDir, [
+            'staff',
+            'create-admin',
+            '--email',
+            email,
+            '--name',
+            `Staff ${role}`,
+            '--json',
+          ]),
+        );
+        return { staffId: invited.staff.id, token: tokenOf(invited.invitation.url) };
+      }
+      // Any other role is invited by an admin, over the operator API.
+      const admin = await harness.operatorAdmin();
+      const invited = await harness.operatorHttp
+        .post('/operator/v1/staff')
+        .set(admin.headers)
+        .send({ email, name: `Staff ${role}`, role })
+        .expect(201);
+      return { staffId: invited.body.staff.id, token: tokenOf(invited.body.invitation.url) };
+    },
+    async close() {
+      splitStarts.delete(starting);
+      await topology.close();
+    },
+  };
+  try {
+    return await harnessOver(parts);
+  } catch (error) {
+    await topology.close();
+    throw error;
+  }
+}
+
+/**
+ * `startSplitTopology` on free ports, again on others when a process found its port taken: the ports are
+ * free when picked, but a dozen processes start after that on a machine where other tests open connections
+ * (each takes an ephemeral port from the same range), so one is now and then taken in between.
+ */
+async function startSplitTopologyOnFreePorts(options: SplitTopologyOptions): Promise<SplitTopology> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startSplitTopology(options);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+/** Split topologies started and not closed by their harness (see `closeLeftoverTopologies`). */
+const splitStarts = new Set<Promise<SplitTopology>>();
+
+/**
+ * Stops every split topology of this spec file that its harness did not close: a `beforeAll` that timed out
+ * while the topology was still starting leaves one running otherwise (a dozen processes). The e2e-split
+ * project's setup runs it after each file; it waits for starts still under way.
+ */
+export async function closeLeftoverTopologies(): Promise<void> {
+  const left = [...splitStarts];
+  splitStarts.clear();
+  await Promise.all(
+    left.map((start) =>
+      start.then(
+        (topology) => topology.close(),
+        () => undefined,
+      ),
+    ),
+  );
+}
+
+/** The pieces each topology provides; the harness's operations are the same on both. */
+interface TopologyParts {
+  topology: E2eTopology;
+  url: string;
+  dashboardUrl: string;
+  distributorId: string;
+  dataDir: string;
+  platform(): RunningPlatform;
+  distributors(): DistributorsService;
+  staff(): StaffService;
+  /** The platform's time, for the TOTP codes. */
+  now(): Date;
+  /** Invites a staff member as an operator would (`harness`: its operator API): their id and invitation token. */
+  invite(email: string, role: StaffRole, harness: Harness): Promise<{ staffId: string; token: string }>;
+  close(): Promise<void>;
+}
+
+async function harnessOver(parts: TopologyParts): Promise<Harness> {
+  const responses = await OpenApiResponses.of(parts.url);
+  const operatorResponses = await OpenApiResponses.of(parts.dashboardUrl, '/operator/v1/');
+  const operatorHttp = operatorResponses.agent(parts.dashboardUrl);
+  let admin: Promise<StaffSession> | undefined;
+  const harness: Harness = {
+    topology: parts.topology,
+    url: parts.url,
+    distributorId: parts.distributorId,
+    get platform() {
+      return parts.platform();
+    },
+    dataDir: parts.dataDir,
+    http: responses.agent(parts.url),
+    get distributors() {
+      return parts.distributors();
+    },
+    dashboardUrl: parts.dashboardUrl,
     operatorHttp,
-    staff,
+    get staff() {
+      return parts.staff();
+    },
     async signInStaff(role = 'admin', { email } = {}) {
       counter++;
       const address = email ?? `${role}-${process.pid}-${counter}@example.com`;
-      const { staff: invited, invitation } = await staff.invite(
-        { email: address, name: `Staff ${role}`, role },
-        null,
-      );
-      const token = invitation.url.split('/').pop() ?? '';
+      const { staffId, token } = await parts.invite(address, role, harness);
       const pending = await operatorHttp.get(`/operator/v1/invitations/${token}`).expect(200);
       const secret: string = pending.body.totp.secret;
       const password = `correct horse ${counter} battery staple`;
-      const origin = platform.dashboardUrl;
+      const origin = parts.dashboardUrl;
       // The invitation takes the previous step's code and the sign-in the current one: each code works once.
       await operatorHttp
         .post(`/operator/v1/invitations/${token}/accept`)
         .set('origin', origin)
-        .send({ password, code: totpCode(secret, new Date(clock.now().getTime() - 30_000)) })
+        .send({ password, code: totpCode(secret, new Date(parts.now().getTime() - 30_000)) })
         .expect(200);
       const session = await signInOverHttp(operatorHttp, origin, {
         email: address,
         password,
-        code: totpCode(secret, clock.now()),
+        code: totpCode(secret, parts.now()),
       });
-      return { ...session, staffId: invited.id, email: address, password, totpSecret: secret };
+      return { ...session, staffId, email: address, password, totpSecret: secret };
+    },
+    async operatorAdmin() {
+      // Signed in once; again (a new admin) when its session ended, e.g. a test's clock passed its timeout.
+      if (admin) {
+        const session = await admin;
+        const current = await operatorHttp.get('/operator/v1/session').set('cookie', session.cookie);
+        if (current.status === 200) return session;
+      }
+      admin = harness.signInStaff('admin');
+      return admin;
     },
     async newDistributor(program = {}) {
-      const distributor = await distributors.createDistributor({ name: 'Other distributor', program });
-      const key = await distributors.issueKey(distributor.distributorId, 'sandbox');
-      return { distributorId: distributor.distributorId, sandboxKey: key.apiKey };
+      if (parts.topology === 'one-process') {
+        // In process, as ever: the specs with a ManualClock and the audit trail see nothing else happen.
+        const distributors = parts.distributors();
+        const distributor = await distributors.createDistributor({ name: 'Other distributor', program });
+        const key = await distributors.issueKey(distributor.distributorId, 'sandbox');
+        return { distributorId: distributor.distributorId, sandboxKey: key.apiKey };
+      }
+      const { headers } = await harness.operatorAdmin();
+      const created = await operatorHttp
+        .post('/operator/v1/distributors')
+        .set(headers)
+        .send({ name: 'Other distributor', reason: 'e2e', ...programSettings(program) })
+        .expect(201);
+      const distributorId: string = created.body.distributorId;
+      const key = await operatorHttp
+        .post(`/operator/v1/distributors/${distributorId}/keys`)
+        .set(headers)
+        .send({ environment: 'sandbox', reason: 'e2e' })
+        .expect(201);
+      return { distributorId, sandboxKey: key.body.apiKey };
     },
     async close({ keepData = false } = {}) {
-      await platform.close();
-      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+      await parts.close();
+      if (!keepData) rmSync(parts.dataDir, { recursive: true, force: true });
     },
   };
+  return harness;
+}
+
+/**
+ * A program as the operator API takes it (the texts of `cli distributors configure`): the settings the specs
+ * give `newDistributor`; any other is refused here rather than silently dropped.
+ */
+export function programSettings(program: Partial<ProgramConfig>): Record<string, unknown> {
+  const { allowedCountries, b2b, prepaid, kycImportEnabled, threeDs, ...others } = program;
+  if (Object.keys(others).length > 0) {
+    throw new Error(
+      `newDistributor: map ${Object.keys(others).join(', ')} to the operator API's settings first`,
+    );
+  }
+  return {
+    countries: allowedCountries,
+    b2b,
+    prepaid,
+    kycImport: kycImportEnabled,
+    threeDsDeadline: threeDs ? `${threeDs.challengeDeadlineSeconds}s` : undefined,
+  };
+}
+
+const tokenOf = (invitationUrl: string) => invitationUrl.split('/').pop() ?? '';
+
+/** The spec file running now, for the messages of what the split topology cannot do. */
+function specName(): string {
+  const path = expect.getState().testPath;
+  return path ? basename(path) : 'this spec';
+}
+
+function oneProcessOnly(what: string): never {
+  throw new Error(
+    `${what} is the in-process platform, which the split topology (E2E_TOPOLOGY=split) does not have: ` +
+      `${specName()}${expect.getState().currentTestName ? ` ("${expect.getState().currentTestName}")` : ''} ` +
+      'is one-process-only. Use the harness operations (operatorAdmin, newDistributor, signInStaff) or the ' +
+      'signal the test needs, guard the test with itOnOneProcess, or leave the spec out of ' +
+      'apps/platform/src/testing/split-suite.js',
+  );
+}
+
+/** Runs the built CLI on `dataDir` as an operator does (`npm run cli -- ...`); resolves with what it printed. */
+async function cli(dataDir: string, argv: string[]): Promise<string> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [builtAppMain('cli'), ...argv], {
+      env: { ...process.env, DATA_DIR: dataDir },
+    });
+    return stdout;
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    throw new Error(`cli ${argv.join(' ')} failed (${failed.code}):\n${failed.stdout}\n${failed.stderr}`);
+  }
 }
 
 export interface StaffSession {

@@ -1,5 +1,5 @@
 import { Environment } from '@cip/shared/contracts';
-import { LiveLogFold, RecordedEvent } from '@cip/shared/eventing';
+import { EventStore, LiveLogFold, RecordedEvent } from '@cip/shared/eventing';
 import {
   distributorEvents,
   DistributorRecord,
@@ -31,11 +31,23 @@ interface KeyEntry {
  * The control plane as the gateway reads it: distributors, their programs and their API keys, folded in
  * memory from the control store (it is small) and kept live by a subscription (`LiveLogFold`). A key not
  * found triggers one catch-up read first, so a key created a moment ago by the CLI (another process) works
- * at once.
+ * at once. With `readTailOnEachAuthentication` (the embedded store, where the subscription of another
+ * process's appends polls the file: 200 ms), every authentication reads the log's tail first (one indexed
+ * SQLite read, empty nearly always), so a key revoked or a program changed by another process (the operator
+ * API in the dashboard process of the split topology, the CLI) applies to the very next call. Not on
+ * EventStoreDB: its subscription pushes within milliseconds, and a read of `$all` from the control scope's
+ * last position would scan every other scope's events since.
  */
 export class DistributorDirectory extends LiveLogFold {
   private readonly distributors = new Map<string, DistributorState>();
   private readonly keysByHash = new Map<string, KeyEntry>();
+
+  constructor(
+    store: EventStore,
+    private readonly options: { readTailOnEachAuthentication?: boolean } = {},
+  ) {
+    super(store);
+  }
 
   protected fold(recorded: RecordedEvent): void {
     if (!recorded.streamId.startsWith('dst-')) return;
@@ -60,6 +72,7 @@ export class DistributorDirectory extends LiveLogFold {
   /** The principal of an API key, or null when the key is unknown or revoked. */
   async authenticate(apiKey: string): Promise<Principal | null> {
     const hash = hashApiKey(apiKey);
+    if (this.options.readTailOnEachAuthentication) await this.catchUp();
     let entry = this.keysByHash.get(hash);
     if (!entry) {
       await this.catchUp();

@@ -14,7 +14,9 @@ import { DistributorsService } from './distributors.service';
       provide: DistributorDirectory,
       inject: [INFRASTRUCTURE],
       useFactory: (infrastructure: Infrastructure) =>
-        new DistributorDirectory(infrastructure.scope('control').eventStore),
+        new DistributorDirectory(infrastructure.scope('control').eventStore, {
+          readTailOnEachAuthentication: infrastructure.driver === 'embedded',
+        }),
     },
     {
       provide: DistributorsService,

@@ -1,0 +1,73 @@
+// The e2e specs the `e2e-split` jest project runs against the split topology (E2E_TOPOLOGY=split: one
+// process per service behind the gateway, `npm run start:split`); each also runs in the `e2e` project on
+// the one-process platform: one spec, two topologies. A spec is listed once it passes on both; tests that
+// need the in-process platform are `itOnOneProcess`/`describeOnOneProcess` (testing/topology.ts), noted
+// after the path. How to port one: the harness operations in testing/platform-harness.ts.
+module.exports = {
+  ported: [
+    'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
+    'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
+    'apps/platform/src/webhooks.e2e.spec.ts',
+  ],
+  // Every other e2e spec, and why it is not in the split run (yet). "Not yet": ported = the in-process
+  // uses replaced by harness operations or the signal the test needs.
+  notPorted: {
+    'apps/cli/src/vault-rotation-crash.e2e.spec.ts': 'a crash test of the CLI on its own data directory',
+    'apps/gateway/src/split-topology.e2e.spec.ts':
+      'starts the split topology itself (and the one-process platform)',
+    'apps/platform/src/api-fuzz.e2e.spec.ts':
+      'not yet: ConsumerHost, DeliveryEngine, Infrastructure in process',
+    'apps/platform/src/authorization-clearing.e2e.spec.ts':
+      'not yet: ClearingFileSink, ConsumerHost, issuerLinked',
+    'apps/platform/src/authorization-decisioning.e2e.spec.ts': 'not yet: issuerLinked',
+    'apps/platform/src/authorization-program-settings.e2e.spec.ts':
+      'not yet: ClearingFileSink, ConsumerHost, DistributorDirectory, issuerLinked',
+    'apps/platform/src/authorization-simulations-pin.e2e.spec.ts':
+      'not yet: CardsModuleOptions, issuerLinked',
+    'apps/platform/src/authorization-simulations.e2e.spec.ts':
+      'not yet: linkIssuer false (a fake issuer of its own)',
+    'apps/platform/src/authorizations-crash.e2e.spec.ts': 'kill -9 of the one-process platform (IsoServer)',
+    'apps/platform/src/authorizations.e2e.spec.ts':
+      'ManualClock (authorization expiry), cardNetwork (an IsoServer), in-process services',
+    'apps/platform/src/backoffice-control-plane.e2e.spec.ts':
+      'not yet: a custom logger, PlatformMetrics in process',
+    'apps/platform/src/backoffice-environment.e2e.spec.ts': 'not yet: CardVerificationApi in process',
+    'apps/platform/src/backoffice-sessions.e2e.spec.ts':
+      'ManualClock (session expiry), a custom logger, dashboardDir',
+    'apps/platform/src/card-holds.e2e.spec.ts': 'not yet: CardOperationsApi, CardVerificationApi in process',
+    'apps/platform/src/card-payments-journey.e2e.spec.ts':
+      'not yet: ConsumerHost, DeliveryEngine, issuerLinked',
+    'apps/platform/src/card-reveal.e2e.spec.ts': 'not yet: ManualClock (link expiry), a custom logger',
+    'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
+    'apps/platform/src/chain-funding.e2e.spec.ts': 'EVM chains (ganache) and in-process deposit watchers',
+    'apps/platform/src/crash-recovery.e2e.spec.ts': 'kill -9 of the one-process platform',
+    'apps/platform/src/dashboard.e2e.spec.ts': 'not yet: headless Chromium, h.staff, CardVerificationApi',
+    'apps/platform/src/http-timeouts.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
+    'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
+    'apps/platform/src/input-rules.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
+    'apps/platform/src/kyc-hosted-page.e2e.spec.ts': 'not yet: headless Chromium',
+    'apps/platform/src/kyc-redelivery.e2e.spec.ts': 'not yet: ConsumerHost in process',
+    'apps/platform/src/kyc.e2e.spec.ts': 'ManualClock (KYC expiry), KycExpiryScheduler, h.distributors',
+    'apps/platform/src/list-cursors.e2e.spec.ts': 'not yet: ManualClock',
+    'apps/platform/src/personal-data.e2e.spec.ts': 'not yet: Infrastructure, UsersService in process',
+    'apps/platform/src/physical-cards.e2e.spec.ts': 'not yet: CardsService, ConsumerHost, eraseAsOperator',
+    'apps/platform/src/public-base-url.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
+    'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
+    'apps/platform/src/settlement.e2e.spec.ts': 'ganache chain, SettlementRunner and metrics in process',
+    'apps/platform/src/startup.e2e.spec.ts': 'spawns the one-process platform (npm start) itself',
+    'apps/platform/src/three-ds-authorization.e2e.spec.ts': 'not yet: ConsumerHost, issuerLinked',
+    'apps/platform/src/three-ds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
+    'apps/platform/src/three-ds.e2e.spec.ts':
+      'ManualClock (3DS deadlines), a custom logger, in-process services',
+    'apps/platform/src/tokenization.e2e.spec.ts':
+      'not yet: a custom logger, TokenizationService, eraseAsOperator',
+    'apps/platform/src/wallets.e2e.spec.ts':
+      'not yet: UsersService, WalletsService, WithdrawalPayouts in process',
+    'apps/platform/src/webhooks-retries.e2e.spec.ts':
+      'ManualClock (retry schedule), the breaker reset timeout',
+    'libs/cards/vault/src/mongo-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on MongoDB',
+    'libs/shared/infrastructure/src/several-processes.e2e.spec.ts':
+      'several processes on one store, by itself',
+    'libs/wallets/service/src/ledger-crash.e2e.spec.ts': 'a crash test of the ledger on its own stores',
+  },
+};
