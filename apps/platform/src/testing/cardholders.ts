@@ -1,4 +1,3 @@
-import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
 import { openEmbeddedCardVault } from '@cip/cards/vault';
 import { INFRASTRUCTURE, Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
@@ -106,8 +105,22 @@ export async function eraseAsOperator(h: Harness, userId: string, reason: string
   );
 }
 
-/** Resolves once the platform's issuer is linked to the sandbox card network (just after it listens). */
+/**
+ * Resolves once the platform's issuer is linked to the sandbox card network (it connects just after the
+ * network listens; in the split topology they are two processes, started together): what the authorizations
+ * service reports on its /health (`card-network:sandbox`), on both topologies.
+ */
 export async function issuerLinked(h: Harness): Promise<void> {
-  const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
-  await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+  const url = `${h.systemUrl('authorizations')}/health`;
+  await waitFor(
+    async () => {
+      const health = (await (await fetch(url)).json()) as { checks?: Record<string, { linked?: boolean }> };
+      return health.checks?.['card-network:sandbox']?.linked === true;
+    },
+    {
+      what: 'the issuer linked to the sandbox network (/health of the authorizations service)',
+      // The link retries with a doubling delay (up to 10 s) while the network is not listening yet.
+      intervalMs: 50,
+    },
+  );
 }

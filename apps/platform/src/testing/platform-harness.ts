@@ -48,6 +48,11 @@ export interface Harness {
   distributors: DistributorsService;
   /** Where the operator app (dashboard and operator API) listens. */
   dashboardUrl: string;
+  /**
+   * Where the process hosting `service` (a PLATFORM_SERVICES name) answers /health (its readiness checks and
+   * their details) and /metrics: the one-process platform itself, or that service's process when split.
+   */
+  systemUrl(service: string): string;
   /** The operator API: every response is checked against /operator/v1/openapi.json when awaited. */
   operatorHttp: ReturnType<typeof request>;
   /** The staff service of the operator app: ONE-PROCESS ONLY (`signInStaff` works on both). */
@@ -150,6 +155,7 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
     platform: () => platform,
     distributors: () => platform.app.get(DistributorsService),
     staff: () => staff,
+    systemUrl: () => platform.url,
     now: () => clock.now(),
     async invite(email, role) {
       const { staff: invited, invitation } = await staff.invite({ email, name: `Staff ${role}`, role }, null);
@@ -218,6 +224,11 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     platform: () => oneProcessOnly('h.platform'),
     distributors: () => oneProcessOnly('h.distributors'),
     staff: () => oneProcessOnly('h.staff'),
+    systemUrl(service) {
+      const process = topology.services.find((candidate) => candidate.name === service);
+      if (!process) throw new Error(`No process named ${service} in the split topology`);
+      return `http://127.0.0.1:${process.ports.health}`;
+    },
     now: () => new Date(),
     async invite(email, role, harness) {
       if (role === 'admin') {
@@ -303,6 +314,7 @@ interface TopologyParts {
   platform(): RunningPlatform;
   distributors(): DistributorsService;
   staff(): StaffService;
+  systemUrl(service: string): string;
   /** The platform's time, for the TOTP codes. */
   now(): Date;
   /** Invites a staff member as an operator would (`harness`: its operator API): their id and invitation token. */
@@ -328,6 +340,7 @@ async function harnessOver(parts: TopologyParts): Promise<Harness> {
       return parts.distributors();
     },
     dashboardUrl: parts.dashboardUrl,
+    systemUrl: (service) => parts.systemUrl(service),
     operatorHttp,
     get staff() {
       return parts.staff();
