@@ -9,6 +9,7 @@ module.exports = {
     'apps/platform/src/cards.e2e.spec.ts', // the user-stopped-cards saga one-process only (same)
     'apps/platform/src/webhooks.e2e.spec.ts',
     'apps/platform/src/authorization-decisioning.e2e.spec.ts',
+    'apps/platform/src/card-payments-journey.e2e.spec.ts',
   ],
   // Specs not (yet) on the split topology, each with why (path: reason).
   notPorted: {},
