@@ -11,6 +11,7 @@ module.exports = {
     'apps/platform/src/authorization-decisioning.e2e.spec.ts',
     'apps/platform/src/card-payments-journey.e2e.spec.ts',
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
+    'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
   ],
   // Specs not (yet) on the split topology, each with why (path: reason).
   notPorted: {},
