@@ -13,6 +13,7 @@ module.exports = {
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
     'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
     'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
+    'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
   ],
   // Specs not (yet) on the split topology, each with why (path: reason).
   notPorted: {},
