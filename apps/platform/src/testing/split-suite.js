@@ -14,6 +14,7 @@ module.exports = {
     'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
     'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
+    'apps/platform/src/authorization-clearing.e2e.spec.ts', // re-delivering a file one-process only
   ],
   // Specs not (yet) on the split topology, each with why (path: reason).
   notPorted: {},
