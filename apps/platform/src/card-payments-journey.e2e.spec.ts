@@ -126,7 +126,9 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
         const lastAuthorization = names.findLastIndex((name) => name.startsWith('cardAuthorization.'));
         return authorizations >= 8 && names.indexOf('balance.updated', lastAuthorization) > lastAuthorization;
       },
-      { what: 'every cardAuthorization Event of the journey delivered, each followed by its balance.updated' },
+      {
+        what: 'every cardAuthorization Event of the journey delivered, each followed by its balance.updated',
+      },
     );
     const events = eventsOf(holder.userId);
     const names = events.map((e) => e.eventName);
