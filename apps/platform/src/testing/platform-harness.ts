@@ -1,3 +1,4 @@
+import { DEFAULT_PROGRAM_AUTHORIZATION } from '@cip/authorizations/contract';
 import type { StaffRole } from '@cip/backoffice/contract';
 import { StaffService, totpCode } from '@cip/backoffice/service';
 import { DEFAULT_DISTRIBUTOR_ID, DistributorsService } from '@cip/distributors/service';
@@ -20,7 +21,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import request from 'supertest';
 import { RunningPlatform, startPlatform } from '../start-platform';
 import { OpenApiResponses } from './openapi-responses';
@@ -398,7 +399,11 @@ async function harnessOver(parts: TopologyParts): Promise<Harness> {
  * give `newDistributor`; any other is refused here rather than silently dropped.
  */
 export function programSettings(program: Partial<ProgramConfig>): Record<string, unknown> {
-  const { allowedCountries, b2b, prepaid, kycImportEnabled, threeDs, ...others } = program;
+  const { allowedCountries, b2b, prepaid, kycImportEnabled, threeDs, authorization, ...others } = program;
+  // Of the authorization settings, the settlement address only (the others as the defaults).
+  const { settlementAddress, ...pricing } = authorization ?? DEFAULT_PROGRAM_AUTHORIZATION;
+  const { settlementAddress: _none, ...defaultPricing } = DEFAULT_PROGRAM_AUTHORIZATION;
+  if (!isDeepStrictEqual(pricing, defaultPricing)) Object.assign(others, { authorization });
   if (Object.keys(others).length > 0) {
     throw new Error(
       `newDistributor: map ${Object.keys(others).join(', ')} to the operator API's settings first`,
@@ -410,6 +415,7 @@ export function programSettings(program: Partial<ProgramConfig>): Record<string,
     prepaid,
     kycImport: kycImportEnabled,
     threeDsDeadline: threeDs ? `${threeDs.challengeDeadlineSeconds}s` : undefined,
+    settlementAddress: settlementAddress ?? undefined,
   };
 }
 
