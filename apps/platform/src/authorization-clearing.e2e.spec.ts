@@ -1,8 +1,9 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
-import { METRICS, type PlatformMetrics } from '@cip/shared/runtime';
 import { CLEARING_FILE_SINK, type ClearingFile, type ClearingFileSink } from '@cip/simulator/contract';
+import { waitFor } from '@cip/shared/testing';
 import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
+import { itOnOneProcess } from './testing/topology';
 
 // Clearing through the sandbox: POST /v1/simulate/authorization/clearing cuts a clearing file, which the
 // simulator hands to the platform's clearing importer (CLEARING_FILE_SINK, the authorizations context).
@@ -20,9 +21,28 @@ describe('clearing files from the sandbox card network to the issuer', () => {
     await h?.close();
   });
 
+  /** A card of its own whose wallet tells when the ledger saga has caught up (split topology). */
+  let sentinel: Promise<{ cardId: string; walletId: string }> | undefined;
+  /**
+   * Every clearing and reversal so far has reached the wallets (the ledger saga, in the authorizations
+   * service, posts them). In process: the consumers drained. On split, where no test reaches the consumers:
+   * the saga reads the log in order, so once a force post cleared now on the sentinel's card has reached the
+   * sentinel's wallet, everything before it has reached its wallet too (and lists settle their own views).
+   */
   const settle = async () => {
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
+    if (h.topology === 'one-process') {
+      await h.platform.app.get(ConsumerHost).drain('sandbox');
+      await h.platform.app.get(ConsumerHost).drain('sandbox');
+      return;
+    }
+    const { cardId, walletId } = await (sentinel ??= fundedCard(1000));
+    const balance = async () => (await get(`/v1/wallets/${walletId}`)).body.balance as number;
+    const before = await balance();
+    await clear({ cardId, amount: 0.01, currency: 'USD', merchant });
+    await waitFor(async () => (await balance()) < before, {
+      what: "the sentinel's force post in its wallet (the ledger saga caught up)",
+      intervalMs: 50,
+    });
   };
 
   async function fundedCard(amount: number) {
@@ -116,18 +136,22 @@ describe('clearing files from the sandbox card network to the issuer', () => {
     expect(await clearedEvents(holder.userId)).toHaveLength(2);
   });
 
-  it('changes nothing when the same file is imported again', async () => {
-    const holder = await fundedCard(100);
-    const authorizationId = await authorize(holder.cardId, 25);
-    const file = await clear({ authorizationId, amount: 10 });
-    const before = await authorizationOf(authorizationId);
+  itOnOneProcess(
+    'delivers the file again through the in-process clearing sink (no /v1 or operator way re-imports one)',
+    'changes nothing when the same file is imported again',
+    async () => {
+      const holder = await fundedCard(100);
+      const authorizationId = await authorize(holder.cardId, 25);
+      const file = await clear({ authorizationId, amount: 10 });
+      const before = await authorizationOf(authorizationId);
 
-    await h.platform.app.get<ClearingFileSink>(CLEARING_FILE_SINK).deliver('sandbox', file);
+      await h.platform.app.get<ClearingFileSink>(CLEARING_FILE_SINK).deliver('sandbox', file);
 
-    expect(await authorizationOf(authorizationId)).toEqual(before);
-    expect(await walletOf(holder.walletId)).toMatchObject({ balance: 90, availableBalance: 75 });
-    expect(await clearedEvents(holder.userId)).toHaveLength(1);
-  });
+      expect(await authorizationOf(authorizationId)).toEqual(before);
+      expect(await walletOf(holder.walletId)).toMatchObject({ balance: 90, availableBalance: 75 });
+      expect(await clearedEvents(holder.userId)).toHaveLength(1);
+    },
+  );
 
   it('debits the wallet for a force post without authorization', async () => {
     const holder = await fundedCard(100);
@@ -147,12 +171,13 @@ describe('clearing files from the sandbox card network to the issuer', () => {
     const holder = await fundedCard(100);
     const authorizationId = await authorize(holder.cardId, 25);
     const before = await authorizationOf(authorizationId);
+    // The importer's metrics: the authorizations service's /metrics (the platform's own when one process).
     const exceptions = async () =>
-      (
-        await h.platform.app
-          .get<PlatformMetrics>(METRICS)
-          .registry.getSingleMetricAsString('authorization_clearing_lines_total')
-      ).match(/result="exception"} (\d+)/)?.[1] ?? '0';
+      (await (await fetch(`${h.systemUrl('authorizations')}/metrics`)).text())
+        .split('\n')
+        .find((line) => line.startsWith('authorization_clearing_lines_total') && line.includes('"exception"'))
+        ?.split(' ')
+        .pop() ?? '0';
     const counted = Number(await exceptions());
 
     await clear({ authorizationId, amount: 90 });

@@ -42,7 +42,8 @@ describe('real-time authorization decisioning', () => {
   const available = async () => (await get(`/v1/wallets/${card.walletId}`)).body.availableBalance as number;
 
   const lateAnswers = async () => {
-    const text = (await h.http.get('/metrics')).text;
+    // The issuer's metrics: the authorizations service's /metrics (the platform's own when one process).
+    const text = await (await fetch(`${h.systemUrl('authorizations')}/metrics`)).text();
     const line = text
       .split('\n')
       .find((l) => l.startsWith('authorization_decisioning_outcomes_total{outcome="late_ignored"}'));

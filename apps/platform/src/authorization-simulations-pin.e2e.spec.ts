@@ -1,11 +1,9 @@
-import { CARDS_OPTIONS, type CardsModuleOptions } from '@cip/cards/service';
-import { INFRASTRUCTURE, type Infrastructure } from '@cip/shared/infrastructure';
-import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, issuerLinked, setCardPin } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 
 // A PIN entered at the sandbox's card network (POST /v1/simulate/authorization) travels as DE-052, a format 0
 // block encrypted under the zone PIN key the network and the platform's issuer share (CARD_NETWORK_ZPK, the
-// public sandbox key by default), and the issuer, linked to the in-process simulator, decrypts and checks it.
+// public sandbox key by default), and the issuer, linked to the simulator, decrypts and checks it.
 
 describe('PIN through the sandbox card network to the issuer', () => {
   let h: Harness;
@@ -25,12 +23,7 @@ describe('PIN through the sandbox card network to the issuer', () => {
     const card = await post('/v1/cards', { userId: holder.userId, type: 'virtual' });
     expect(card.status).toBe(201);
     expect((await post('/v1/simulate/deposit', { walletId: holder.walletId, amount: 100 })).status).toBe(201);
-    const vault = h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS).vault('sandbox');
-    const [created] = await h.platform.app
-      .get<Infrastructure>(INFRASTRUCTURE)
-      .scope('sandbox')
-      .eventStore.readStream(card.body.id);
-    await vault.setPin((created.data as { vaultRef: string }).vaultRef, '4321');
+    await setCardPin(h, card.body.id, '4321');
     const pay = (pin: string) =>
       post('/v1/simulate/authorization', {
         cardId: card.body.id,

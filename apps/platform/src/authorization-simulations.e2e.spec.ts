@@ -5,12 +5,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
 import { Harness, PRODUCTION_KEY, startHarness } from './testing/platform-harness';
+import { e2eTopology, itOnOneProcess } from './testing/topology';
 
-// The sandbox's card network over /v1/simulate/authorization...: the simulator runs in the platform process
-// and sends real ISO 8583 messages to whatever issuer is connected to its link. The platform's own issuer
-// is not linked here (`linkIssuer: false`), so the tests connect
-// a fake issuer (an IsoClient, as the authorizations service is) or none, and read what travelled. The
-// platform's issuer behind the simulator: authorization-simulations-pin.e2e.spec.ts.
+/** Why the tests that play the issuer (or leave none connected) need the one-process platform. */
+const FAKE_ISSUER =
+  "a fake issuer (or none) on the card network: the split topology links the platform's issuer";
+
+// The sandbox's card network over /v1/simulate/authorization...: the simulator sends real ISO 8583 messages
+// to whatever issuer is connected to its link. On the one-process platform its own issuer is not linked
+// here (`linkIssuer: false`), so the tests connect a fake issuer (an IsoClient, as the authorizations service
+// is) or none, and read what travelled: those tests are one-process only (the split topology always links
+// the authorizations service's issuer). The others (validation, ownership, sandbox only, the clearing file,
+// no PAN stored) run on both. The platform's issuer behind the simulator: authorization-simulations-pin.
 
 describe('authorization simulations (sandbox card network)', () => {
   let h: Harness;
@@ -25,7 +31,7 @@ describe('authorization simulations (sandbox card network)', () => {
 
   beforeAll(async () => {
     // The simulator alone: each test plays the issuer itself (or none), so the platform's issuer stays off.
-    h = await startHarness({ linkIssuer: false });
+    h = await startHarness(e2eTopology() === 'split' ? {} : { linkIssuer: false });
     const { userId } = await activeUserWithWallet(h, { seen });
     const card = await post('/v1/cards', { userId, type: 'virtual' });
     expect(card.status).toBe(201);
@@ -66,61 +72,73 @@ describe('authorization simulations (sandbox card network)', () => {
     return issuer;
   }
 
-  it('sends a real 0100 with the card read from the vault to the connected issuer, and returns its answer', async () => {
-    const { issuer, received } = await issuerAnswering('51');
-    try {
-      const response = await post('/v1/simulate/authorization', {
-        cardId,
-        amount: 12.5,
-        currency: 'EUR',
-        merchant,
-        pin: '1234',
-        entryMode: 'chip',
+  itOnOneProcess(
+    FAKE_ISSUER,
+    'sends a real 0100 with the card read from the vault to the connected issuer, and returns its answer',
+    async () => {
+      const { issuer, received } = await issuerAnswering('51');
+      try {
+        const response = await post('/v1/simulate/authorization', {
+          cardId,
+          amount: 12.5,
+          currency: 'EUR',
+          merchant,
+          pin: '1234',
+          entryMode: 'chip',
+        });
+        expect(response.status).toBe(200);
+        expect(response.body.network).toMatchObject({
+          acquirerId: '400001',
+          requestMti: '0100',
+          responseMti: '0110',
+          responseCode: '51',
+          advice: null,
+        });
+        // No issuer side in this runtime: there is no authorization record to show yet.
+        expect(response.body.authorization).toBeNull();
+
+        const secrets = await vaultSecretsOf(h, cardId);
+        expect(received).toHaveLength(1);
+        const [request] = received;
+        expect(request.get(F.PAN)).toBe(secrets.pan);
+        expect(request.get(F.EXPIRY)).toBe(
+          String(secrets.expYear % 100).padStart(2, '0') + String(secrets.expMonth).padStart(2, '0'),
+        );
+        expect(request.get(F.AMOUNT_TRANSACTION)).toBe('000000001250');
+        expect(request.get(F.CURRENCY_TRANSACTION)).toBe('978');
+        expect(request.get(F.MCC)).toBe('5814');
+        expect(request.get(F.RRN)).toBe(response.body.network.rrn);
+        expect(request.getBinary(F.PIN_DATA)).toHaveLength(8);
+      } finally {
+        await issuer.close();
+      }
+    },
+  );
+
+  itOnOneProcess(
+    FAKE_ISSUER,
+    'stands in when no issuer is connected: approved under the stand-in limit, declined above it',
+    async () => {
+      const small = await post('/v1/simulate/authorization', { cardId, amount: 20, merchant });
+      expect(small.status).toBe(200);
+      expect(small.body.network).toMatchObject({
+        requestMti: '0120',
+        responseMti: null,
+        responseCode: '00',
+        approvalCode: expect.stringMatching(/^\d{6}$/),
+        advice: 'stand_in',
+        adviceAcknowledged: false,
       });
-      expect(response.status).toBe(200);
-      expect(response.body.network).toMatchObject({
-        acquirerId: '400001',
-        requestMti: '0100',
-        responseMti: '0110',
-        responseCode: '51',
-        advice: null,
+      const large = await post('/v1/simulate/authorization', { cardId, amount: 100.01, merchant });
+      expect(large.body.network).toMatchObject({
+        responseCode: '61',
+        approvalCode: null,
+        advice: 'stand_in',
       });
-      // No issuer side in this runtime: there is no authorization record to show yet.
-      expect(response.body.authorization).toBeNull();
+    },
+  );
 
-      const secrets = await vaultSecretsOf(h, cardId);
-      expect(received).toHaveLength(1);
-      const [request] = received;
-      expect(request.get(F.PAN)).toBe(secrets.pan);
-      expect(request.get(F.EXPIRY)).toBe(
-        String(secrets.expYear % 100).padStart(2, '0') + String(secrets.expMonth).padStart(2, '0'),
-      );
-      expect(request.get(F.AMOUNT_TRANSACTION)).toBe('000000001250');
-      expect(request.get(F.CURRENCY_TRANSACTION)).toBe('978');
-      expect(request.get(F.MCC)).toBe('5814');
-      expect(request.get(F.RRN)).toBe(response.body.network.rrn);
-      expect(request.getBinary(F.PIN_DATA)).toHaveLength(8);
-    } finally {
-      await issuer.close();
-    }
-  });
-
-  it('stands in when no issuer is connected: approved under the stand-in limit, declined above it', async () => {
-    const small = await post('/v1/simulate/authorization', { cardId, amount: 20, merchant });
-    expect(small.status).toBe(200);
-    expect(small.body.network).toMatchObject({
-      requestMti: '0120',
-      responseMti: null,
-      responseCode: '00',
-      approvalCode: expect.stringMatching(/^\d{6}$/),
-      advice: 'stand_in',
-      adviceAcknowledged: false,
-    });
-    const large = await post('/v1/simulate/authorization', { cardId, amount: 100.01, merchant });
-    expect(large.body.network).toMatchObject({ responseCode: '61', approvalCode: null, advice: 'stand_in' });
-  });
-
-  it('forwards the waiting stand-in advices once an issuer connects', async () => {
+  itOnOneProcess(FAKE_ISSUER, 'forwards the waiting stand-in advices once an issuer connects', async () => {
     const advices: IsoMessage[] = [];
     let gotOne!: () => void;
     const arrived = new Promise<void>((resolve) => (gotOne = resolve));
@@ -142,7 +160,7 @@ describe('authorization simulations (sandbox card network)', () => {
     }
   });
 
-  it('sends a refund as an 0100 with processing code 20', async () => {
+  itOnOneProcess(FAKE_ISSUER, 'sends a refund as an 0100 with processing code 20', async () => {
     const { issuer, received } = await issuerAnswering('00');
     try {
       const refund = await post('/v1/simulate/authorization/refund', { cardId, amount: 3, merchant });
@@ -265,34 +283,40 @@ describe('authorization simulations (sandbox card network)', () => {
     }
   });
 
-  it('forwards after a restart the stand-in advice owed from before it (journaled, rebuilt from the vault)', async () => {
-    const stoodIn = await post('/v1/simulate/authorization', { cardId, amount: 9, merchant });
-    expect(stoodIn.body.network).toMatchObject({ advice: 'stand_in', adviceAcknowledged: false });
-    const { dataDir } = h;
-    await h.close({ keepData: true });
-    h = await startHarness({ dataDir, linkIssuer: false });
+  itOnOneProcess(
+    FAKE_ISSUER,
+    'forwards after a restart the stand-in advice owed from before it (journaled, rebuilt from the vault)',
+    async () => {
+      const stoodIn = await post('/v1/simulate/authorization', { cardId, amount: 9, merchant });
+      expect(stoodIn.body.network).toMatchObject({ advice: 'stand_in', adviceAcknowledged: false });
+      const { dataDir } = h;
+      await h.close({ keepData: true });
+      h = await startHarness({ dataDir, linkIssuer: false });
 
-    const advices: IsoMessage[] = [];
-    const issuer = await connectIssuer((request) => {
-      advices.push(request);
-      return new IsoMessage(responseMtiOf(request.mti), {
-        [F.STAN]: request.get(F.STAN),
-        [F.RRN]: request.get(F.RRN),
-        [F.RESPONSE_CODE]: '00',
+      const advices: IsoMessage[] = [];
+      const issuer = await connectIssuer((request) => {
+        advices.push(request);
+        return new IsoMessage(responseMtiOf(request.mti), {
+          [F.STAN]: request.get(F.STAN),
+          [F.RRN]: request.get(F.RRN),
+          [F.RESPONSE_CODE]: '00',
+        });
       });
-    });
-    try {
-      await waitFor(() => advices.some((advice) => advice.get(F.RRN) === stoodIn.body.network.rrn), {
-        what: 'the owed advice forwarded after the restart',
-        timeoutMs: 10_000,
-      });
-      const advice = advices.find((message) => message.get(F.RRN) === stoodIn.body.network.rrn) as IsoMessage;
-      expect(advice.mti).toBe('0120');
-      expect(advice.get(F.STAN)).toBe(stoodIn.body.network.stan);
-      expect(advice.get(F.PAN)).toBe((await vaultSecretsOf(h, cardId)).pan);
-      expect(advice.get(F.APPROVAL_CODE)).toBe(stoodIn.body.network.approvalCode);
-    } finally {
-      await issuer.close();
-    }
-  });
+      try {
+        await waitFor(() => advices.some((advice) => advice.get(F.RRN) === stoodIn.body.network.rrn), {
+          what: 'the owed advice forwarded after the restart',
+          timeoutMs: 10_000,
+        });
+        const advice = advices.find(
+          (message) => message.get(F.RRN) === stoodIn.body.network.rrn,
+        ) as IsoMessage;
+        expect(advice.mti).toBe('0120');
+        expect(advice.get(F.STAN)).toBe(stoodIn.body.network.stan);
+        expect(advice.get(F.PAN)).toBe((await vaultSecretsOf(h, cardId)).pan);
+        expect(advice.get(F.APPROVAL_CODE)).toBe(stoodIn.body.network.approvalCode);
+      } finally {
+        await issuer.close();
+      }
+    },
+  );
 });

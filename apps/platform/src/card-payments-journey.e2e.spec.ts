@@ -35,11 +35,26 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
     await h?.close();
   });
 
-  /** Every Event written so far has been read by the dispatcher and delivered. */
-  const delivered = async () => {
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
-    await h.platform.app.get(DeliveryEngine).idle();
+  /**
+   * The wallet once the ledger saga has applied every authorization written so far: on the one-process
+   * platform every Event is read (and delivered) first; on the split topology, where the saga runs in
+   * another process, the wallet is read until it shows `expected` (what a distributor polling it sees).
+   */
+  const walletSettled = async (walletId: string, expected: { balance: number; availableBalance: number }) => {
+    if (h.topology === 'one-process') {
+      await h.platform.app.get(ConsumerHost).drain('sandbox');
+      await h.platform.app.get(ConsumerHost).drain('sandbox');
+      await h.platform.app.get(DeliveryEngine).idle();
+    } else {
+      await waitFor(
+        async () => {
+          const { balance, availableBalance } = (await get(`/v1/wallets/${walletId}`)).body;
+          return balance === expected.balance && availableBalance === expected.availableBalance;
+        },
+        { what: `the wallet at ${JSON.stringify(expected)}`, intervalMs: 50 },
+      );
+    }
+    expect((await get(`/v1/wallets/${walletId}`)).body).toMatchObject(expected);
   };
   /** The user's Events as the receiver got them, each checked with the official Standard Webhooks verifier. */
   const eventsOf = (userId: string) =>
@@ -101,15 +116,19 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
     expect(refund.body.authorization).toMatchObject({ type: 'refund', originalAuthorizationId: paymentId });
 
     // The wallet, to the cent: 100 - 25 cleared + 5 refunded, nothing held.
-    await delivered();
-    expect((await get(`/v1/wallets/${holder.walletId}`)).body).toMatchObject({
-      balance: 80,
-      availableBalance: 80,
-    });
+    await walletSettled(holder.walletId, { balance: 80, availableBalance: 80 });
 
+    // Delivered in the log's order: the 8 cardAuthorization Events, the last one's balance.updated after it.
     await waitFor(
-      () => eventsOf(holder.userId).filter((e) => e.eventName.startsWith('cardAuthorization.')).length >= 8,
-      { what: 'every cardAuthorization Event of the journey delivered' },
+      () => {
+        const names = eventsOf(holder.userId).map((e) => e.eventName);
+        const authorizations = names.filter((name) => name.startsWith('cardAuthorization.')).length;
+        const lastAuthorization = names.findLastIndex((name) => name.startsWith('cardAuthorization.'));
+        return authorizations >= 8 && names.indexOf('balance.updated', lastAuthorization) > lastAuthorization;
+      },
+      {
+        what: 'every cardAuthorization Event of the journey delivered, each followed by its balance.updated',
+      },
     );
     const events = eventsOf(holder.userId);
     const names = events.map((e) => e.eventName);
@@ -209,10 +228,6 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
     const ofDeclined = await refund({ authorizationId: declined.body.authorization.id });
     expect([ofDeclined.status, ofDeclined.body.error.code]).toEqual([409, 'invalid_state_transition']);
     // Only the unlinked refund reached the wallet: 10 - 4 held + 1.
-    await delivered();
-    expect((await get(`/v1/wallets/${holder.walletId}`)).body).toMatchObject({
-      balance: 11,
-      availableBalance: 7,
-    });
+    await walletSettled(holder.walletId, { balance: 11, availableBalance: 7 });
   });
 });

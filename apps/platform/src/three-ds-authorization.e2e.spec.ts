@@ -1,4 +1,3 @@
-import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -97,7 +96,6 @@ describe('3-D Secure authentication values verified on the authorization that fo
 
   it('verifies a frictionless Y for its own amount only, and declines a tampered value', async () => {
     // The card accepted a challenge at this merchant (above): a low-value payment there is frictionless.
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
     const simulated = await post('/v1/simulate/3ds', {
       cardId,
       merchantName: merchant.name,
@@ -132,7 +130,6 @@ describe('3-D Secure authentication values verified on the authorization that fo
   });
 
   it('verifies after a restart a value issued before it (the key is kept under DATA_DIR/secrets)', async () => {
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
     const simulated = await post('/v1/simulate/3ds', {
       cardId,
       merchantName: merchant.name,

@@ -1,6 +1,5 @@
-import { ISSUER_LINK, type IssuerLink } from '@cip/authorizations/service';
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
-import { openEmbeddedCardVault } from '@cip/cards/vault';
+import { type CardVault, openEmbeddedCardVault } from '@cip/cards/vault';
 import { INFRASTRUCTURE, Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
@@ -46,20 +45,36 @@ export async function activeUserWithWallet(
  * process on the one-process platform, from DATA_DIR's stores on the split one (as the CLI reads them).
  */
 export async function vaultSecretsOf(h: Harness, cardId: string) {
-  if (h.topology === 'split') return vaultSecretsUnder(h.dataDir, cardId);
-  const infrastructure = h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
-  const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
-  const vaultRef = (created.data as { vaultRef: string }).vaultRef;
-  return h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS).vault('sandbox').revealForHostedPage(vaultRef);
+  return withCardVault(h, cardId, (vault, vaultRef) => vault.revealForHostedPage(vaultRef));
 }
 
-/** The sandbox card's secrets read by this process from the stores and the vault under `dataDir`. */
-async function vaultSecretsUnder(dataDir: string, cardId: string) {
-  const infrastructure = openEmbeddedInfrastructure({ dataDir });
-  const vault = openEmbeddedCardVault({ dataDir, environment: 'sandbox' });
-  try {
+/** Sets the card's PIN in its vault (no /v1 operation sets one: the cardholder's PIN is the test's input). */
+export async function setCardPin(h: Harness, cardId: string, pin: string): Promise<void> {
+  await withCardVault(h, cardId, (vault, vaultRef) => vault.setPin(vaultRef, pin));
+}
+
+/**
+ * `use` on the sandbox vault and the card's vault reference: the platform's own vault on the one-process
+ * platform; on the split one, the vault and stores under DATA_DIR opened by this process (as the CLI opens
+ * them: SQLite serializes it with the cards service's writes), closed after.
+ */
+async function withCardVault<T>(
+  h: Harness,
+  cardId: string,
+  use: (vault: CardVault, vaultRef: string) => Promise<T>,
+): Promise<T> {
+  const vaultRefIn = async (infrastructure: Infrastructure) => {
     const [created] = await infrastructure.scope('sandbox').eventStore.readStream(cardId);
-    return await vault.revealForHostedPage((created.data as { vaultRef: string }).vaultRef);
+    return (created.data as { vaultRef: string }).vaultRef;
+  };
+  if (h.topology === 'one-process') {
+    const vault = h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS).vault('sandbox');
+    return use(vault, await vaultRefIn(h.platform.app.get<Infrastructure>(INFRASTRUCTURE)));
+  }
+  const infrastructure = openEmbeddedInfrastructure({ dataDir: h.dataDir });
+  const vault = openEmbeddedCardVault({ dataDir: h.dataDir, environment: 'sandbox' });
+  try {
+    return await use(vault, await vaultRefIn(infrastructure));
   } finally {
     await vault.close();
     await infrastructure.close();
@@ -106,8 +121,22 @@ export async function eraseAsOperator(h: Harness, userId: string, reason: string
   );
 }
 
-/** Resolves once the platform's issuer is linked to the sandbox card network (just after it listens). */
+/**
+ * Resolves once the platform's issuer is linked to the sandbox card network (it connects just after the
+ * network listens; in the split topology they are two processes, started together): what the authorizations
+ * service reports on its /health (`card-network:sandbox`), on both topologies.
+ */
 export async function issuerLinked(h: Harness): Promise<void> {
-  const link = h.platform.app.get<IssuerLink | null>(ISSUER_LINK);
-  await waitFor(() => link?.isConnected === true, { what: 'the issuer linked to the sandbox network' });
+  const url = `${h.systemUrl('authorizations')}/health`;
+  await waitFor(
+    async () => {
+      const health = (await (await fetch(url)).json()) as { checks?: Record<string, { linked?: boolean }> };
+      return health.checks?.['card-network:sandbox']?.linked === true;
+    },
+    {
+      what: 'the issuer linked to the sandbox network (/health of the authorizations service)',
+      // The link retries with a doubling delay (up to 10 s) while the network is not listening yet.
+      intervalMs: 50,
+    },
+  );
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_PROGRAM_AUTHORIZATION } from '@cip/authorizations/contract';
 import type { StaffRole } from '@cip/backoffice/contract';
 import { StaffService, totpCode } from '@cip/backoffice/service';
 import { DEFAULT_DISTRIBUTOR_ID, DistributorsService } from '@cip/distributors/service';
@@ -20,7 +21,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import request from 'supertest';
 import { RunningPlatform, startPlatform } from '../start-platform';
 import { OpenApiResponses } from './openapi-responses';
@@ -48,6 +49,11 @@ export interface Harness {
   distributors: DistributorsService;
   /** Where the operator app (dashboard and operator API) listens. */
   dashboardUrl: string;
+  /**
+   * Where the process hosting `service` (a PLATFORM_SERVICES name) answers /health (its readiness checks and
+   * their details) and /metrics: the one-process platform itself, or that service's process when split.
+   */
+  systemUrl(service: string): string;
   /** The operator API: every response is checked against /operator/v1/openapi.json when awaited. */
   operatorHttp: ReturnType<typeof request>;
   /** The staff service of the operator app: ONE-PROCESS ONLY (`signInStaff` works on both). */
@@ -150,6 +156,7 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
     platform: () => platform,
     distributors: () => platform.app.get(DistributorsService),
     staff: () => staff,
+    systemUrl: () => platform.url,
     now: () => clock.now(),
     async invite(email, role) {
       const { staff: invited, invitation } = await staff.invite({ email, name: `Staff ${role}`, role }, null);
@@ -218,6 +225,11 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     platform: () => oneProcessOnly('h.platform'),
     distributors: () => oneProcessOnly('h.distributors'),
     staff: () => oneProcessOnly('h.staff'),
+    systemUrl(service) {
+      const process = topology.services.find((candidate) => candidate.name === service);
+      if (!process) throw new Error(`No process named ${service} in the split topology`);
+      return `http://127.0.0.1:${process.ports.health}`;
+    },
     now: () => new Date(),
     async invite(email, role, harness) {
       if (role === 'admin') {
@@ -303,6 +315,7 @@ interface TopologyParts {
   platform(): RunningPlatform;
   distributors(): DistributorsService;
   staff(): StaffService;
+  systemUrl(service: string): string;
   /** The platform's time, for the TOTP codes. */
   now(): Date;
   /** Invites a staff member as an operator would (`harness`: its operator API): their id and invitation token. */
@@ -328,6 +341,7 @@ async function harnessOver(parts: TopologyParts): Promise<Harness> {
       return parts.distributors();
     },
     dashboardUrl: parts.dashboardUrl,
+    systemUrl: (service) => parts.systemUrl(service),
     operatorHttp,
     get staff() {
       return parts.staff();
@@ -398,7 +412,11 @@ async function harnessOver(parts: TopologyParts): Promise<Harness> {
  * give `newDistributor`; any other is refused here rather than silently dropped.
  */
 export function programSettings(program: Partial<ProgramConfig>): Record<string, unknown> {
-  const { allowedCountries, b2b, prepaid, kycImportEnabled, threeDs, ...others } = program;
+  const { allowedCountries, b2b, prepaid, kycImportEnabled, threeDs, authorization, ...others } = program;
+  // Of the authorization settings, the settlement address only (the others as the defaults).
+  const { settlementAddress, ...pricing } = authorization ?? DEFAULT_PROGRAM_AUTHORIZATION;
+  const { settlementAddress: _none, ...defaultPricing } = DEFAULT_PROGRAM_AUTHORIZATION;
+  if (!isDeepStrictEqual(pricing, defaultPricing)) Object.assign(others, { authorization });
   if (Object.keys(others).length > 0) {
     throw new Error(
       `newDistributor: map ${Object.keys(others).join(', ')} to the operator API's settings first`,
@@ -410,6 +428,7 @@ export function programSettings(program: Partial<ProgramConfig>): Record<string,
     prepaid,
     kycImport: kycImportEnabled,
     threeDsDeadline: threeDs ? `${threeDs.challengeDeadlineSeconds}s` : undefined,
+    settlementAddress: settlementAddress ?? undefined,
   };
 }
 

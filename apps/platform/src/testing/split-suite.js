@@ -8,6 +8,14 @@ module.exports = {
     'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
     'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
     'apps/platform/src/webhooks.e2e.spec.ts',
+    'apps/platform/src/authorization-decisioning.e2e.spec.ts',
+    'apps/platform/src/card-payments-journey.e2e.spec.ts',
+    'apps/platform/src/three-ds-authorization.e2e.spec.ts',
+    'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
+    'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
+    'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
+    'apps/platform/src/authorization-clearing.e2e.spec.ts', // re-delivering a file one-process only
+    'apps/platform/src/authorization-program-settings.e2e.spec.ts', // re-importing a file one-process only
   ],
   // Every other e2e spec, and why it is not in the split run (yet). "Not yet": ported = the in-process
   // uses replaced by harness operations or the signal the test needs.
@@ -17,26 +25,14 @@ module.exports = {
       'starts the split topology itself (and the one-process platform)',
     'apps/platform/src/api-fuzz.e2e.spec.ts':
       'not yet: ConsumerHost, DeliveryEngine, Infrastructure in process',
-    'apps/platform/src/authorization-clearing.e2e.spec.ts':
-      'not yet: ClearingFileSink, ConsumerHost, issuerLinked',
-    'apps/platform/src/authorization-decisioning.e2e.spec.ts': 'not yet: issuerLinked',
-    'apps/platform/src/authorization-program-settings.e2e.spec.ts':
-      'not yet: ClearingFileSink, ConsumerHost, DistributorDirectory, issuerLinked',
-    'apps/platform/src/authorization-simulations-pin.e2e.spec.ts':
-      'not yet: CardsModuleOptions, issuerLinked',
-    'apps/platform/src/authorization-simulations.e2e.spec.ts':
-      'not yet: linkIssuer false (a fake issuer of its own)',
     'apps/platform/src/authorizations-crash.e2e.spec.ts': 'kill -9 of the one-process platform (IsoServer)',
     'apps/platform/src/authorizations.e2e.spec.ts':
-      'ManualClock (authorization expiry), cardNetwork (an IsoServer), in-process services',
+      "the test's IsoServer plays the card network (cardNetwork) and a ManualClock drives hold expiry",
     'apps/platform/src/backoffice-control-plane.e2e.spec.ts':
       'not yet: a custom logger, PlatformMetrics in process',
     'apps/platform/src/backoffice-environment.e2e.spec.ts': 'not yet: CardVerificationApi in process',
     'apps/platform/src/backoffice-sessions.e2e.spec.ts':
       'ManualClock (session expiry), a custom logger, dashboardDir',
-    'apps/platform/src/card-holds.e2e.spec.ts': 'not yet: CardOperationsApi, CardVerificationApi in process',
-    'apps/platform/src/card-payments-journey.e2e.spec.ts':
-      'not yet: ConsumerHost, DeliveryEngine, issuerLinked',
     'apps/platform/src/card-reveal.e2e.spec.ts': 'not yet: ManualClock (link expiry), a custom logger',
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/chain-funding.e2e.spec.ts': 'EVM chains (ganache) and in-process deposit watchers',
@@ -53,12 +49,12 @@ module.exports = {
     'apps/platform/src/physical-cards.e2e.spec.ts': 'not yet: CardsService, ConsumerHost, eraseAsOperator',
     'apps/platform/src/public-base-url.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
-    'apps/platform/src/settlement.e2e.spec.ts': 'ganache chain, SettlementRunner and metrics in process',
+    'apps/platform/src/settlement.e2e.spec.ts':
+      'SettlementRunner.runNow and batch details in process (the CLI cuts batches; not ported yet)',
     'apps/platform/src/startup.e2e.spec.ts': 'spawns the one-process platform (npm start) itself',
-    'apps/platform/src/three-ds-authorization.e2e.spec.ts': 'not yet: ConsumerHost, issuerLinked',
     'apps/platform/src/three-ds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/three-ds.e2e.spec.ts':
-      'ManualClock (3DS deadlines), a custom logger, in-process services',
+      'a ManualClock (expiresAt, the fail-closed sweep) and an in-process logger; not ported yet otherwise',
     'apps/platform/src/tokenization.e2e.spec.ts':
       'not yet: a custom logger, TokenizationService, eraseAsOperator',
     'apps/platform/src/wallets.e2e.spec.ts':

@@ -12,6 +12,7 @@ import {
   Infrastructure,
   INFRASTRUCTURE,
   LOGGER,
+  Readiness,
 } from '@cip/shared/infrastructure';
 import {
   CLOCK,
@@ -235,12 +236,23 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     },
     {
       provide: ISSUER_LINK,
-      inject: [AUTHORIZATIONS_OPTIONS, AuthorizationsService, LOGGER],
+      inject: [AUTHORIZATIONS_OPTIONS, AuthorizationsService, LOGGER, Readiness],
       useFactory: (
         options: AuthorizationsModuleOptions,
         authorizations: AuthorizationsService,
         logger: Logger,
-      ) => (options.network ? new IssuerLink(options.network, authorizations, logger) : null),
+        readiness: Readiness,
+      ) => {
+        if (!options.network) return null;
+        const link = new IssuerLink(options.network, authorizations, logger);
+        // On /health for the operator (and the e2e specs: the issuer is in another process when split): a
+        // link down does not take the service out (the network stands in; the link reconnects by itself).
+        readiness.register(`card-network:${options.network.environment}`, () => ({
+          ready: true,
+          linked: link.isConnected,
+        }));
+        return link;
+      },
     },
   ],
   exports: [

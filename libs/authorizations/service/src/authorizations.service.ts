@@ -234,7 +234,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     });
     if (!card) return { responseCode: RESPONSE.invalidCard };
     const now = this.clock.now().toISOString();
-    const program = this.ports.authorizationProgram(environment, card.distributorId);
+    const program = await this.programOf(environment, card.distributorId);
     const parties = {
       authorizationId,
       distributorId: card.distributorId,
@@ -344,7 +344,7 @@ export class AuthorizationsService implements AuthorizationsApi {
       // Nothing held any more (declined, reversed, cleared or expired): acknowledged, nothing changes.
       return { responseCode: RESPONSE.approved, authorizationId };
     }
-    const amount = this.reversalAmount(environment, state, request, distributorId);
+    const amount = await this.reversalAmount(environment, state, request, distributorId);
     if (amount === 0) return { responseCode: RESPONSE.approved, authorizationId };
     const now = this.clock.now().toISOString();
     return this.run(environment, authorizationId, context, {
@@ -395,14 +395,14 @@ export class AuthorizationsService implements AuthorizationsApi {
           ...{ authorizationId, distributorId, cardId, userId, walletId },
           networkKey,
           charge,
-          pricing: this.ports.authorizationProgram(environment, distributorId),
+          pricing: await this.programOf(environment, distributorId),
           now,
         },
       };
     } else {
       if (!isAuthorization(state)) throw notFound('Authorization', authorizationId);
       distributorId = await this.distributorOf(environment, authorizationId);
-      const program = this.ports.authorizationProgram(environment, distributorId);
+      const program = await this.programOf(environment, distributorId);
       const priced = priceAuthorization(charge, program, { authFee: false, noFees: true });
       if (!priced.ok) {
         throw new DomainError('validation_error', `Clearing of ${authorizationId} cannot be priced`);
@@ -676,6 +676,16 @@ export class AuthorizationsService implements AuthorizationsApi {
     };
   }
 
+  /**
+   * The distributor's authorization program as it is now: the directory first reads what another process
+   * changed (the CLI, the operator API), so a change applies to the very next authorization, reversal or
+   * clearing line wherever the issuer runs (its own process in the split topology).
+   */
+  private async programOf(environment: Environment, distributorId: string): Promise<AuthorizationProgram> {
+    await this.ports.programs.catchUp?.();
+    return this.ports.authorizationProgram(environment, distributorId);
+  }
+
   /** A distributor's caller for the calls the network makes on its behalf (users, wallets). */
   private callerFor(environment: Environment, distributorId: string): Caller {
     return {
@@ -819,14 +829,14 @@ export class AuthorizationsService implements AuthorizationsApi {
   }
 
   /** The minor units a reversal releases: all that is held (undefined), or down to DE-095's new total. */
-  private reversalAmount(
+  private async reversalAmount(
     environment: Environment,
     state: AuthorizationRecord,
     request: NetworkReversalRequest,
     distributorId: string,
-  ): number | undefined {
+  ): Promise<number | undefined> {
     if (request.replacementAmount === undefined || request.currency === null) return undefined;
-    const program = this.ports.authorizationProgram(environment, distributorId);
+    const program = await this.programOf(environment, distributorId);
     const priced = priceAuthorization(
       {
         merchant: request.merchant,

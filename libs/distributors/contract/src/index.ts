@@ -10,6 +10,12 @@ export * from './program-settings';
 export interface ProgramDirectory {
   /** The distributor's program as it is now; null for an unknown distributor. */
   programOf(distributorId: string): ProgramRules | null;
+  /**
+   * Reads the changes another process made since (the CLI, the operator API of the dashboard process), so
+   * that `programOf` returns them: for a call that must apply a change at once. Absent where the directory
+   * cannot lag (a fixed one in tests).
+   */
+  catchUp?(): Promise<void>;
 }
 
 export const PROGRAM_DIRECTORY = Symbol('PROGRAM_DIRECTORY');

@@ -29,6 +29,7 @@ import { DistributorsService } from './distributors.service';
       inject: [DistributorDirectory],
       useFactory: (directory: DistributorDirectory): ProgramDirectory => ({
         programOf: (distributorId) => directory.get(distributorId)?.program ?? null,
+        catchUp: () => directory.catchUp(),
       }),
     },
     {

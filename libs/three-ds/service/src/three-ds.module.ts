@@ -72,6 +72,7 @@ const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
         CARD_NETWORK_API,
         WALLETS_API,
         PROGRAM_DIRECTORY,
+        ConsumerHost,
         { token: THREE_DS_OPTIONS, optional: true },
       ],
       useFactory: (
@@ -82,11 +83,13 @@ const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
         cards: CardNetworkApi,
         wallets: WalletsApi,
         programs: ProgramDirectory,
+        consumers: ConsumerHost,
         options: ThreeDsModuleOptions | undefined,
       ) =>
         new ThreeDsService(
           {
             ...environmentStores(infrastructure),
+            settle: consumers.settler(PROJECTION_GROUPS),
             cards,
             wallets,
             programs,

@@ -51,6 +51,8 @@ import { DirectoryServerRefused } from './directory-server-client';
 export interface ThreeDsPorts {
   eventStore(environment: Environment): EventStore;
   readStore(environment: Environment): ReadStore;
+  /** Waits (bounded, never failing) until the card authentications projection has read every event so far. */
+  settle(environment: Environment): Promise<void>;
   cards: Pick<CardNetworkApi, 'cardForAuthorization'>;
   wallets: Pick<WalletsApi, 'getWallet'>;
   programs: ProgramDirectory;
@@ -261,6 +263,8 @@ export class ThreeDsService implements ThreeDsApi, AcsApi, ThreeDsVerificationAp
     cardId: string,
     merchantName: string,
   ): Promise<boolean> {
+    // Read-your-writes: a challenge the cardholder has just accepted counts, whichever process asks next.
+    await this.ports.settle(environment);
     const { items } = await this.ports.readStore(environment).find(cardAuthenticationsProjection.collection, {
       filter: { cardId, merchantName, status: 'accepted' },
       sort: { field: 'createdAt', direction: 'asc' },
