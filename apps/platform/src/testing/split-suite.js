@@ -8,6 +8,7 @@ module.exports = {
     'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
     'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
     'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
+    'apps/platform/src/wallets.e2e.spec.ts',
     'apps/platform/src/webhooks.e2e.spec.ts',
   ],
   // Every other e2e spec, and why it is not in the split run (yet). "Not yet": ported = the in-process
@@ -61,8 +62,6 @@ module.exports = {
       'ManualClock (3DS deadlines), a custom logger, in-process services',
     'apps/platform/src/tokenization.e2e.spec.ts':
       'not yet: a custom logger, TokenizationService, eraseAsOperator',
-    'apps/platform/src/wallets.e2e.spec.ts':
-      'not yet: UsersService, WalletsService, WithdrawalPayouts in process',
     'apps/platform/src/webhooks-retries.e2e.spec.ts':
       'ManualClock (retry schedule), the breaker reset timeout',
     'libs/cards/vault/src/mongo-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on MongoDB',
