@@ -6,6 +6,7 @@
 module.exports = {
   ported: [
     'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
+    'apps/platform/src/input-rules.e2e.spec.ts',
     'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
     'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
     'apps/platform/src/list-cursors.e2e.spec.ts', // the one-millisecond ordering test one-process only (ManualClock)
@@ -48,7 +49,6 @@ module.exports = {
     'apps/platform/src/dashboard.e2e.spec.ts': 'not yet: headless Chromium, h.staff, CardVerificationApi',
     'apps/platform/src/http-timeouts.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/input-rules.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/kyc-redelivery.e2e.spec.ts': 'not yet: ConsumerHost in process',
     'apps/platform/src/personal-data.e2e.spec.ts': 'not yet: Infrastructure, UsersService in process',
     'apps/platform/src/physical-cards.e2e.spec.ts': 'not yet: CardsService, ConsumerHost, eraseAsOperator',
