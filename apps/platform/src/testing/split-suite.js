@@ -11,6 +11,7 @@ module.exports = {
     'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
     'apps/platform/src/list-cursors.e2e.spec.ts', // the one-millisecond ordering test one-process only (ManualClock)
     'apps/platform/src/personal-data.e2e.spec.ts',
+    'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered card creation one-process only (CardsService)
     'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
     'apps/platform/src/wallets.e2e.spec.ts',
     'apps/platform/src/webhooks.e2e.spec.ts',
@@ -51,7 +52,6 @@ module.exports = {
     'apps/platform/src/http-timeouts.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/kyc-redelivery.e2e.spec.ts': 'not yet: ConsumerHost in process',
-    'apps/platform/src/physical-cards.e2e.spec.ts': 'not yet: CardsService, ConsumerHost, eraseAsOperator',
     'apps/platform/src/public-base-url.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
     'apps/platform/src/settlement.e2e.spec.ts': 'ganache chain, SettlementRunner and metrics in process',
