@@ -5,13 +5,14 @@
 // after the path. How to port one: the harness operations in testing/platform-harness.ts.
 module.exports = {
   ported: [
+    'apps/platform/src/card-reveal.e2e.spec.ts', // expiry, audit/logs one-process only (clock, logger)
     'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
     'apps/platform/src/input-rules.e2e.spec.ts',
     'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
     'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
-    'apps/platform/src/list-cursors.e2e.spec.ts', // the one-millisecond ordering test one-process only (ManualClock)
+    'apps/platform/src/list-cursors.e2e.spec.ts', // same-ms order one-process only (ManualClock)
     'apps/platform/src/personal-data.e2e.spec.ts',
-    'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered card creation one-process only (CardsService)
+    'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered creation one-process only (CardsService)
     'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
     'apps/platform/src/wallets.e2e.spec.ts',
     'apps/platform/src/webhooks.e2e.spec.ts',
@@ -44,14 +45,14 @@ module.exports = {
     'apps/platform/src/card-holds.e2e.spec.ts': 'not yet: CardOperationsApi, CardVerificationApi in process',
     'apps/platform/src/card-payments-journey.e2e.spec.ts':
       'not yet: ConsumerHost, DeliveryEngine, issuerLinked',
-    'apps/platform/src/card-reveal.e2e.spec.ts': 'not yet: ManualClock (link expiry), a custom logger',
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/chain-funding.e2e.spec.ts': 'EVM chains (ganache) and in-process deposit watchers',
     'apps/platform/src/crash-recovery.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/dashboard.e2e.spec.ts': 'not yet: headless Chromium, h.staff, CardVerificationApi',
     'apps/platform/src/http-timeouts.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/kyc-redelivery.e2e.spec.ts': 'not yet: ConsumerHost in process',
+    'apps/platform/src/kyc-redelivery.e2e.spec.ts':
+      "support's user status change (no operator surface), KycUserDirectory in process",
     'apps/platform/src/public-base-url.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
     'apps/platform/src/settlement.e2e.spec.ts': 'ganache chain, SettlementRunner and metrics in process',
@@ -61,7 +62,7 @@ module.exports = {
     'apps/platform/src/three-ds.e2e.spec.ts':
       'ManualClock (3DS deadlines), a custom logger, in-process services',
     'apps/platform/src/tokenization.e2e.spec.ts':
-      'not yet: a custom logger, TokenizationService, eraseAsOperator',
+      'not yet: a custom logger (the PAN grep of every log line), TokenizationService, DeliveryEngine.idle',
     'apps/platform/src/webhooks-retries.e2e.spec.ts':
       'ManualClock (retry schedule), the breaker reset timeout',
     'libs/cards/vault/src/mongo-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on MongoDB',
