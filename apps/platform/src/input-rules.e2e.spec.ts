@@ -13,7 +13,7 @@ describe('bad input is refused with a clear 4xx', () => {
 
   beforeAll(async () => {
     h = await startHarness({ httpTimeouts: { headersMs: 500, requestMs: 1_000 } });
-    port = Number(new URL(h.platform.url).port);
+    port = Number(new URL(h.url).port);
     b2bKey = (await h.newDistributor({ b2b: true, kycImportEnabled: true })).sandboxKey;
   });
   afterAll(() => h.close());

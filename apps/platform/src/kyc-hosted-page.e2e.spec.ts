@@ -9,8 +9,11 @@ describeWithBrowser('the hosted KYC page in a real browser (headless Chromium)',
   let browser: Browser;
   const api = { 'x-api-key': SANDBOX_KEY, 'content-type': 'application/json' };
 
+  // The platform within the project's budget (minutes on the split topology), the browser within its own.
   beforeAll(async () => {
     h = await startHarness();
+  });
+  beforeAll(async () => {
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {

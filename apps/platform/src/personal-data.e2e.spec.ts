@@ -1,5 +1,4 @@
-import { INFRASTRUCTURE, Infrastructure } from '@cip/shared/infrastructure';
-import { UsersService } from '@cip/users/service';
+import { eraseAsOperator, withSandboxLog } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 
 /** Values nothing else in the data directory could hold by chance. */
@@ -50,11 +49,12 @@ describe('personal data while the platform runs: sealed in the log, erased every
       });
     expect(kyc.status).toBe(201);
 
-    const stores = h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope('sandbox');
-    const stored = JSON.stringify([
-      ...(await stores.storedEventStore.readStream(userId)),
-      ...(await stores.storedEventStore.readStream(kyc.body.id)),
-    ]);
+    const stored = JSON.stringify(
+      await withSandboxLog(h, async (log) => [
+        ...(await log.storedEventStore.readStream(userId)),
+        ...(await log.storedEventStore.readStream(kyc.body.id)),
+      ]),
+    );
     for (const value of [PERSON.email, PERSON.firstName, PERSON.lastName, BIRTH_DATE, DOCUMENT]) {
       expect(stored).not.toContain(value);
     }
@@ -66,16 +66,7 @@ describe('personal data while the platform runs: sealed in the log, erased every
     expect(before.body.items[0].data).toMatchObject({ email: PERSON.email, lastName: PERSON.lastName });
 
     // The operator's erasure, as `cli users erase` makes it.
-    await h.platform.app.get(UsersService).eraseUser(
-      {
-        distributorId,
-        environment: 'sandbox',
-        requestId: 'operator-erasure',
-        program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: true },
-      },
-      userId,
-      { erasedBy: 'operator:test', reason: 'DSR-1' },
-    );
+    await eraseAsOperator(h, userId, 'DSR-1', distributorId);
 
     const read = await h.http.get(`/v1/users/${userId}`).set({ 'x-api-key': key });
     expect(read.status).toBe(200);

@@ -1,7 +1,6 @@
-import { ConsumerHost } from '@cip/shared/infrastructure';
-import { UsersService } from '@cip/users/service';
-import { walletProvisioningSaga, WalletsService, WithdrawalPayouts } from '@cip/wallets/service';
-import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import { waitFor } from '@cip/shared/testing';
+import { activeUserWithWallet } from './testing/cardholders';
+import { Harness, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
 describe('wallets over /v1, as a distributor uses them', () => {
   let h: Harness;
@@ -16,27 +15,12 @@ describe('wallets over /v1, as a distributor uses them', () => {
     await h.close();
   });
 
-  /** A user activated the way KYC will do it, then the wallet the provisioning saga gave it. */
-  async function activatedUserWallet(key = SANDBOX_KEY, distributorId = h.platform.distributorId) {
-    const created = await h.http
-      .post('/v1/users')
-      .set({ 'x-api-key': key, ...json })
-      .send(newUserBody());
-    expect(created.status).toBe(201);
-    const caller = {
-      distributorId,
-      environment: 'sandbox' as const,
-      requestId: 'test',
-      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
-    };
-    await h.platform.app.get(UsersService).changeStatus(caller, created.body.id, 'active');
-    await h.platform.app.get(ConsumerHost).drain('sandbox', [walletProvisioningSaga.group]);
-    const listed = await h.http
-      .get('/v1/wallets')
-      .query({ userId: created.body.id })
-      .set({ 'x-api-key': key });
+  /** A user activated by its verification (KYC over /v1), then the wallet the provisioning saga gave it. */
+  async function activatedUserWallet(key = SANDBOX_KEY) {
+    const { userId } = await activeUserWithWallet(h, { key });
+    const listed = await h.http.get('/v1/wallets').query({ userId }).set({ 'x-api-key': key });
     expect(listed.body.count).toBe(1);
-    return { userId: created.body.id as string, wallet: listed.body.items[0] };
+    return { userId, wallet: listed.body.items[0] };
   }
 
   const deposit = (walletId: string, amount: unknown, key = SANDBOX_KEY) =>
@@ -51,12 +35,26 @@ describe('wallets over /v1, as a distributor uses them', () => {
       .send(body);
   const wallet = async (walletId: string, key = SANDBOX_KEY) =>
     (await h.http.get(`/v1/wallets/${walletId}`).set({ 'x-api-key': key })).body;
-  /** The saga hands a withdrawal to the payout runner, which records its outcome; then the read models catch up. */
-  async function payoutsSettled() {
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
-    await h.platform.app.get(WithdrawalPayouts).idle();
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
+  /**
+   * The saga hands a withdrawal to the payout runner, which records its outcome: what the distributor sees is
+   * the transaction leaving `pending` (reads are read-your-writes from then on).
+   */
+  async function payoutSettled(transactionId: string) {
+    await waitFor(
+      async () =>
+        (await h.http.get(`/v1/transactions/${transactionId}`).set(sandbox)).body.status !== 'pending',
+      { what: `the payout of ${transactionId} recorded`, intervalMs: 50 },
+    );
   }
+  /** The admin's operator action on a wallet (compliance hold placed or released), over the operator API. */
+  const operatorHold = async (walletId: string, action: 'place' | 'release', reason: string) =>
+    h.operatorHttp
+      .post(
+        `/operator/v1/environments/sandbox/wallets/${walletId}/compliance-hold${action === 'release' ? '/release' : ''}`,
+      )
+      .set((await h.operatorAdmin()).headers)
+      .send({ reason })
+      .expect(200);
   const events = async (userId: string, eventName: string) =>
     (await h.http.get('/v1/events').query({ userId, eventName, limit: 100 }).set(sandbox)).body.items;
 
@@ -205,7 +203,11 @@ describe('wallets over /v1, as a distributor uses them', () => {
       expect(statuses.filter((status) => status !== 201).every((status) => status === 422)).toBe(true);
       expect(await wallet(w.id)).toMatchObject({ balance: 1_000_000_000, availableBalance: 1_000_000_000 });
       // The balance is the sum of the postings, in minor units as the confirmations carry them.
-      await h.platform.app.get(ConsumerHost).drain('sandbox');
+      // The confirmations reach the Events list once their consumer caught up with 30 concurrent writes.
+      await waitFor(async () => (await events(userId, 'blockchainTransaction.confirmed')).length >= 6, {
+        what: 'the 6 deposit confirmations in the Events list',
+        intervalMs: 50,
+      });
       const confirmed = await events(userId, 'blockchainTransaction.confirmed');
       const postings = confirmed.map((e: { data: { amount: number } }) => BigInt(e.data.amount));
       expect(postings).toHaveLength(6);
@@ -236,7 +238,7 @@ describe('wallets over /v1, as a distributor uses them', () => {
         toAddress: RECEIVER,
       });
 
-      await payoutsSettled();
+      await payoutSettled(response.body.id);
       const done = (await h.http.get(`/v1/transactions/${response.body.id}`).set(sandbox)).body;
       expect(done).toMatchObject({
         status: 'completed',
@@ -283,7 +285,7 @@ describe('wallets over /v1, as a distributor uses them', () => {
       ]);
       expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
 
-      await payoutsSettled();
+      await payoutSettled(answers[0].body.id);
       const withdrawals = await h.http
         .get('/v1/transactions')
         .query({ walletId: w.id, type: 'withdrawal' })
@@ -300,7 +302,7 @@ describe('wallets over /v1, as a distributor uses them', () => {
         toAddress: '0x0000000000000000000000000000000000000000',
       });
       expect(response.status).toBe(201);
-      await payoutsSettled();
+      await payoutSettled(response.body.id);
       expect((await h.http.get(`/v1/transactions/${response.body.id}`).set(sandbox)).body).toMatchObject({
         status: 'rejected',
         reason: expect.stringContaining('zero address'),
@@ -330,7 +332,7 @@ describe('wallets over /v1, as a distributor uses them', () => {
 
     it('answers 403 forbidden to a program that is not prepaid', async () => {
       const other = await h.newDistributor({ prepaid: false });
-      const { wallet: w } = await activatedUserWallet(other.sandboxKey, other.distributorId);
+      const { wallet: w } = await activatedUserWallet(other.sandboxKey);
       await deposit(w.id, 5, other.sandboxKey);
       const response = await withdraw(w.id, { amount: 1, toAddress: RECEIVER }, other.sandboxKey);
       expect(response.status).toBe(403);
@@ -341,13 +343,12 @@ describe('wallets over /v1, as a distributor uses them', () => {
     it('blocks withdrawals under a compliance hold (409), with status-change Events both ways', async () => {
       const { userId, wallet: w } = await activatedUserWallet();
       await deposit(w.id, 5);
-      const wallets = h.platform.app.get(WalletsService);
-      await wallets.setComplianceHold('sandbox', w.id, true, 'AML review');
+      await operatorHold(w.id, 'place', 'AML review');
       const blocked = await withdraw(w.id, { amount: 1, toAddress: RECEIVER });
       expect(blocked.status).toBe(409);
       expect(blocked.body.error.code).toBe('wallet_compliance_hold');
       expect((await wallet(w.id)).complianceHold).toMatchObject({ reason: 'AML review' });
-      await wallets.setComplianceHold('sandbox', w.id, false, 'cleared');
+      await operatorHold(w.id, 'release', 'cleared');
       expect((await withdraw(w.id, { amount: 1, toAddress: RECEIVER })).status).toBe(201);
       expect(await events(userId, 'wallet.complianceHoldPlaced')).toHaveLength(1);
       expect(await events(userId, 'wallet.complianceHoldReleased')).toHaveLength(1);

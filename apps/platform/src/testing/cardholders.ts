@@ -1,12 +1,17 @@
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
 import { type CardVault, openEmbeddedCardVault } from '@cip/cards/vault';
-import { INFRASTRUCTURE, Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import {
+  INFRASTRUCTURE,
+  Infrastructure,
+  openEmbeddedInfrastructure,
+  type ScopePorts,
+} from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Harness } from './platform-harness';
-import { newUserBody, SANDBOX_KEY } from './platform-harness';
+import { cli, newUserBody, SANDBOX_KEY } from './platform-harness';
 
 /** A response body kept for a grep (the PAN must appear in none). */
 export type Seen = <T extends { text: string }>(response: T) => T;
@@ -81,6 +86,22 @@ async function withCardVault<T>(
   }
 }
 
+/**
+ * `use` on the sandbox scope of the platform's stores (its log, sealed or not): in process on the one-process
+ * platform; on the split one, DATA_DIR's stores opened by this process, as the CLI opens them (what it appends
+ * reaches the services as their own appends do).
+ */
+export async function withSandboxLog<T>(h: Harness, use: (log: ScopePorts) => Promise<T>): Promise<T> {
+  if (h.topology === 'one-process')
+    return use(h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope('sandbox'));
+  const infrastructure = openEmbeddedInfrastructure({ dataDir: h.dataDir });
+  try {
+    return await use(infrastructure.scope('sandbox'));
+  } finally {
+    await infrastructure.close();
+  }
+}
+
 /** Every file under a directory (the SQLite files and their WAL/SHM companions, the secrets): for PAN greps. */
 export function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -107,11 +128,34 @@ export function distributorCalls(harness: () => Harness, seen: Seen = (response)
   };
 }
 
-/** The operator's erasure of a user of the harness's distributor, as `cli users erase` makes it. */
-export async function eraseAsOperator(h: Harness, userId: string, reason: string): Promise<void> {
+/**
+ * The operator's erasure of a user (of the harness's distributor unless given), as `cli users erase` makes
+ * it: in process on the one-process platform, by the built CLI on DATA_DIR on the split one.
+ */
+export async function eraseAsOperator(
+  h: Harness,
+  userId: string,
+  reason: string,
+  distributorId = h.distributorId,
+): Promise<void> {
+  if (h.topology === 'split') {
+    await cli(h.dataDir, [
+      'users',
+      'erase',
+      '--user',
+      userId,
+      '--reason',
+      reason,
+      '--env',
+      'sandbox',
+      '--operator',
+      'test',
+    ]);
+    return;
+  }
   await h.platform.app.get(UsersService).eraseUser(
     {
-      distributorId: h.platform.distributorId,
+      distributorId,
       environment: 'sandbox',
       requestId: 'operator-erasure',
       program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },

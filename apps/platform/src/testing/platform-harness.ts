@@ -451,7 +451,7 @@ function oneProcessOnly(what: string): never {
 }
 
 /** Runs the built CLI on `dataDir` as an operator does (`npm run cli -- ...`); resolves with what it printed. */
-async function cli(dataDir: string, argv: string[]): Promise<string> {
+export async function cli(dataDir: string, argv: string[]): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)(process.execPath, [builtAppMain('cli'), ...argv], {
       env: { ...process.env, DATA_DIR: dataDir },

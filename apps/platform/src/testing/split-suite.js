@@ -5,17 +5,25 @@
 // after the path. How to port one: the harness operations in testing/platform-harness.ts.
 module.exports = {
   ported: [
-    'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
-    'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
-    'apps/platform/src/webhooks.e2e.spec.ts',
+    'apps/platform/src/authorization-clearing.e2e.spec.ts', // re-delivering a file one-process only
     'apps/platform/src/authorization-decisioning.e2e.spec.ts',
-    'apps/platform/src/card-payments-journey.e2e.spec.ts',
-    'apps/platform/src/three-ds-authorization.e2e.spec.ts',
+    'apps/platform/src/authorization-program-settings.e2e.spec.ts', // re-importing a file one-process only
     'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
     'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
-    'apps/platform/src/authorization-clearing.e2e.spec.ts', // re-delivering a file one-process only
-    'apps/platform/src/authorization-program-settings.e2e.spec.ts', // re-importing a file one-process only
+    'apps/platform/src/card-payments-journey.e2e.spec.ts',
+    'apps/platform/src/card-reveal.e2e.spec.ts', // expiry, audit/logs one-process only (clock, logger)
+    'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
+    'apps/platform/src/input-rules.e2e.spec.ts',
+    'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
+    'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
+    'apps/platform/src/list-cursors.e2e.spec.ts', // same-ms order one-process only (ManualClock)
+    'apps/platform/src/personal-data.e2e.spec.ts',
+    'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered creation one-process only (CardsService)
+    'apps/platform/src/three-ds-authorization.e2e.spec.ts',
+    'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
+    'apps/platform/src/wallets.e2e.spec.ts',
+    'apps/platform/src/webhooks.e2e.spec.ts',
   ],
   // Every other e2e spec, and why it is not in the split run (yet). "Not yet": ported = the in-process
   // uses replaced by harness operations or the signal the test needs.
@@ -33,7 +41,6 @@ module.exports = {
     'apps/platform/src/backoffice-environment.e2e.spec.ts': 'not yet: CardVerificationApi in process',
     'apps/platform/src/backoffice-sessions.e2e.spec.ts':
       'ManualClock (session expiry), a custom logger, dashboardDir',
-    'apps/platform/src/card-reveal.e2e.spec.ts': 'not yet: ManualClock (link expiry), a custom logger',
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/chain-funding.e2e.spec.ts': 'EVM chains (ganache) and in-process deposit watchers',
     'apps/platform/src/crash-recovery.e2e.spec.ts': 'kill -9 of the one-process platform',
@@ -42,13 +49,8 @@ module.exports = {
     'apps/platform/src/idempotency-crash-split.e2e.spec.ts':
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/input-rules.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
-    'apps/platform/src/kyc-hosted-page.e2e.spec.ts': 'not yet: headless Chromium',
-    'apps/platform/src/kyc-redelivery.e2e.spec.ts': 'not yet: ConsumerHost in process',
-    'apps/platform/src/kyc.e2e.spec.ts': 'ManualClock (KYC expiry), KycExpiryScheduler, h.distributors',
-    'apps/platform/src/list-cursors.e2e.spec.ts': 'not yet: ManualClock',
-    'apps/platform/src/personal-data.e2e.spec.ts': 'not yet: Infrastructure, UsersService in process',
-    'apps/platform/src/physical-cards.e2e.spec.ts': 'not yet: CardsService, ConsumerHost, eraseAsOperator',
+    'apps/platform/src/kyc-redelivery.e2e.spec.ts':
+      "support's user status change (no operator surface), KycUserDirectory in process",
     'apps/platform/src/public-base-url.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
     'apps/platform/src/settlement.e2e.spec.ts':
@@ -58,9 +60,7 @@ module.exports = {
     'apps/platform/src/three-ds.e2e.spec.ts':
       'a ManualClock (expiresAt, the fail-closed sweep) and an in-process logger; not ported yet otherwise',
     'apps/platform/src/tokenization.e2e.spec.ts':
-      'not yet: a custom logger, TokenizationService, eraseAsOperator',
-    'apps/platform/src/wallets.e2e.spec.ts':
-      'not yet: UsersService, WalletsService, WithdrawalPayouts in process',
+      'not yet: a custom logger (the PAN grep of every log line), TokenizationService, DeliveryEngine.idle',
     'apps/platform/src/webhooks-retries.e2e.spec.ts':
       'ManualClock (retry schedule), the breaker reset timeout',
     'libs/cards/vault/src/mongo-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on MongoDB',
