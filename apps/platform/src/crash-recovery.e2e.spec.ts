@@ -133,7 +133,7 @@ describe('durability: kill -9 in the middle of user creations', () => {
     } finally {
       await infrastructure.close();
     }
-  }, 60_000);
+  }, 150_000);
 });
 
 describe('durability: kill -9 in the middle of deposits and withdrawals on one wallet', () => {
@@ -234,5 +234,5 @@ describe('durability: kill -9 in the middle of deposits and withdrawals on one w
     } finally {
       await infrastructure.close();
     }
-  }, 60_000);
+  }, 150_000);
 });

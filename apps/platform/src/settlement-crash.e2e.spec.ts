@@ -55,7 +55,7 @@ describe('durability: kill -9 during a settlement transfer on a local EVM chain'
     chain = await startLocalChain({ accounts: 1 });
     await chain.transfer(chain.accounts[0].address, 1_000n * USDC);
     proxy = await startRpcProxy(chain.rpcUrl);
-  }, 30_000);
+  }, 120_000);
   afterAll(async () => {
     await discardPlatform(child, dataDir);
     await proxy?.close();

@@ -37,8 +37,11 @@ export function spawnPlatform(env: NodeJS.ProcessEnv): PlatformProcess {
   return { child, stdout: () => stdout, stderr: () => stderr };
 }
 
-/** Resolves once the banner says where the platform listens; fails if it exits first or takes too long. */
-export function listening(platform: PlatformProcess, withinMs = 30_000): Promise<ChildProcess> {
+/**
+ * Resolves once the banner says where the platform listens; fails if it exits first or takes too long (a
+ * budget: on a 2-core CI machine a split topology of 11 processes may be starting beside it).
+ */
+export function listening(platform: PlatformProcess, withinMs = 90_000): Promise<ChildProcess> {
   const { child } = platform;
   return new Promise((resolve, reject) => {
     const output = () => `stdout:\n${platform.stdout()}\nstderr:\n${platform.stderr()}`;
