@@ -3,7 +3,7 @@ import { deadline, waitFor } from '@cip/shared/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { approvedUser, jsonCaller } from './testing/kill-nine';
+import { approvedUser, cardsOf, jsonCaller } from './testing/kill-nine';
 
 const KEY = 'sk_sandbox_idemSplitCrashKeyFFFFFFFFFFFFFFFFFFFFFF';
 /** A kill is repeated (at most this often) until one of them caught a creation that ran without its answer. */
@@ -119,17 +119,7 @@ describe('durability: kill -9 of the split topology gateway in the middle of key
       }
     }
     // Exactly one card per key that created one.
-    const countCards = async () => {
-      let total = 0;
-      for (const userId of userIds) {
-        for (let page = 0; ; page++) {
-          const list = await call('GET', `/v1/cards?userId=${userId}&limit=100&fromPage=${page}`);
-          total += (list.body.items as unknown[]).length;
-          if (!list.body.hasMore) break;
-        }
-      }
-      return total;
-    };
+    const countCards = () => cardsOf(call, userIds);
     let cards = 0;
     await waitFor(async () => (cards = await countCards()) >= created, {
       what: `a card for each of the ${created} keys that created one (statuses ${JSON.stringify(statuses)}, ${lost} lost)`,

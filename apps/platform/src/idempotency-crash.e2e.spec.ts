@@ -3,7 +3,13 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { approvedUser, discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import {
+  approvedUser,
+  cardsOf,
+  discardPlatform,
+  jsonCaller,
+  startDurablePlatform,
+} from './testing/kill-nine';
 import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_idemCrashKeyEEEEEEEEEEEEEEEEEEEEEEEEEEE';
@@ -90,17 +96,7 @@ describe('durability: kill -9 in the middle of keyed card creations, every key r
     expect(created).toBeGreaterThanOrEqual(200);
 
     // Exactly one card per key that created one, whatever the kill interrupted.
-    const countCards = async () => {
-      let total = 0;
-      for (const userId of userIds) {
-        for (let page = 0; ; page++) {
-          const list = await call('GET', `/v1/cards?userId=${userId}&limit=100&fromPage=${page}`);
-          total += (list.body.items as unknown[]).length;
-          if (!list.body.hasMore) break;
-        }
-      }
-      return total;
-    };
+    const countCards = () => cardsOf(call, userIds);
     let cards = 0;
     await waitFor(async () => (cards = await countCards()) >= created, {
       what: `a card for each of the ${created} keys that created one in the list (statuses ${JSON.stringify(statuses)}, ${lost} lost)`,

@@ -82,3 +82,19 @@ export async function fundedCardholder(
   if (card.status !== 201) throw new Error(`The card creation answered ${card.status}`);
   return { userId, walletId, card: card.body };
 }
+
+/** How many cards the users have, every page of `GET /v1/cards` read (a second run of a keyed creation shows here). */
+export async function cardsOf(
+  call: ReturnType<typeof jsonCaller>,
+  userIds: readonly string[],
+): Promise<number> {
+  let total = 0;
+  for (const userId of userIds) {
+    for (let page = 0; ; page++) {
+      const list = await call('GET', `/v1/cards?userId=${userId}&limit=100&fromPage=${page}`);
+      total += (list.body.items as unknown[]).length;
+      if (!list.body.hasMore) break;
+    }
+  }
+  return total;
+}
