@@ -3,10 +3,18 @@ import { Worker } from 'node:worker_threads';
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const databases = workerData.paths.map((path) => {
-  const db = new Database(path);
-  db.pragma('busy_timeout = 5000');
-  return db;
+// A file that cannot be opened (its directory removed while this thread was still starting, as when a
+// store is closed at once after it opened) is reported, never thrown: an error thrown here would reach the
+// process that started the thread as an uncaught exception.
+const databases = workerData.paths.flatMap((path) => {
+  try {
+    const db = new Database(path, { fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    return [db];
+  } catch (error) {
+    parentPort.postMessage(String(error));
+    return [];
+  }
 });
 const checkpoint = () => {
   for (const db of databases) {
@@ -38,6 +46,8 @@ export class SqliteCheckpointer {
       workerData: { paths, intervalMs, driver: require.resolve('better-sqlite3') },
     });
     this.worker.on('message', (message: string) => onError?.(message));
+    // Anything the thread throws all the same is reported like its checkpoints' errors, not rethrown here.
+    this.worker.on('error', (error) => onError?.(String(error)));
     this.worker.unref();
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
   }
