@@ -97,7 +97,7 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Split: LOG_LEVEL of every process (warn without it); read their lines with `splitLogLines`. */
   splitLogLevel?: string;
-  /** The card network's ISO 8583 endpoint the sandbox issuer connects to (a test's IsoServer). One-process only. */
+  /** The card network's ISO 8583 endpoint the sandbox issuer connects to (a test's IsoServer); split: CARD_NETWORK_ISO_ADDRESS. */
   cardNetwork?: PlatformConfig['cardNetwork'];
   /** False: the platform's issuer does not link to its card network (a test's fake issuer answers). One-process only. */
   linkIssuer?: boolean;
@@ -175,7 +175,6 @@ const ONE_PROCESS_OPTIONS = [
   'linkIssuer',
   'dashboardDir',
   'chains',
-  'cardNetwork',
   'webhookBreakerResetTimeoutMs',
 ] as const;
 
@@ -200,6 +199,9 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     SETTLEMENT_INTERVAL_MS: String(options.settlement?.intervalMs ?? 0),
   };
   if (options.publicBaseUrl) env.PUBLIC_BASE_URL = options.publicBaseUrl;
+  if (options.cardNetwork) {
+    env.CARD_NETWORK_ISO_ADDRESS = `${options.cardNetwork.host}:${options.cardNetwork.port}`;
+  }
   if (options.httpTimeouts) {
     env.HTTP_HEADERS_TIMEOUT_MS = String(options.httpTimeouts.headersMs);
     env.HTTP_REQUEST_TIMEOUT_MS = String(options.httpTimeouts.requestMs);
