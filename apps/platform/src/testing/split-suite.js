@@ -23,6 +23,7 @@ module.exports = {
     'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered creation one-process only (CardsService)
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
     'apps/platform/src/three-ds.e2e.spec.ts', // the fail-closed expiry one-process only (ManualClock, sweep)
+    'apps/platform/src/tokenization.e2e.spec.ts', // saga redelivery, a late token one-process only (in process)
     'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
     'apps/platform/src/wallets.e2e.spec.ts',
     'apps/platform/src/webhooks.e2e.spec.ts',
@@ -57,8 +58,6 @@ module.exports = {
       'SettlementRunner.runNow and batch details in process (the CLI cuts batches; not ported yet)',
     'apps/platform/src/startup.e2e.spec.ts': 'spawns the one-process platform (npm start) itself',
     'apps/platform/src/three-ds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/tokenization.e2e.spec.ts':
-      'not yet: a custom logger (the PAN grep of every log line), TokenizationService, DeliveryEngine.idle',
     'apps/platform/src/webhooks-retries.e2e.spec.ts':
       'ManualClock (retry schedule), the breaker reset timeout',
     'libs/cards/vault/src/mongo-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on MongoDB',
