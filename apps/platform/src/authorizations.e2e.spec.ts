@@ -1,13 +1,19 @@
 import { AUTHORIZATIONS_API, type AuthorizationsApi } from '@cip/authorizations/contract';
 import { AuthorizationExpiryScheduler } from '@cip/authorizations/service';
-import { CARDS_OPTIONS, type CardsModuleOptions } from '@cip/cards/service';
-import { INFRASTRUCTURE, type Infrastructure, ConsumerHost } from '@cip/shared/infrastructure';
+import { ConsumerHost } from '@cip/shared/infrastructure';
 import { encryptPinBlock, F, IsoMessage, IsoServer, pinBlockFormat0, SANDBOX_ZPK } from '@cip/shared/iso8583';
 import { ManualClock } from '@cip/shared/runtime';
 import { waitFor } from '@cip/shared/testing';
 import { readFileSync } from 'node:fs';
-import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
+import {
+  activeUserWithWallet,
+  distributorCalls,
+  filesUnder,
+  setCardPin,
+  vaultSecretsOf,
+} from './testing/cardholders';
 import { Harness, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import { e2eTopology, itOnOneProcess } from './testing/topology';
 
 // The issuer side of the card network over a real loopback link: the test's IsoServer plays the network
 // (as the simulator does) and sends real 0100, 0120 and 0400 messages; the platform answers as the issuer.
@@ -39,7 +45,10 @@ describe('card authorizations over the ISO 8583 link', () => {
   beforeAll(async () => {
     network = new IsoServer({ requestTimeoutMs: 20_000 });
     const port = await network.listen(0);
-    h = await startHarness({ clock, cardNetwork: { host: '127.0.0.1', port } });
+    // One process: the test's clock (the hold expiry test moves it). Split: the real clock, the issuer of
+    // the authorizations service linked to the test's network.
+    const cardNetwork = { host: '127.0.0.1', port };
+    h = await startHarness(e2eTopology() === 'split' ? { cardNetwork } : { clock, cardNetwork });
     await waitFor(() => network.connections.size === 1, { what: 'the issuer connected to the network' });
   });
   afterAll(async () => {
@@ -47,11 +56,21 @@ describe('card authorizations over the ISO 8583 link', () => {
     await network?.close();
   });
 
-  // Twice: the projections, then the Events recorder that reads their snapshots.
+  // Twice: the projections, then the Events recorder that reads their snapshots. Split: the lists and
+  // reads of /v1 are read-your-writes (the gateway catches up with the log first).
   const settle = async () => {
+    if (h.topology === 'split') return;
     await h.platform.app.get(ConsumerHost).drain('sandbox');
     await h.platform.app.get(ConsumerHost).drain('sandbox');
   };
+
+  /** The time the platform decided at, sent at `before` and answered at `after` (the test's clock: both). */
+  const expectDecidedBetween = (decidedAt: unknown, before: Date, after: Date) => {
+    const at = Date.parse(decidedAt as string);
+    expect(at).toBeGreaterThanOrEqual(before.getTime());
+    expect(at).toBeLessThanOrEqual(after.getTime());
+  };
+  const now = () => (h.topology === 'split' ? new Date() : clock.now());
 
   async function fundedCard(usd: number): Promise<Card> {
     const holder = await activeUserWithWallet(h);
@@ -153,7 +172,9 @@ describe('card authorizations over the ISO 8583 link', () => {
 
   it('approves a payment the wallet covers: 00 with an approval code, a hold, the authorization and its Event', async () => {
     const card = await fundedCard(100);
+    const before = now();
     const { code, approval } = await send(authorization(card, 2550, { cvv2: card.cvv2 }));
+    const after = now();
     expect(code).toBe('00');
     expect(approval).toMatch(/^[0-9A-F]{6}$/);
 
@@ -173,9 +194,11 @@ describe('card authorizations over the ISO 8583 link', () => {
       merchantAmount: '25.50',
       merchantCurrency: 'USD',
       fee: {},
-      decidedAt: clock.now().toISOString(),
-      expiresAt: new Date(clock.now().getTime() + 7 * DAY_MS).toISOString(),
     });
+    expectDecidedBetween(authorized.decidedAt, before, after);
+    expect(authorized.expiresAt).toBe(
+      new Date(Date.parse(authorized.decidedAt as string) + 7 * DAY_MS).toISOString(),
+    );
     expect((await get(`/v1/authorizations/${authorized.id}`)).body).toEqual(authorized);
     expect(await walletOf(card.walletId)).toMatchObject({ balance: 100, availableBalance: 74.5 });
 
@@ -196,26 +219,35 @@ describe('card authorizations over the ISO 8583 link', () => {
           merchant: expect.objectContaining({ name: 'CORNER CAFE', mcc: '5812' }),
           type: 'payment',
           fee: {},
-          decidedAt: clock.now().toISOString(),
+          decidedAt: authorized.decidedAt,
         }),
       }),
     ]);
-
-    const api = h.platform.app.get<AuthorizationsApi>(AUTHORIZATIONS_API);
-    const caller = {
-      distributorId: h.platform.distributorId,
-      environment: 'sandbox' as const,
-      requestId: 'req-test',
-      program: { allowedCountries: [], b2b: false, prepaid: false, kycImportEnabled: false },
-    };
-    const rrn = rrnOf(String(stan).padStart(6, '0'));
-    expect(await api.findByNetworkReference(caller, { acquirerId: ACQUIRER, rrn })).toMatchObject({
-      id: authorized.id,
-    });
-    expect(
-      await api.findByNetworkReference(caller, { acquirerId: ACQUIRER, rrn: '999999999999' }),
-    ).toBeNull();
   });
+
+  itOnOneProcess(
+    'the authorizations contract in process',
+    'finds an authorization by its network reference (acquirer and RRN), as clearing does',
+    async () => {
+      const card = await fundedCard(100);
+      expect((await send(authorization(card, 1000))).code).toBe('00');
+      const [authorized] = await authorizationsOf(card.cardId);
+      const api = h.platform.app.get<AuthorizationsApi>(AUTHORIZATIONS_API);
+      const caller = {
+        distributorId: h.platform.distributorId,
+        environment: 'sandbox' as const,
+        requestId: 'req-test',
+        program: { allowedCountries: [], b2b: false, prepaid: false, kycImportEnabled: false },
+      };
+      const rrn = rrnOf(String(stan).padStart(6, '0'));
+      expect(await api.findByNetworkReference(caller, { acquirerId: ACQUIRER, rrn })).toMatchObject({
+        id: authorized.id,
+      });
+      expect(
+        await api.findByNetworkReference(caller, { acquirerId: ACQUIRER, rrn: '999999999999' }),
+      ).toBeNull();
+    },
+  );
 
   it('converts a foreign amount at the program rate with its fx fee', async () => {
     const card = await fundedCard(100);
@@ -297,10 +329,7 @@ describe('card authorizations over the ISO 8583 link', () => {
 
   it('checks a PIN against the vault, and blocks the card after three wrong CVV2 or PIN entries', async () => {
     const card = await fundedCard(100);
-    const vault = h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS).vault('sandbox');
-    const infrastructure = h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
-    const [created] = await infrastructure.scope('sandbox').eventStore.readStream(card.cardId);
-    await vault.setPin((created.data as { vaultRef: string }).vaultRef, '4321');
+    await setCardPin(h, card.cardId, '4321');
     expect((await send(authorization(card, 1000, { pin: '4321' }))).code).toBe('00');
     for (let i = 0; i < 3; i++)
       expect((await send(authorization(card, 1000, { pin: '0000' }))).code).toBe('55');
@@ -384,25 +413,30 @@ describe('card authorizations over the ISO 8583 link', () => {
     expect(events).toHaveLength(10);
   });
 
-  it("expires an uncleared hold after the program's 7 days, releasing it (cardAuthorization.expired)", async () => {
-    const card = await fundedCard(100);
-    expect((await send(authorization(card, 2000))).code).toBe('00');
-    const scheduler = h.platform.app.get(AuthorizationExpiryScheduler);
-    clock.advance(7 * DAY_MS - 1);
-    await scheduler.runDue();
-    expect(await authorizationsOf(card.cardId)).toEqual([expect.objectContaining({ status: 'confirmed' })]);
-    clock.advance(1);
-    await scheduler.runDue();
-    expect(await authorizationsOf(card.cardId)).toEqual([
-      expect.objectContaining({ status: 'expired', expiresAt: null }),
-    ]);
-    expect(await walletOf(card.walletId)).toMatchObject({ balance: 100, availableBalance: 100 });
-    const expired = (await get('/v1/events', { userId: card.userId, eventName: 'cardAuthorization.expired' }))
-      .body.items;
-    expect(expired).toEqual([
-      expect.objectContaining({ data: expect.objectContaining({ expiredAmount: 20 }) }),
-    ]);
-  });
+  itOnOneProcess(
+    'a ManualClock past the 7 days, the in-process expiry scheduler',
+    "expires an uncleared hold after the program's 7 days, releasing it (cardAuthorization.expired)",
+    async () => {
+      const card = await fundedCard(100);
+      expect((await send(authorization(card, 2000))).code).toBe('00');
+      const scheduler = h.platform.app.get(AuthorizationExpiryScheduler);
+      clock.advance(7 * DAY_MS - 1);
+      await scheduler.runDue();
+      expect(await authorizationsOf(card.cardId)).toEqual([expect.objectContaining({ status: 'confirmed' })]);
+      clock.advance(1);
+      await scheduler.runDue();
+      expect(await authorizationsOf(card.cardId)).toEqual([
+        expect.objectContaining({ status: 'expired', expiresAt: null }),
+      ]);
+      expect(await walletOf(card.walletId)).toMatchObject({ balance: 100, availableBalance: 100 });
+      const expired = (
+        await get('/v1/events', { userId: card.userId, eventName: 'cardAuthorization.expired' })
+      ).body.items;
+      expect(expired).toEqual([
+        expect.objectContaining({ data: expect.objectContaining({ expiredAmount: 20 }) }),
+      ]);
+    },
+  );
 
   it('lists by status and user, and keeps another distributor out', async () => {
     const card = await fundedCard(100);

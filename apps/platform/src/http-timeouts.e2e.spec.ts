@@ -27,7 +27,7 @@ describe('slow and incomplete requests', () => {
   let port: number;
   beforeAll(async () => {
     h = await startHarness({ httpTimeouts: { headersMs: 300, requestMs: 600 } });
-    port = Number(new URL(h.platform.url).port);
+    port = Number(new URL(h.url).port);
   });
   afterAll(() => h.close());
 

@@ -19,7 +19,7 @@ describe('the public base URL of hosted links', () => {
   it('is the listening URL without PUBLIC_BASE_URL: what the CLI prints with the same HOST and PORT', async () => {
     const h = await startHarness();
     try {
-      const port = new URL(h.platform.url).port;
+      const port = new URL(h.url).port;
       const cliBaseUrl = publicBaseUrl(readPlatformConfig({ HOST: '127.0.0.1', PORT: port }));
       expect(cliBaseUrl).toBe(`http://127.0.0.1:${port}`);
       expect(await hostedLinkOf(h)).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/hosted/kyc/kyc-`));

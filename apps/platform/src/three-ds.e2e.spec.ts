@@ -1,8 +1,6 @@
-import { ConsumerHost } from '@cip/shared/infrastructure';
 import { ManualClock } from '@cip/shared/runtime';
 import { waitFor, WebhookReceiver } from '@cip/shared/testing';
 import { CardAuthenticationExpiryScheduler } from '@cip/three-ds/service';
-import { DeliveryEngine } from '@cip/webhooks/service';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -10,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
-import { Harness, startHarness } from './testing/platform-harness';
+import { Harness, SANDBOX_KEY, splitLogLines, startHarness } from './testing/platform-harness';
+import { e2eTopology, itOnOneProcess } from './testing/topology';
+import { webhookSettler } from './testing/webhook-settle';
 
 interface Simulated {
   transStatus: string | null;
@@ -39,11 +39,17 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
   const pans: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness({
-      clock,
-      allowPrivateWebhookUrls: true,
-      logger: pino({ level: 'trace' }, { write: (line: string) => logLines.push(line) }),
-    });
+    // One process: the test's clock (the fail-closed test moves it) and logger. Split: the real clock (the
+    // other tests answer long before a deadline) and every process's log file at trace.
+    h = await startHarness(
+      e2eTopology() === 'split'
+        ? { allowPrivateWebhookUrls: true, splitLogLevel: 'trace' }
+        : {
+            clock,
+            allowPrivateWebhookUrls: true,
+            logger: pino({ level: 'trace' }, { write: (line: string) => logLines.push(line) }),
+          },
+    );
     receiver = await new WebhookReceiver().start();
     const subscription = await post('/v1/webhook-subscriptions', { url: receiver.url });
     expect(subscription.status).toBe(201);
@@ -57,25 +63,29 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
       expect(pans.length).toBeGreaterThan(0);
       const files = filesUnder(h.dataDir);
       expect(files.some((file) => readFileSync(file).includes('"maskedPan"'))).toBe(true);
+      const logged = h.topology === 'split' ? splitLogLines(h) : logLines;
+      expect(logged.length).toBeGreaterThan(0);
       for (const pan of pans) {
         expect(files.filter((file) => readFileSync(file).includes(pan))).toEqual([]);
         expect(bodies.filter((body) => body.includes(pan))).toEqual([]);
         expect(receiver.requests.filter((request) => request.rawBody.includes(pan))).toEqual([]);
-        expect(logLines.filter((line) => line.includes(pan))).toEqual([]);
+        expect(logged.filter((line) => line.includes(pan))).toEqual([]);
       }
     } finally {
       await receiver.stop();
+      await settler.stop();
       await h.close();
     }
   });
 
   const { post, get } = distributorCalls(() => h, seen);
 
-  async function settle(): Promise<void> {
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
-    await h.platform.app.get(DeliveryEngine).idle();
-  }
+  const settler = webhookSettler(() => h);
+  const settle = () => settler.settle(SANDBOX_KEY);
+
+  /** `seconds` after the authentication was made: its deadline. */
+  const deadline = (made: { createdAt: string }, seconds: number) =>
+    new Date(Date.parse(made.createdAt) + seconds * 1000).toISOString();
 
   async function newCard() {
     const holder = await activeUserWithWallet(h, { seen });
@@ -126,7 +136,7 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
     expect(delivery).toBeDefined();
     // Signed as every Event: the official Standard Webhooks verifier accepts it with the subscription's secret.
     new Webhook(secret).verify(delivery.rawBody, delivery.headers as Record<string, string>);
-    const expiresAt = new Date(clock.now().getTime() + 5 * 60_000).toISOString();
+    const expiresAt = deadline(simulated.cardAuthentication as { createdAt: string }, 5 * 60);
     expect(delivery.body).toMatchObject({
       eventName: 'cardAuthentication.created',
       eventTargetId: id,
@@ -221,36 +231,40 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
     expect(deliveries('cardAuthentication.rejected', id)).toHaveLength(1);
   });
 
-  it('fails closed on the clock: no answer by expiresAt is refused (N, 14) once, and a late answer is 409', async () => {
-    const { cardId } = await newCard();
-    const id = (await simulate({ cardId, merchantName: 'Slow Shop', merchantAmount: 80 }))
-      .cardAuthenticationId as string;
-    const sweep = h.platform.app.get(CardAuthenticationExpiryScheduler);
-    clock.advance(5 * 60_000 - 1);
-    expect(await sweep.runDue()).toBe(0);
-    clock.advance(1);
-    // At the deadline, before the sweep: the answer is already late, and changes nothing.
-    const late = await post('/v1/3ds/accept', { cardAuthenticationId: id });
-    expect(late.status).toBe(409);
-    expect(late.body.error.code).toBe('card_authentication_expired');
-    expect(await sweep.runDue()).toBe(1);
-    expect(await sweep.runDue()).toBe(0);
-    expect(await rreqOf(id)).toMatchObject({
-      transStatus: 'N',
-      transStatusReason: '14',
-      authenticated: false,
-    });
-    const after = await post('/v1/3ds/reject', { cardAuthenticationId: id });
-    expect(after.status).toBe(409);
-    expect(after.body.error.code).toBe('card_authentication_expired');
-    expect((await get(`/v1/3ds/${id}`)).body).toMatchObject({
-      status: 'expired',
-      result: { transStatus: 'N' },
-    });
-    await settle();
-    expect(deliveries('cardAuthentication.expired', id)).toHaveLength(1);
-    expect(deliveries('cardAuthentication.accepted', id)).toHaveLength(0);
-  });
+  itOnOneProcess(
+    'a ManualClock past the deadline, the in-process expiry sweep',
+    'fails closed on the clock: no answer by expiresAt is refused (N, 14) once, and a late answer is 409',
+    async () => {
+      const { cardId } = await newCard();
+      const id = (await simulate({ cardId, merchantName: 'Slow Shop', merchantAmount: 80 }))
+        .cardAuthenticationId as string;
+      const sweep = h.platform.app.get(CardAuthenticationExpiryScheduler);
+      clock.advance(5 * 60_000 - 1);
+      expect(await sweep.runDue()).toBe(0);
+      clock.advance(1);
+      // At the deadline, before the sweep: the answer is already late, and changes nothing.
+      const late = await post('/v1/3ds/accept', { cardAuthenticationId: id });
+      expect(late.status).toBe(409);
+      expect(late.body.error.code).toBe('card_authentication_expired');
+      expect(await sweep.runDue()).toBe(1);
+      expect(await sweep.runDue()).toBe(0);
+      expect(await rreqOf(id)).toMatchObject({
+        transStatus: 'N',
+        transStatusReason: '14',
+        authenticated: false,
+      });
+      const after = await post('/v1/3ds/reject', { cardAuthenticationId: id });
+      expect(after.status).toBe(409);
+      expect(after.body.error.code).toBe('card_authentication_expired');
+      expect((await get(`/v1/3ds/${id}`)).body).toMatchObject({
+        status: 'expired',
+        result: { transStatus: 'N' },
+      });
+      await settle();
+      expect(deliveries('cardAuthentication.expired', id)).toHaveLength(1);
+      expect(deliveries('cardAuthentication.accepted', id)).toHaveLength(0);
+    },
+  );
 
   it("gives the challenge the program's deadline", async () => {
     const other = await h.newDistributor({ threeDs: { challengeDeadlineSeconds: 120 } });
@@ -264,7 +278,7 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
     );
     expect(simulated.body.cardAuthentication).toMatchObject({
       status: 'pending',
-      expiresAt: new Date(clock.now().getTime() + 120_000).toISOString(),
+      expiresAt: deadline(simulated.body.cardAuthentication, 120),
     });
     const reject = await post(
       '/v1/3ds/reject',
@@ -292,7 +306,7 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
   describe('the ACS at the 3DS host', () => {
     let areq: Record<string, unknown>;
     const acs = (body: unknown) =>
-      fetch(`${h.platform.url}/3ds/acs/sandbox/areq`, {
+      fetch(`${h.url}/3ds/acs/sandbox/areq`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -311,7 +325,7 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
         deviceChannel: '01',
         threeDSServerTransID: randomUUID(),
         dsTransID: randomUUID(),
-        dsURL: `${h.platform.url}/simulator/3ds/ds/sandbox/rreq`,
+        dsURL: `${h.url}/simulator/3ds/ds/sandbox/rreq`,
         dsReferenceNumber: 'DS-REF',
         threeDSServerRefNumber: '3DSS-REF',
         threeDSServerURL: 'https://3ds-server.example/notify',
@@ -387,7 +401,7 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
       expect((await acs({ ...areq, messageVersion: '2.1.0' })).body).toMatchObject({ errorCode: '102' });
       expect((await acs({ ...areq, messageType: 'RReq' })).body).toMatchObject({ errorCode: '101' });
       expect((await acs([areq])).body).toMatchObject({ messageType: 'Erro', errorCode: '101' });
-      const notJson = await fetch(`${h.platform.url}/3ds/acs/sandbox/areq`, {
+      const notJson = await fetch(`${h.url}/3ds/acs/sandbox/areq`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{"messageType": "AReq",',
@@ -398,14 +412,14 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
         errorComponent: 'A',
         errorCode: '101',
       });
-      const nowhere = await fetch(`${h.platform.url}/3ds/acs/staging/areq`, {
+      const nowhere = await fetch(`${h.url}/3ds/acs/staging/areq`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(areq),
       });
       expect(await nowhere.json()).toMatchObject({ messageType: 'Erro', errorCode: '303' });
       // Production's directory server is reached over https only (the URL comes in the message).
-      const production = await fetch(`${h.platform.url}/3ds/acs/production/areq`, {
+      const production = await fetch(`${h.url}/3ds/acs/production/areq`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(areq),
@@ -476,7 +490,7 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
           }),
         ).toString('base64url');
         const postForm = (form: Record<string, string>) =>
-          fetch(new URL(acsURL.pathname, h.platform.url), {
+          fetch(new URL(acsURL.pathname, h.url), {
             method: 'POST',
             headers: { 'content-type': 'application/x-www-form-urlencoded' },
             body: new URLSearchParams(form).toString(),

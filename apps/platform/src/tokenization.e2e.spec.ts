@@ -1,5 +1,5 @@
 import { handleCommand } from '@cip/shared/eventing';
-import { ConsumerHost, INFRASTRUCTURE, Infrastructure, ScopePorts } from '@cip/shared/infrastructure';
+import { INFRASTRUCTURE, Infrastructure, ScopePorts } from '@cip/shared/infrastructure';
 import { tokenDecider } from '@cip/tokenization/domain';
 import {
   appleLikeTestChain,
@@ -10,10 +10,10 @@ import {
   readPrivateKey,
   TokenizationService,
 } from '@cip/tokenization/service';
-import { DeliveryEngine } from '@cip/webhooks/service';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import pino from 'pino';
 import {
   activeUserWithWallet,
@@ -22,8 +22,16 @@ import {
   filesUnder,
   vaultSecretsOf,
 } from './testing/cardholders';
-import { Harness, PRODUCTION_KEY, startHarness } from './testing/platform-harness';
-import { WebhookReceiver } from '@cip/shared/testing';
+import {
+  Harness,
+  PRODUCTION_KEY,
+  SANDBOX_KEY,
+  splitLogLines,
+  startHarness,
+} from './testing/platform-harness';
+import { e2eTopology, itOnOneProcess } from './testing/topology';
+import { webhookSettler } from './testing/webhook-settle';
+import { waitFor, WebhookReceiver } from '@cip/shared/testing';
 
 interface Token {
   id: string;
@@ -45,14 +53,18 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
   };
   const cardPans: string[] = [];
 
-  /** Every line the platform logs, at every level, for the PAN grep. */
+  /** Every line the platform logs, at every level, for the PAN grep (one process; split: its log files). */
   const logLines: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness({
-      allowPrivateWebhookUrls: true,
-      logger: pino({ level: 'trace' }, { write: (line: string) => logLines.push(line) }),
-    });
+    h = await startHarness(
+      e2eTopology() === 'split'
+        ? { allowPrivateWebhookUrls: true, splitLogLevel: 'trace' }
+        : {
+            allowPrivateWebhookUrls: true,
+            logger: pino({ level: 'trace' }, { write: (line: string) => logLines.push(line) }),
+          },
+    );
     receiver = await new WebhookReceiver().start();
     const subscription = await post('/v1/webhook-subscriptions', { url: receiver.url });
     expect(subscription.status).toBe(201);
@@ -67,27 +79,26 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
       // The grep sees what is stored and logged in clear: the token references are in the event log, the
       // tokenization requests in the logs.
       expect(files.some((file) => readFileSync(file).includes('"tokenReferenceId":"DNITHE'))).toBe(true);
-      expect(logLines.some((line) => line.includes('/google-pay-tokenization'))).toBe(true);
+      const logged = h.topology === 'split' ? splitLogLines(h) : logLines;
+      expect(logged.some((line) => line.includes('/google-pay-tokenization'))).toBe(true);
       for (const pan of cardPans) {
         expect(files.filter((file) => readFileSync(file).includes(pan))).toEqual([]);
         expect(bodies.filter((body) => body.includes(pan))).toEqual([]);
         expect(receiver.requests.filter((request) => request.rawBody.includes(pan))).toEqual([]);
-        expect(logLines.filter((line) => line.includes(pan))).toEqual([]);
+        expect(logged.filter((line) => line.includes(pan))).toEqual([]);
       }
     } finally {
       await receiver.stop();
+      await settler.stop();
       await h.close();
     }
   });
 
   const { post, get } = distributorCalls(() => h, seen);
 
-  /** Every consumer caught up twice (a saga's events, then the read models and the Event recorder), then delivered. */
-  async function settle(): Promise<void> {
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
-    await h.platform.app.get(DeliveryEngine).idle();
-  }
+  /** The dispatcher has read the log and delivered (testing/webhook-settle.ts). */
+  const settler = webhookSettler(() => h);
+  const settle = () => settler.settle(SANDBOX_KEY);
 
   /** The card's PAN, read from the vault the way only the hosted reveal page may: for the grep and the payloads. */
   async function panOf(cardId: string): Promise<string> {
@@ -122,6 +133,20 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
           },
       )
       .filter((event) => event.data.cardId === cardId);
+
+  const tokenStatuses = async (cardId: string) =>
+    Object.fromEntries((await tokensOf(cardId)).map((token) => [token.id, token.status]));
+
+  /**
+   * The card's tokens reach `expected` statuses: the tokenization saga reacts to the card's Events (at once
+   * on one process once settled; on split, in the tokenization service's own time).
+   */
+  async function statusesBecome(cardId: string, expected: Record<string, string>): Promise<void> {
+    await settle();
+    await waitFor(async () => isDeepStrictEqual(await tokenStatuses(cardId), expected), {
+      what: `the tokens of ${cardId} to be ${JSON.stringify(expected)}`,
+    });
+  }
 
   let phones = 0;
   const uniquePhone = () => ({
@@ -396,12 +421,8 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
         walletAccountId: 'wallet-1',
       })
     ).body.token as Token;
-    const statuses = async () =>
-      Object.fromEntries((await tokensOf(card.id)).map((token) => [token.id, token.status]));
-
     expect((await post(`/v1/cards/${card.id}/freeze`)).status).toBe(200);
-    await settle();
-    expect(await statuses()).toEqual({ [active.id]: 'suspended', [pending.id]: 'suspended' });
+    await statusesBecome(card.id, { [active.id]: 'suspended', [pending.id]: 'suspended' });
 
     // A frozen card is not tokenized, and its suspended token cannot be activated.
     const refused = await post(`/v1/cards/${card.id}/google-pay-tokenization`, {
@@ -418,29 +439,10 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
     expect(suspendedActivation.body.error.code).toBe('invalid_state_transition');
 
     expect((await post(`/v1/cards/${card.id}/unfreeze`)).status).toBe(200);
-    await settle();
-    expect(await statuses()).toEqual({ [active.id]: 'active', [pending.id]: 'pending_activation' });
-
-    // The card's freeze delivered again after the unfreeze (at-least-once delivery) changes nothing.
-    const cardEvents = await h.platform.app
-      .get<Infrastructure>(INFRASTRUCTURE)
-      .scope('sandbox')
-      .eventStore.readStream(card.id);
-    const freeze = cardEvents.find((event) => event.type === 'CardFrozen');
-    expect(freeze).toBeDefined();
-    await cardStatusTokensSaga.handle(
-      [h.platform.app.get(TokenizationService)],
-      freeze as never,
-      {
-        scope: 'sandbox',
-      } as ScopePorts,
-    );
-    await settle();
-    expect(await statuses()).toEqual({ [active.id]: 'active', [pending.id]: 'pending_activation' });
+    await statusesBecome(card.id, { [active.id]: 'active', [pending.id]: 'pending_activation' });
 
     expect((await post(`/v1/cards/${card.id}/revoke`)).status).toBe(200);
-    await settle();
-    expect(await statuses()).toEqual({ [active.id]: 'deleted', [pending.id]: 'deleted' });
+    await statusesBecome(card.id, { [active.id]: 'deleted', [pending.id]: 'deleted' });
     const late = await post(`/v1/cards/${card.id}/activate-tokenization`, {
       digitalWalletName: 'googlePay',
       tokenReferenceId: pending.tokenReferenceId,
@@ -448,47 +450,83 @@ describe('digital-wallet tokenization over /v1, as a distributor uses it (spec p
     expect(late.status).toBe(409);
   });
 
-  it('suspends a token recorded just as its card was frozen (the card was read as active a moment before)', async () => {
-    const { userId, card } = await newCard();
-    expect((await post(`/v1/cards/${card.id}/freeze`)).status).toBe(200);
-    await settle();
+  itOnOneProcess(
+    'hands the saga an Event in process',
+    "changes nothing when a card's freeze is delivered again after the unfreeze (at-least-once delivery)",
+    async () => {
+      const { card } = await newCard();
+      await panOf(card.id);
+      const active = (
+        await post('/v1/simulate/tokenization', { cardId: card.id, digitalWalletName: 'applePay' })
+      ).body as Token;
+      expect((await post(`/v1/cards/${card.id}/freeze`)).status).toBe(200);
+      await statusesBecome(card.id, { [active.id]: 'suspended' });
+      expect((await post(`/v1/cards/${card.id}/unfreeze`)).status).toBe(200);
+      await statusesBecome(card.id, { [active.id]: 'active' });
 
-    // The request that read the card as active records its token only now, after the freeze was handled.
-    const tokenId = `tkn-${randomUUID()}`;
-    const now = new Date().toISOString();
-    await handleCommand(
-      h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope('sandbox').eventStore,
-      tokenDecider,
-      tokenId,
-      {
-        type: 'RequestToken',
-        data: {
-          tokenId,
-          distributorId: h.platform.distributorId,
-          cardId: card.id,
-          userId,
-          cardStatus: 'active',
-          digitalWalletName: 'googlePay',
-          tokenReferenceId: 'DNITHE0123456789ABCDEF0123456789',
-          provisioning: 'push',
-          deviceId: 'device-1',
-          walletAccountId: 'wallet-1',
-          now,
+      const cardEvents = await h.platform.app
+        .get<Infrastructure>(INFRASTRUCTURE)
+        .scope('sandbox')
+        .eventStore.readStream(card.id);
+      const freeze = cardEvents.find((event) => event.type === 'CardFrozen');
+      expect(freeze).toBeDefined();
+      await cardStatusTokensSaga.handle(
+        [h.platform.app.get(TokenizationService)],
+        freeze as never,
+        {
+          scope: 'sandbox',
+        } as ScopePorts,
+      );
+      await settle();
+      expect(await tokenStatuses(card.id)).toEqual({ [active.id]: 'active' });
+    },
+  );
+
+  itOnOneProcess(
+    'appends to the event store in process (a race no API call can make)',
+    'suspends a token recorded just as its card was frozen (the card was read as active a moment before)',
+    async () => {
+      const { userId, card } = await newCard();
+      expect((await post(`/v1/cards/${card.id}/freeze`)).status).toBe(200);
+      await settle();
+
+      // The request that read the card as active records its token only now, after the freeze was handled.
+      const tokenId = `tkn-${randomUUID()}`;
+      const now = new Date().toISOString();
+      await handleCommand(
+        h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope('sandbox').eventStore,
+        tokenDecider,
+        tokenId,
+        {
+          type: 'RequestToken',
+          data: {
+            tokenId,
+            distributorId: h.platform.distributorId,
+            cardId: card.id,
+            userId,
+            cardStatus: 'active',
+            digitalWalletName: 'googlePay',
+            tokenReferenceId: 'DNITHE0123456789ABCDEF0123456789',
+            provisioning: 'push',
+            deviceId: 'device-1',
+            walletAccountId: 'wallet-1',
+            now,
+          },
         },
-      },
-      {
-        occurredAt: now,
-        distributorId: h.platform.distributorId,
-        environment: 'sandbox',
-        correlationId: 'late-token',
-        causationId: 'late-token',
-      },
-    );
-    await settle();
-    expect((await tokensOf(card.id)).map((token) => [token.id, token.status])).toEqual([
-      [tokenId, 'suspended'],
-    ]);
-  });
+        {
+          occurredAt: now,
+          distributorId: h.platform.distributorId,
+          environment: 'sandbox',
+          correlationId: 'late-token',
+          causationId: 'late-token',
+        },
+      );
+      await settle();
+      expect((await tokensOf(card.id)).map((token) => [token.id, token.status])).toEqual([
+        [tokenId, 'suspended'],
+      ]);
+    },
+  );
 
   it("answers 404 for another distributor's card on every tokenization endpoint", async () => {
     const other = await h.newDistributor({ allowedCountries: ['FR'] });

@@ -1,61 +1,12 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor, WebhookReceiver } from '@cip/shared/testing';
-import { DeliveryEngine, rotateSigningKey } from '@cip/webhooks/service';
+import { rotateSigningKey } from '@cip/webhooks/service';
 import { createPublicKey, verify } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { Harness, newUserBody, startHarness } from './testing/platform-harness';
+import { webhookSettler } from './testing/webhook-settle';
 
 const json = { 'content-type': 'application/json' };
-
-/**
- * Waits until the dispatcher has read the log and every delivery that can go now has been answered.
- * One process: its consumer host and delivery engine say so. Split (no handle on another process): an Event
- * of a sentinel distributor, appended after everything the test did, has reached the sentinel's receiver
- * (the dispatcher reads the log in order: it has made the deliveries of every earlier Event), and no
- * delivery of `key`'s subscriptions is due (their delivery logs over /v1).
- */
-async function settle(h: Harness, key: string, sentinel: () => Promise<Sentinel>): Promise<void> {
-  if (h.topology === 'one-process') {
-    await h.platform.app.get(ConsumerHost).drain('sandbox');
-    await h.platform.app.get(DeliveryEngine).idle();
-    return;
-  }
-  const { key: sentinelKey, receiver } = await sentinel();
-  const marker = await h.http
-    .post('/v1/users')
-    .set({ 'x-api-key': sentinelKey, ...json })
-    .send(newUserBody())
-    .expect(201);
-  await waitFor(
-    () => receiver.acknowledged('user.created').some((d) => d.body.eventTargetId === marker.body.id),
-    { what: "the dispatcher to reach the sentinel's Event" },
-  );
-  const api = { 'x-api-key': key };
-  await waitFor(
-    async () => {
-      const subscriptions = (await h.http.get('/v1/webhook-subscriptions').query({ limit: 100 }).set(api))
-        .body.items as { id: string }[];
-      for (const { id } of subscriptions) {
-        const pending = await h.http
-          .get(`/v1/webhook-subscriptions/${id}/deliveries`)
-          .query({ status: 'pending', limit: 100 })
-          .set(api);
-        const due = (pending.body.items as { nextAttemptAt: string | null }[]).some(
-          (d) => d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) <= Date.now(),
-        );
-        if (due) return false;
-      }
-      return true;
-    },
-    { what: 'every due delivery of the subscriptions answered' },
-  );
-}
-
-interface Sentinel {
-  key: string;
-  receiver: WebhookReceiver;
-}
 
 /** An Ed25519 public key object from the raw 32 bytes the public-key endpoint returns. */
 const ed25519Key = (raw: string) =>
@@ -69,14 +20,13 @@ describe('webhooks over /v1 with a local receiver', () => {
   let receiver: WebhookReceiver;
   let key: string;
 
-  /** Split only: another distributor whose subscription tells when the dispatcher got past a point. */
-  let sentinel: Promise<Sentinel> | undefined;
+  const settler = webhookSettler(() => h);
 
   beforeAll(async () => {
     h = await startHarness({ allowPrivateWebhookUrls: true });
   });
   afterAll(async () => {
-    await (await sentinel)?.receiver.stop();
+    await settler.stop();
     await h.close();
   });
   beforeEach(async () => {
@@ -88,22 +38,7 @@ describe('webhooks over /v1 with a local receiver', () => {
   });
 
   const api = () => ({ 'x-api-key': key });
-  const settled = () =>
-    settle(
-      h,
-      key,
-      () =>
-        (sentinel ??= (async () => {
-          const receiver = await new WebhookReceiver().start();
-          const other = await h.newDistributor();
-          await h.http
-            .post('/v1/webhook-subscriptions')
-            .set({ 'x-api-key': other.sandboxKey, ...json })
-            .send({ url: receiver.url })
-            .expect(201);
-          return { key: other.sandboxKey, receiver };
-        })()),
-    );
+  const settled = () => settler.settle(key);
   const subscribe = (url = receiver.url) =>
     h.http
       .post('/v1/webhook-subscriptions')

@@ -18,7 +18,7 @@ import {
   systemClock,
 } from '@cip/shared/runtime';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
@@ -95,7 +95,9 @@ export interface HarnessOptions {
   publicBaseUrl?: string;
   /** Where the platform logs (silent without it): tests that check what reaches the logs. One-process only. */
   logger?: Logger;
-  /** The card network's ISO 8583 endpoint the sandbox issuer connects to (a test's IsoServer). One-process only. */
+  /** Split: LOG_LEVEL of every process (warn without it); read their lines with `splitLogLines`. */
+  splitLogLevel?: string;
+  /** The card network's ISO 8583 endpoint the sandbox issuer connects to (a test's IsoServer); split: CARD_NETWORK_ISO_ADDRESS. */
   cardNetwork?: PlatformConfig['cardNetwork'];
   /** False: the platform's issuer does not link to its card network (a test's fake issuer answers). One-process only. */
   linkIssuer?: boolean;
@@ -173,7 +175,6 @@ const ONE_PROCESS_OPTIONS = [
   'linkIssuer',
   'dashboardDir',
   'chains',
-  'cardNetwork',
   'webhookBreakerResetTimeoutMs',
 ] as const;
 
@@ -189,7 +190,7 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cip-e2e-split-'));
   const rateLimit = options.rateLimit ?? { ratePerSecond: 100_000, burst: 100_000 };
   const env: NodeJS.ProcessEnv = {
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: options.splitLogLevel ?? 'warn',
     BOOTSTRAP_PRODUCTION_API_KEY: PRODUCTION_KEY,
     WEBHOOK_ALLOW_PRIVATE_URLS: String(options.allowPrivateWebhookUrls ?? false),
     RATE_LIMIT_PER_SECOND: String(rateLimit.ratePerSecond),
@@ -198,6 +199,9 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     SETTLEMENT_INTERVAL_MS: String(options.settlement?.intervalMs ?? 0),
   };
   if (options.publicBaseUrl) env.PUBLIC_BASE_URL = options.publicBaseUrl;
+  if (options.cardNetwork) {
+    env.CARD_NETWORK_ISO_ADDRESS = `${options.cardNetwork.host}:${options.cardNetwork.port}`;
+  }
   if (options.httpTimeouts) {
     env.HTTP_HEADERS_TIMEOUT_MS = String(options.httpTimeouts.headersMs);
     env.HTTP_REQUEST_TIMEOUT_MS = String(options.httpTimeouts.requestMs);
@@ -505,4 +509,14 @@ export function newUserBody(overrides: Record<string, unknown> = {}) {
     countryOfResidence: 'FR',
     ...overrides,
   };
+}
+
+/** Split: every line its processes have logged so far (<dataDir>/logs/<name>.log, at `splitLogLevel`). */
+export function splitLogLines(h: Harness): string[] {
+  const dir = join(h.dataDir, 'logs');
+  return readdirSync(dir).flatMap((name) =>
+    readFileSync(join(dir, name), 'utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  );
 }

@@ -10,17 +10,22 @@ module.exports = {
     'apps/platform/src/authorization-program-settings.e2e.spec.ts', // re-importing a file one-process only
     'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
     'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
+    'apps/platform/src/authorizations.e2e.spec.ts', // hold expiry, findByNetworkReference one-process only
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
     'apps/platform/src/card-payments-journey.e2e.spec.ts',
     'apps/platform/src/card-reveal.e2e.spec.ts', // expiry, audit/logs one-process only (clock, logger)
     'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
+    'apps/platform/src/http-timeouts.e2e.spec.ts',
     'apps/platform/src/input-rules.e2e.spec.ts',
     'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
     'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
     'apps/platform/src/list-cursors.e2e.spec.ts', // same-ms order one-process only (ManualClock)
     'apps/platform/src/personal-data.e2e.spec.ts',
     'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered creation one-process only (CardsService)
+    'apps/platform/src/public-base-url.e2e.spec.ts',
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
+    'apps/platform/src/three-ds.e2e.spec.ts', // the fail-closed expiry one-process only (ManualClock, sweep)
+    'apps/platform/src/tokenization.e2e.spec.ts', // saga redelivery, a late token one-process only (in process)
     'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
     'apps/platform/src/wallets.e2e.spec.ts',
     'apps/platform/src/webhooks.e2e.spec.ts',
@@ -34,8 +39,6 @@ module.exports = {
     'apps/platform/src/api-fuzz.e2e.spec.ts':
       'not yet: ConsumerHost, DeliveryEngine, Infrastructure in process',
     'apps/platform/src/authorizations-crash.e2e.spec.ts': 'kill -9 of the one-process platform (IsoServer)',
-    'apps/platform/src/authorizations.e2e.spec.ts':
-      "the test's IsoServer plays the card network (cardNetwork) and a ManualClock drives hold expiry",
     'apps/platform/src/backoffice-control-plane.e2e.spec.ts':
       'not yet: a custom logger, PlatformMetrics in process',
     'apps/platform/src/backoffice-environment.e2e.spec.ts': 'not yet: CardVerificationApi in process',
@@ -45,22 +48,16 @@ module.exports = {
     'apps/platform/src/chain-funding.e2e.spec.ts': 'EVM chains (ganache) and in-process deposit watchers',
     'apps/platform/src/crash-recovery.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/dashboard.e2e.spec.ts': 'not yet: headless Chromium, h.staff, CardVerificationApi',
-    'apps/platform/src/http-timeouts.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/idempotency-crash-split.e2e.spec.ts':
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/kyc-redelivery.e2e.spec.ts':
       "support's user status change (no operator surface), KycUserDirectory in process",
-    'apps/platform/src/public-base-url.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
     'apps/platform/src/settlement.e2e.spec.ts':
       'SettlementRunner.runNow and batch details in process (the CLI cuts batches; not ported yet)',
     'apps/platform/src/startup.e2e.spec.ts': 'spawns the one-process platform (npm start) itself',
     'apps/platform/src/three-ds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/three-ds.e2e.spec.ts':
-      'a ManualClock (expiresAt, the fail-closed sweep) and an in-process logger; not ported yet otherwise',
-    'apps/platform/src/tokenization.e2e.spec.ts':
-      'not yet: a custom logger (the PAN grep of every log line), TokenizationService, DeliveryEngine.idle',
     'apps/platform/src/webhooks-retries.e2e.spec.ts':
       'ManualClock (retry schedule), the breaker reset timeout',
     'libs/cards/vault/src/mongo-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on MongoDB',
