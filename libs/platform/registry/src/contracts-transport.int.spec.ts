@@ -2,7 +2,7 @@ import { DynamicModule, Global, INestApplicationContext, INestMicroservice, Modu
 import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { Caller, ContextContract, contractMethods, DomainError } from '@cip/shared/contracts';
-import { LOGGER } from '@cip/shared/infrastructure';
+import { INFRASTRUCTURE, LOGGER } from '@cip/shared/infrastructure';
 import { createLogger } from '@cip/shared/runtime';
 import { ContextTransportModule } from '@cip/shared/transport';
 import type { AddressInfo, Server } from 'node:net';
@@ -57,8 +57,19 @@ class Silent {
   static module(): DynamicModule {
     return {
       module: Silent,
-      providers: [{ provide: LOGGER, useValue: createLogger('silent') }],
-      exports: [LOGGER],
+      providers: [
+        { provide: LOGGER, useValue: createLogger('silent') },
+        // The message handlers record keyed requests' runs in the stores; no call of this spec carries one.
+        {
+          provide: INFRASTRUCTURE,
+          useValue: {
+            scope: () => {
+              throw new Error('no keyed request in this spec: the stores are not used');
+            },
+          },
+        },
+      ],
+      exports: [LOGGER, INFRASTRUCTURE],
     };
   }
 }
