@@ -11,6 +11,22 @@ export function permits(role: StaffRole, permission: StaffPermission): boolean {
   return role === permission;
 }
 
+/**
+ * The statuses staff may move a user to (spec part 3, "User"): `frozen`, back to `active`, `disabled`,
+ * `revoked` (terminal). `unverified` and `deleted` are the platform's (KYC, erasure).
+ */
+export const OPERATOR_USER_STATUSES = ['active', 'frozen', 'disabled', 'revoked'] as const;
+export type OperatorUserStatus = (typeof OPERATOR_USER_STATUSES)[number];
+
+/**
+ * What moving a user from `from` to `to` needs, split as the card actions are: support freezes and
+ * unfreezes (as it does cards); disabling, revoking and bringing back a disabled user are compliance's (as
+ * card holds are). The API and the dashboard's buttons both follow it (docs/operator-api.md).
+ */
+export function userStatusPermission(from: string, to: OperatorUserStatus): StaffPermission {
+  return to === 'disabled' || to === 'revoked' || from === 'disabled' ? 'compliance' : 'support';
+}
+
 export const STAFF_STATUSES = ['invited', 'active', 'disabled'] as const;
 export type StaffStatus = (typeof STAFF_STATUSES)[number];
 
