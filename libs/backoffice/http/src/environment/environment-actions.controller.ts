@@ -180,7 +180,7 @@ export class EnvironmentActionsController {
 
   @Post('users/:userId/status')
   @HttpCode(200)
-  @StaffAccess('support')
+  @StaffAccess('support', 'compliance')
   @ApiOperation({
     operationId: 'operatorChangeUserStatus',
     summary: "Change a user's status",
@@ -210,7 +210,7 @@ export class EnvironmentActionsController {
       },
       async () => {
         // The role depends on the transition, so it is checked here rather than by the session guard
-        // (which lets support in); refused inside `audited`, so the refusal is in the trail as the
+        // (which lets support and compliance in); refused inside `audited`, so the refusal is in the trail as the
         // guard's are. The status read may be stale by a concurrent change: the lifecycle still decides.
         const from = await this.actions.userStatus(environment, userId);
         const needs = userStatusPermission(from, body.status);
