@@ -13,7 +13,7 @@ module.exports = {
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
     'apps/platform/src/card-payments-journey.e2e.spec.ts',
     'apps/platform/src/card-reveal.e2e.spec.ts', // expiry, audit/logs one-process only (clock, logger)
-    'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
+    'apps/platform/src/cards.e2e.spec.ts',
     'apps/platform/src/input-rules.e2e.spec.ts',
     'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
     'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
@@ -21,7 +21,7 @@ module.exports = {
     'apps/platform/src/personal-data.e2e.spec.ts',
     'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered creation one-process only (CardsService)
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
-    'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
+    'apps/platform/src/users.e2e.spec.ts',
     'apps/platform/src/wallets.e2e.spec.ts',
     'apps/platform/src/webhooks.e2e.spec.ts',
   ],
