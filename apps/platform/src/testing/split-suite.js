@@ -50,7 +50,7 @@ module.exports = {
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/kyc-redelivery.e2e.spec.ts':
-      "support's user status change (no operator surface), KycUserDirectory in process",
+      'the replayed saga has no outside signal to wait for (ConsumerHost.drain), KycUserDirectory in process',
     'apps/platform/src/public-base-url.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
     'apps/platform/src/settlement.e2e.spec.ts':
