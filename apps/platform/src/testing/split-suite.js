@@ -16,6 +16,7 @@ module.exports = {
     'apps/platform/src/cards.e2e.spec.ts',
     'apps/platform/src/input-rules.e2e.spec.ts',
     'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
+    'apps/platform/src/kyc-redelivery.e2e.spec.ts', // retried activation one-process only (KycUserDirectory)
     'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
     'apps/platform/src/list-cursors.e2e.spec.ts', // same-ms order one-process only (ManualClock)
     'apps/platform/src/personal-data.e2e.spec.ts',
@@ -49,8 +50,6 @@ module.exports = {
     'apps/platform/src/idempotency-crash-split.e2e.spec.ts':
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/kyc-redelivery.e2e.spec.ts':
-      'the replayed saga has no outside signal to wait for (ConsumerHost.drain), KycUserDirectory in process',
     'apps/platform/src/public-base-url.e2e.spec.ts': 'not yet (HTTP only: a candidate)',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
     'apps/platform/src/settlement.e2e.spec.ts':
