@@ -293,6 +293,76 @@ describe('backoffice: environment pages', () => {
     ]);
   });
 
+  it('support freezes and unfreezes a user, compliance disables and revokes; roles, 400, 409, audit', async () => {
+    const { userId } = await cardholder();
+    const status = (staff: StaffSession, to: string, reason = `TICKET-${to}`) =>
+      act(staff, `/sandbox/users/${userId}/status`, { status: to, reason });
+    const statusOfUser = async () => (await read(`/sandbox/users/${userId}`).expect(200)).body.user.status;
+
+    expect((await status(support, 'frozen').expect(200)).body).toMatchObject({
+      id: userId,
+      status: 'frozen',
+    });
+    expect(await statusOfUser()).toBe('frozen');
+    // Support may not disable nor revoke (compliance's): 403, nothing changes (a viewer: the 403 test below).
+    expect((await status(support, 'disabled').expect(403)).body.error.code).toBe('forbidden');
+    expect((await status(support, 'revoked').expect(403)).body.error.code).toBe('forbidden');
+    expect(await statusOfUser()).toBe('frozen');
+    // A status staff may not set, or none: 400 naming status; no reason: 400 naming reason.
+    const bad = await status(support, 'deleted').expect(400);
+    expect(bad.body.error).toMatchObject({ code: 'validation_error', details: [{ field: 'status' }] });
+    await status(support, 'onboarding').expect(400);
+    const noReason = await act(support, `/sandbox/users/${userId}/status`, { status: 'active' }).expect(400);
+    expect(noReason.body.error).toMatchObject({ code: 'validation_error', details: [{ field: 'reason' }] });
+
+    await status(support, 'active').expect(200);
+    await status(compliance, 'disabled').expect(200);
+    // Out of disabled is compliance's too; a disabled user cannot be frozen: 409.
+    expect((await status(support, 'active').expect(403)).body.error.code).toBe('forbidden');
+    const frozenDisabled = await status(compliance, 'frozen').expect(409);
+    expect(frozenDisabled.body.error.code).toBe('invalid_state_transition');
+    await status(compliance, 'revoked').expect(200);
+    const revived = await status(compliance, 'active').expect(409);
+    expect(revived.body.error).toMatchObject({
+      code: 'invalid_state_transition',
+      message: expect.any(String),
+    });
+    expect(await statusOfUser()).toBe('revoked');
+    await act(support, `/sandbox/users/usr-0f8fad5b-d9cb-469f-a165-70867728950e/status`, {
+      status: 'frozen',
+      reason: 'x',
+    }).expect(404);
+
+    // Every attempt in the audit trail, refused ones with their code, newest first.
+    const trail = (await auditOf({ userId })).map((e) => `${e.action}:${e.outcome}:${e.errorCode ?? ''}`);
+    expect(trail).toEqual([
+      'user.status.active:refused:invalid_state_transition',
+      'user.status.revoked:succeeded:',
+      'user.status.frozen:refused:invalid_state_transition',
+      'user.status.active:refused:forbidden',
+      'user.status.disabled:succeeded:',
+      'user.status.active:succeeded:',
+      'user.status.revoked:refused:forbidden',
+      'user.status.disabled:refused:forbidden',
+      'user.status.frozen:succeeded:',
+    ]);
+    // The user's timeline: the lifecycle Events and the staff actions.
+    await waitFor(
+      async () => named(await timeline(`/sandbox/users/${userId}/timeline`)).includes('user.revoked'),
+      { what: 'user.revoked on the timeline' },
+    );
+    expect(named(await timeline(`/sandbox/users/${userId}/timeline`))).toEqual(
+      expect.arrayContaining([
+        'user.frozen',
+        'user.activated',
+        'user.disabled',
+        'user.revoked',
+        'user.status.frozen:succeeded',
+        'user.status.revoked:succeeded',
+      ]),
+    );
+  });
+
   it('support redelivers an Event: a new delivery attempt of the subscription', async () => {
     const holder = await cardholder();
     let eventId = '';
@@ -336,6 +406,7 @@ describe('backoffice: environment pages', () => {
       [`/sandbox/wallets/${holder.walletId}/compliance-hold/release`, reason, [viewer, support]],
       [`/sandbox/cards/${holder.cardId}/holds`, { ...reason, hold: 'fraud_hold' }, [viewer, support]],
       [`/sandbox/cards/${holder.cardId}/holds/fraud_hold/lift`, reason, [viewer, support]],
+      [`/sandbox/users/${holder.userId}/status`, { ...reason, status: 'frozen' }, [viewer]],
     ];
     for (const [path, body, staff] of actions)
       for (const member of staff) {
@@ -350,10 +421,11 @@ describe('backoffice: environment pages', () => {
     expect(page.body.cards).toEqual([expect.objectContaining({ status: 'active', blocks: [] })]);
     expect(page.body.wallet.complianceHold).toBeNull();
     expect(page.body.kycs).toHaveLength(1);
+    expect(page.body.user.status).toBe('active');
     // Refused by role, and recorded as refused.
     const viewerRefusals = await auditOf({ staffId: viewer.staffId });
     expect(viewerRefusals.filter((e) => e.outcome === 'refused' && e.errorCode === 'forbidden')).toHaveLength(
-      10,
+      11,
     );
   });
 

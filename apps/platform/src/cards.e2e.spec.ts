@@ -1,10 +1,14 @@
-import { ConsumerHost } from '@cip/shared/infrastructure';
-import { UsersService } from '@cip/users/service';
+import { waitFor } from '@cip/shared/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
+import {
+  activeUserWithWallet,
+  changeUserStatusAsOperator,
+  distributorCalls,
+  filesUnder,
+  vaultSecretsOf,
+} from './testing/cardholders';
 import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
-import { describeOnOneProcess } from './testing/topology';
 
 describe('cards over /v1, as a distributor uses them (integration order, step 5)', () => {
   let h: Harness;
@@ -140,85 +144,90 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     expect((await get(`/v1/cards/${theirs.id}`, {}, PRODUCTION_KEY)).status).toBe(404);
   });
 
-  describeOnOneProcess(
-    'user status changes have no operator surface (API, operator API or CLI): UsersService in process',
-    'a stopped user stops all their cards (the user-stopped-cards saga)',
-    () => {
-      const operator = () => ({
-        distributorId: h.distributorId,
-        environment: 'sandbox' as const,
-        program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
-        requestId: 'operator-test',
-      });
-      /** The user's status change as an operator (or a saga) makes it, then every consumer caught up. */
-      async function setUserStatus(userId: string, to: 'active' | 'frozen' | 'disabled', reason?: string) {
-        await h.platform.app.get(UsersService).changeStatus(operator(), userId, to, reason);
-        // Twice: the saga appends card events, then the projections and the Event recorder read them.
-        await h.platform.app.get(ConsumerHost).drain('sandbox');
-        await h.platform.app.get(ConsumerHost).drain('sandbox');
+  describe('a stopped user stops all their cards (the user-stopped-cards saga)', () => {
+    /** The user's status change as staff make it (operator API); the saga then acts on its own. */
+    async function setUserStatus(userId: string, to: 'active' | 'frozen' | 'disabled', reason?: string) {
+      expect((await changeUserStatusAsOperator(h, userId, to, reason)).status).toBe(200);
+    }
+    const blocksOf = async (cardId: string): Promise<string[]> =>
+      (await get(`/v1/cards/${cardId}`)).body.blocks;
+    const statusOf = async (cardId: string) => (await get(`/v1/cards/${cardId}`)).body.status;
+
+    it('freezes the cards of a frozen user, refuses their unfreeze until the user is back, and unfreezes nothing itself', async () => {
+      const { userId } = await activeUserWithWallet(h, { seen });
+      const active = (await post('/v1/cards', { userId, type: 'virtual' })).body;
+      const frozenByDistributor = (await post('/v1/cards', { userId, type: 'virtual' })).body;
+      const revoked = (await post('/v1/cards', { userId, type: 'virtual' })).body;
+      expect((await post(`/v1/cards/${frozenByDistributor.id}/freeze`)).status).toBe(200);
+      expect((await post(`/v1/cards/${revoked.id}/revoke`)).status).toBe(200);
+
+      await setUserStatus(userId, 'frozen', 'suspicious activity');
+      // The saga freezes them, then the Event recorder records it: what the distributor sees.
+      await waitFor(
+        async () =>
+          (await eventNames(userId)).filter((e: { eventName: string }) => e.eventName === 'card.frozen')
+            .length === 2 && (await blocksOf(frozenByDistributor.id)).includes('user_frozen'),
+        { what: 'both cards frozen by the saga, with their card.frozen Events' },
+      );
+      expect(await statusOf(active.id)).toBe('frozen');
+      expect(await statusOf(frozenByDistributor.id)).toBe('frozen');
+      expect(await statusOf(revoked.id)).toBe('revoked');
+      expect(
+        (await get('/v1/cards', { userId, status: 'frozen' })).body.items
+          .map((c: { id: string }) => c.id)
+          .sort(),
+      ).toEqual([active.id, frozenByDistributor.id].sort());
+
+      for (const card of [active, frozenByDistributor]) {
+        const refused = await post(`/v1/cards/${card.id}/unfreeze`);
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.code).toBe('card_unfreeze_blocked_error');
+        expect(refused.body.error.message).toMatch(/cannot be unfrozen due to additional blocks/);
+        expect(await statusOf(card.id)).toBe('frozen');
       }
-      const statusOf = async (cardId: string) => (await get(`/v1/cards/${cardId}`)).body.status;
 
-      it('freezes the cards of a frozen user, refuses their unfreeze until the user is back, and unfreezes nothing itself', async () => {
-        const { userId } = await activeUserWithWallet(h, { seen });
-        const active = (await post('/v1/cards', { userId, type: 'virtual' })).body;
-        const frozenByDistributor = (await post('/v1/cards', { userId, type: 'virtual' })).body;
-        const revoked = (await post('/v1/cards', { userId, type: 'virtual' })).body;
-        expect((await post(`/v1/cards/${frozenByDistributor.id}/freeze`)).status).toBe(200);
-        expect((await post(`/v1/cards/${revoked.id}/revoke`)).status).toBe(200);
+      const frozenEvents = (await eventNames(userId)).filter(
+        (event: { eventName: string }) => event.eventName === 'card.frozen',
+      );
+      expect(frozenEvents.map((event: { eventTargetId: string }) => event.eventTargetId).sort()).toEqual(
+        [active.id, frozenByDistributor.id].sort(),
+      );
 
-        await setUserStatus(userId, 'frozen', 'suspicious activity');
-        expect(await statusOf(active.id)).toBe('frozen');
-        expect(await statusOf(frozenByDistributor.id)).toBe('frozen');
-        expect(await statusOf(revoked.id)).toBe('revoked');
-        expect(
-          (await get('/v1/cards', { userId, status: 'frozen' })).body.items
-            .map((c: { id: string }) => c.id)
-            .sort(),
-        ).toEqual([active.id, frozenByDistributor.id].sort());
-
-        for (const card of [active, frozenByDistributor]) {
-          const refused = await post(`/v1/cards/${card.id}/unfreeze`);
-          expect(refused.status).toBe(409);
-          expect(refused.body.error.code).toBe('card_unfreeze_blocked_error');
-          expect(refused.body.error.message).toMatch(/cannot be unfrozen due to additional blocks/);
-          expect(await statusOf(card.id)).toBe('frozen');
-        }
-
-        const frozenEvents = (await eventNames(userId)).filter(
-          (event: { eventName: string }) => event.eventName === 'card.frozen',
-        );
-        expect(frozenEvents.map((event: { eventTargetId: string }) => event.eventTargetId).sort()).toEqual(
-          [active.id, frozenByDistributor.id].sort(),
-        );
-
-        // Back to active: the cards stay frozen, and their distributor may now unfreeze them.
-        await setUserStatus(userId, 'active');
-        expect(await statusOf(active.id)).toBe('frozen');
-        const unfrozen = await post(`/v1/cards/${active.id}/unfreeze`);
-        expect(unfrozen.status).toBe(200);
-        expect(unfrozen.body.status).toBe('active');
+      // Back to active: the cards stay frozen, and their distributor may now unfreeze them.
+      await setUserStatus(userId, 'active');
+      await waitFor(async () => !(await blocksOf(active.id)).includes('user_frozen'), {
+        what: "the saga lifting the cards' user_frozen block",
       });
+      expect(await statusOf(active.id)).toBe('frozen');
+      const unfrozen = await post(`/v1/cards/${active.id}/unfreeze`);
+      expect(unfrozen.status).toBe(200);
+      expect(unfrozen.body.status).toBe('active');
+    });
 
-      it('revokes every card of a disabled user, once, with a card.revoked Event each', async () => {
-        const { userId } = await activeUserWithWallet(h, { seen });
-        const first = (await post('/v1/cards', { userId, type: 'virtual' })).body;
-        const second = (await post('/v1/cards', { userId, type: 'virtual' })).body;
-        expect((await post(`/v1/cards/${second.id}/freeze`)).status).toBe(200);
+    it('revokes every card of a disabled user, once, with a card.revoked Event each', async () => {
+      const { userId } = await activeUserWithWallet(h, { seen });
+      const first = (await post('/v1/cards', { userId, type: 'virtual' })).body;
+      const second = (await post('/v1/cards', { userId, type: 'virtual' })).body;
+      expect((await post(`/v1/cards/${second.id}/freeze`)).status).toBe(200);
 
-        await setUserStatus(userId, 'disabled');
-        expect(await statusOf(first.id)).toBe('revoked');
-        expect(await statusOf(second.id)).toBe('revoked');
-        const revokedEvents = (await eventNames(userId)).filter(
-          (event: { eventName: string }) => event.eventName === 'card.revoked',
-        );
-        expect(revokedEvents.map((event: { eventTargetId: string }) => event.eventTargetId).sort()).toEqual(
-          [first.id, second.id].sort(),
-        );
-        expect(revokedEvents[0].data).toMatchObject({ status: 'revoked', userId });
-      });
-    },
-  );
+      await setUserStatus(userId, 'disabled');
+      await waitFor(
+        async () =>
+          (await eventNames(userId)).filter((e: { eventName: string }) => e.eventName === 'card.revoked')
+            .length >= 2,
+        { what: 'card.revoked Events of both cards' },
+      );
+      expect(await statusOf(first.id)).toBe('revoked');
+      expect(await statusOf(second.id)).toBe('revoked');
+      const revokedEvents = (await eventNames(userId)).filter(
+        (event: { eventName: string }) => event.eventName === 'card.revoked',
+      );
+      expect(revokedEvents.map((event: { eventTargetId: string }) => event.eventTargetId).sort()).toEqual(
+        [first.id, second.id].sort(),
+      );
+      expect(revokedEvents[0].data).toMatchObject({ status: 'revoked', userId });
+    });
+  });
 
   describe('spending controls (PUT /v1/cards/{id}/spending-controls)', () => {
     const put = async (path: string, body: unknown, key = SANDBOX_KEY) =>

@@ -372,6 +372,26 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     await shot(page, 'user');
   });
 
+  // After the audit log test: its first page holds the actions above.
+  it('support freezes a user from the user page; the status shown follows', async () => {
+    const holder = await activeUserWithWallet(h);
+    const { page } = staff.support;
+    await page.goto(`/#/sandbox/users/${holder.userId}`);
+    const user = page.getByRole('region', { name: 'User' });
+    await user
+      .getByRole('definition')
+      .filter({ hasText: /^active$/ })
+      .waitFor();
+    // Disabling and revoking are compliance's: not offered to support.
+    expect(await user.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    await succeeded(await act(page, 'Freeze', 'SUP-10 card lost, customer called', { scope: user }));
+    await user
+      .getByRole('definition')
+      .filter({ hasText: /^frozen$/ })
+      .waitFor();
+    await user.getByRole('button', { name: 'Unfreeze', exact: true }).waitFor();
+  });
+
   it('a viewer sees no action buttons, and a POST forged from the viewer’s page is refused with 403', async () => {
     const { page } = staff.viewer;
     await openCard(page, heldCard);

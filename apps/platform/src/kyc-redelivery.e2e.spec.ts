@@ -1,7 +1,9 @@
-import { KYC_USER_DIRECTORY, kycEffectCause, KycService, KycUserDirectory } from '@cip/kyc/service';
+import { KYC_USER_DIRECTORY, kycEffectCause, KycUserDirectory } from '@cip/kyc/service';
 import { ConsumerHost, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
-import { UsersService } from '@cip/users/service';
+import { waitFor } from '@cip/shared/testing';
+import { changeUserStatusAsOperator } from './testing/cardholders';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import { itOnOneProcess } from './testing/topology';
 
 const RFI_SAGA_GROUP = 'saga.kyc-rfi-outcomes';
 const json = { 'content-type': 'application/json' };
@@ -23,13 +25,9 @@ describe('KYC effects on the user survive redelivery after support changed the u
   });
 
   const scope = () => ({
-    distributorId: h.platform.distributorId,
+    distributorId: h.distributorId,
     environment: 'sandbox' as const,
     requestId: 'op-1',
-  });
-  const support = () => ({
-    ...scope(),
-    program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
   });
   const simulate = async (kycId: string, outcome: string) =>
     expect(
@@ -62,19 +60,28 @@ describe('KYC effects on the user survive redelivery after support changed the u
     return { userId: created.body.id as string, kycId: kyc.body.id as string };
   };
 
+  /** An RFI raised by staff (operator API), completed and declined: the saga then freezes the user. */
+  const declinedRfi = async (userId: string) => {
+    const raised = await h.operatorHttp
+      .post(`/operator/v1/environments/sandbox/users/${userId}/rfis`)
+      .set((await h.operatorAdmin()).headers)
+      .set(json)
+      .send({ rfiSubtype: 'transaction_monitoring', reason: 'AML-1' });
+    expect(raised.status).toBe(201);
+    await simulate(raised.body.kyc.id, 'complete');
+    await simulate(raised.body.kyc.id, 'decline');
+  };
+  const frozen = (userId: string, what: string) =>
+    waitFor(async () => (await getUser(userId)).status === 'frozen', { what });
+
   it('a replayed RFI decline does not freeze again a user that support has unfrozen', async () => {
     const { userId } = await verifiedUser();
-    const { kyc: rfi } = await h.platform.app
-      .get(KycService)
-      .raiseRfi(scope(), userId, 'transaction_monitoring');
-    await simulate(rfi.id, 'complete');
-    await simulate(rfi.id, 'decline');
-    await settled();
-    expect((await getUser(userId)).status).toBe('frozen');
+    await declinedRfi(userId);
+    await frozen(userId, 'the user frozen by the declined RFI');
 
-    await h.platform.app
-      .get(UsersService)
-      .changeStatus(support(), userId, 'active', 'support cleared the RFI');
+    expect((await changeUserStatusAsOperator(h, userId, 'active', 'support cleared the RFI')).status).toBe(
+      200,
+    );
 
     // The crash before the commit, replayed: stop the platform, rewind the saga's group, start again.
     await h.close({ keepData: true });
@@ -85,24 +92,32 @@ describe('KYC effects on the user survive redelivery after support changed the u
       await offline.close();
     }
     h = await startHarness({ dataDir: h.dataDir });
-    await settled();
+    // A barrier: the saga reads the kyc log in order, so once a later RFI decline (another user's) has
+    // frozen its user, the replayed one has been handled too.
+    const sentinel = await verifiedUser();
+    await declinedRfi(sentinel.userId);
+    await frozen(sentinel.userId, "the sentinel's RFI decline handled after the replay");
 
     expect((await getUser(userId)).status).toBe('active');
     expect(await userEvents(userId, 'user.frozen')).toHaveLength(1);
   });
 
-  it('a retried activation for a verified KYC does not activate again a user that support has frozen', async () => {
-    const { userId, kycId } = await verifiedUser();
-    await h.platform.app
-      .get(UsersService)
-      .changeStatus(support(), userId, 'frozen', 'support: suspicious activity');
+  itOnOneProcess(
+    'replays what the KYC saga asks of the users context (KycUserDirectory, in process)',
+    'a retried activation for a verified KYC does not activate again a user that support has frozen',
+    async () => {
+      const { userId, kycId } = await verifiedUser();
+      expect(
+        (await changeUserStatusAsOperator(h, userId, 'frozen', 'support: suspicious activity')).status,
+      ).toBe(200);
 
-    // What a review retried after a crash between the activation and `kyc.verified` asks of the users context.
-    const users = h.platform.app.get<symbol, KycUserDirectory>(KYC_USER_DIRECTORY, { strict: false });
-    await users.activateUser(scope(), userId, `KYC ${kycId} verified`, kycEffectCause(kycId, 'verified'));
-    await settled();
+      // What a review retried after a crash between the activation and `kyc.verified` asks of the users context.
+      const users = h.platform.app.get<symbol, KycUserDirectory>(KYC_USER_DIRECTORY, { strict: false });
+      await users.activateUser(scope(), userId, `KYC ${kycId} verified`, kycEffectCause(kycId, 'verified'));
+      await settled();
 
-    expect((await getUser(userId)).status).toBe('frozen');
-    expect(await userEvents(userId, 'user.activated')).toHaveLength(1);
-  });
+      expect((await getUser(userId)).status).toBe('frozen');
+      expect(await userEvents(userId, 'user.activated')).toHaveLength(1);
+    },
+  );
 });

@@ -1,6 +1,5 @@
-import { UsersService } from '@cip/users/service';
+import { changeUserStatusAsOperator } from './testing/cardholders';
 import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
-import { itOnOneProcess } from './testing/topology';
 
 describe('users over /v1, as a distributor uses them', () => {
   let h: Harness;
@@ -351,42 +350,35 @@ describe('users over /v1, as a distributor uses them', () => {
   });
 
   describe('status changes (commands for sagas and operators)', () => {
-    itOnOneProcess(
-      'user status changes have no operator surface (API, operator API or CLI): UsersService in process',
-      'activates, freezes and revokes with events; revoked is terminal',
-      async () => {
-        const users = h.platform.app.get(UsersService);
-        const created = await createUser();
-        const caller = {
-          distributorId: h.distributorId,
-          environment: 'sandbox' as const,
-          program: { allowedCountries: ['FR'], b2b: true, prepaid: false, kycImportEnabled: false },
-          requestId: 'operator-test',
-        };
-        await users.changeStatus(caller, created.body.id, 'active');
-        await users.changeStatus(caller, created.body.id, 'frozen', 'suspicious activity');
-        expect((await h.http.get(`/v1/users/${created.body.id}`).set(sandbox)).body.status).toBe('frozen');
-        await users.changeStatus(caller, created.body.id, 'revoked');
-        await expect(users.changeStatus(caller, created.body.id, 'active')).rejects.toMatchObject({
-          code: 'invalid_state_transition',
-        });
-        const events = await h.http
-          .get('/v1/events')
-          .query({ userId: created.body.id, sortBy: 'createdAt' })
-          .set(sandbox);
-        // Activation also provisions the user's wallet (wallet.* Events): only the user's own Events matter here.
-        const userEvents = events.body.items.filter((e: { eventName: string }) =>
-          e.eventName.startsWith('user.'),
-        );
-        expect(userEvents.map((e: { eventName: string }) => e.eventName)).toEqual([
-          'user.created',
-          'user.activated',
-          'user.frozen',
-          'user.revoked',
-        ]);
-        expect(userEvents[2].data.status).toBe('frozen');
-      },
-    );
+    it('activates, freezes and revokes with events; revoked is terminal', async () => {
+      const created = await createUser();
+      const change = (to: 'active' | 'frozen' | 'revoked', reason?: string) =>
+        changeUserStatusAsOperator(h, created.body.id, to, reason);
+      expect((await change('active')).status).toBe(200);
+      expect((await change('frozen', 'suspicious activity')).status).toBe(200);
+      expect((await h.http.get(`/v1/users/${created.body.id}`).set(sandbox)).body.status).toBe('frozen');
+      expect((await change('revoked')).status).toBe(200);
+      const refused = await change('active');
+      expect({ status: refused.status, code: refused.body.error?.code }).toEqual({
+        status: 409,
+        code: 'invalid_state_transition',
+      });
+      const events = await h.http
+        .get('/v1/events')
+        .query({ userId: created.body.id, sortBy: 'createdAt' })
+        .set(sandbox);
+      // Activation also provisions the user's wallet (wallet.* Events): only the user's own Events matter here.
+      const userEvents = events.body.items.filter((e: { eventName: string }) =>
+        e.eventName.startsWith('user.'),
+      );
+      expect(userEvents.map((e: { eventName: string }) => e.eventName)).toEqual([
+        'user.created',
+        'user.activated',
+        'user.frozen',
+        'user.revoked',
+      ]);
+      expect(userEvents[2].data.status).toBe('frozen');
+    });
   });
 
   describe('lists', () => {

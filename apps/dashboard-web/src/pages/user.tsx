@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Stack } from '@mui/material';
 import { Title } from 'react-admin';
 import { useParams } from 'react-router-dom';
+import { type OperatorUserStatus, userStatusPermission } from '@cip/backoffice/contract';
 import { RFI_SUBTYPES } from '@cip/kyc/contract';
 import type { Environment } from '@cip/shared/contracts';
 import { api } from '../api';
@@ -44,20 +45,23 @@ export function UserPage({ environment }: { environment: Environment }) {
           <Section
             title="User"
             actions={
-              <ActionButton
-                label="Request information (RFI)"
-                permission="compliance"
-                title="Send a request for information"
-                path={`${base}/rfis`}
-                fields={[
-                  {
-                    name: 'rfiSubtype',
-                    label: 'RFI subtype',
-                    options: RFI_SUBTYPES,
-                    initial: 'additional_id',
-                  },
-                ]}
-              />
+              <Stack direction="row" spacing={1}>
+                <UserStatusButtons base={base} status={String(user.status ?? '')} />
+                <ActionButton
+                  label="Request information (RFI)"
+                  permission="compliance"
+                  title="Send a request for information"
+                  path={`${base}/rfis`}
+                  fields={[
+                    {
+                      name: 'rfiSubtype',
+                      label: 'RFI subtype',
+                      options: RFI_SUBTYPES,
+                      initial: 'additional_id',
+                    },
+                  ]}
+                />
+              </Stack>
             }
           >
             <KeyValues
@@ -174,6 +178,74 @@ export function UserPage({ environment }: { environment: Environment }) {
           <Timeline path={`${base}/timeline`} />
         </>
       )}
+    </>
+  );
+}
+
+/** The status changes staff may make from each status (the user lifecycle's, minus the platform's own). */
+const STATUS_ACTIONS: {
+  to: OperatorUserStatus;
+  from: readonly string[];
+  label: string;
+  title: string;
+  description?: string;
+  color: 'primary' | 'warning' | 'error';
+}[] = [
+  {
+    to: 'frozen',
+    from: ['active', 'unverified'],
+    label: 'Freeze',
+    title: 'Freeze the user',
+    color: 'warning',
+  },
+  {
+    to: 'active',
+    from: ['frozen'],
+    label: 'Unfreeze',
+    title: 'Unfreeze the user (active)',
+    color: 'primary',
+  },
+  {
+    to: 'active',
+    from: ['disabled'],
+    label: 'Reactivate',
+    title: 'Reactivate the user (active)',
+    color: 'primary',
+  },
+  {
+    to: 'disabled',
+    from: ['active', 'unverified', 'frozen'],
+    label: 'Disable',
+    title: 'Disable the user',
+    color: 'warning',
+  },
+  {
+    to: 'revoked',
+    from: ['active', 'unverified', 'frozen', 'disabled'],
+    label: 'Revoke',
+    title: 'Revoke the user',
+    description: 'Revoking is final: the user can never be active again.',
+    color: 'error',
+  },
+];
+
+/** The buttons the user's status and the staff member's role allow (the API checks both again). */
+function UserStatusButtons({ base, status }: { base: string; status: string }) {
+  return (
+    <>
+      {STATUS_ACTIONS.filter((action) => action.from.includes(status)).map((action) => (
+        <ActionButton
+          key={action.label}
+          label={action.label}
+          confirmLabel={action.to === 'revoked' ? 'Revoke for good' : undefined}
+          permission={userStatusPermission(status, action.to)}
+          title={action.title}
+          description={action.description}
+          path={`${base}/status`}
+          buildBody={() => ({ status: action.to })}
+          color={action.color}
+        />
+      ))}
     </>
   );
 }

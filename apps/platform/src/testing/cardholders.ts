@@ -184,3 +184,21 @@ export async function issuerLinked(h: Harness): Promise<void> {
     },
   );
 }
+
+/**
+ * A user's status changed by staff (an admin: every transition's role) through the operator API, on both
+ * topologies: `POST /operator/v1/environments/{environment}/users/{userId}/status`. The response is returned
+ * unchecked, so a test can expect its refusal (409 invalid_state_transition).
+ */
+export async function changeUserStatusAsOperator(
+  h: Harness,
+  userId: string,
+  status: 'active' | 'frozen' | 'disabled' | 'revoked',
+  reason = 'TEST user status',
+) {
+  return h.operatorHttp
+    .post(`/operator/v1/environments/sandbox/users/${userId}/status`)
+    .set((await h.operatorAdmin()).headers)
+    .set('content-type', 'application/json')
+    .send({ status, reason });
+}

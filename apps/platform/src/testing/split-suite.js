@@ -14,10 +14,11 @@ module.exports = {
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
     'apps/platform/src/card-payments-journey.e2e.spec.ts',
     'apps/platform/src/card-reveal.e2e.spec.ts', // expiry, audit/logs one-process only (clock, logger)
-    'apps/platform/src/cards.e2e.spec.ts', // user-stopped-cards saga one-process only (no user status surface)
+    'apps/platform/src/cards.e2e.spec.ts',
     'apps/platform/src/http-timeouts.e2e.spec.ts',
     'apps/platform/src/input-rules.e2e.spec.ts',
     'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
+    'apps/platform/src/kyc-redelivery.e2e.spec.ts', // retried activation one-process only (KycUserDirectory)
     'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
     'apps/platform/src/list-cursors.e2e.spec.ts', // same-ms order one-process only (ManualClock)
     'apps/platform/src/personal-data.e2e.spec.ts',
@@ -26,7 +27,7 @@ module.exports = {
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
     'apps/platform/src/three-ds.e2e.spec.ts', // the fail-closed expiry one-process only (ManualClock, sweep)
     'apps/platform/src/tokenization.e2e.spec.ts', // saga redelivery, a late token one-process only (in process)
-    'apps/platform/src/users.e2e.spec.ts', // status changes one-process only (no operator surface)
+    'apps/platform/src/users.e2e.spec.ts',
     'apps/platform/src/wallets.e2e.spec.ts',
     'apps/platform/src/webhooks.e2e.spec.ts',
   ],
@@ -51,8 +52,6 @@ module.exports = {
     'apps/platform/src/idempotency-crash-split.e2e.spec.ts':
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/kyc-redelivery.e2e.spec.ts':
-      "support's user status change (no operator surface), KycUserDirectory in process",
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
     'apps/platform/src/settlement.e2e.spec.ts':
       'SettlementRunner.runNow and batch details in process (the CLI cuts batches; not ported yet)',

@@ -11,6 +11,26 @@ export function permits(role: StaffRole, permission: StaffPermission): boolean {
   return role === permission;
 }
 
+/**
+ * The statuses staff may move a user to (spec part 3, "User"): `frozen`, back to `active`, `disabled`,
+ * `revoked` (terminal). `unverified` and `deleted` are the platform's (KYC, erasure).
+ */
+export const OPERATOR_USER_STATUSES = ['active', 'frozen', 'disabled', 'revoked'] as const;
+export type OperatorUserStatus = (typeof OPERATOR_USER_STATUSES)[number];
+
+/**
+ * What moving a user from `from` to `to` needs, split as the card actions are: support freezes and
+ * unfreezes (as it does cards); disabling, revoking and anything from a disabled or revoked user are
+ * compliance's (as card holds are; the lifecycle refuses leaving revoked: 409 invalid_state_transition). The API and the dashboard's buttons both follow it (docs/operator-api.md).
+ */
+const COMPLIANCE_STATUSES: readonly string[] = ['disabled', 'revoked', 'deleted'];
+
+export function userStatusPermission(from: string, to: OperatorUserStatus): StaffPermission {
+  return to === 'disabled' || to === 'revoked' || COMPLIANCE_STATUSES.includes(from)
+    ? 'compliance'
+    : 'support';
+}
+
 export const STAFF_STATUSES = ['invited', 'active', 'disabled'] as const;
 export type StaffStatus = (typeof STAFF_STATUSES)[number];
 

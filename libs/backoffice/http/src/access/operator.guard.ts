@@ -39,11 +39,11 @@ export class OperatorGuard implements CanActivate {
       if (write && !isSameOrigin(request)) throw csrfFailed();
       return true;
     }
-    const permission = this.reflector.getAllAndOverride<StaffPermission | undefined>(
+    const permissions = this.reflector.getAllAndOverride<StaffPermission[] | undefined>(
       STAFF_PERMISSION,
       targets,
     );
-    if (!permission) throw new ApiError('forbidden', 'This route is not open to staff');
+    if (!permissions?.length) throw new ApiError('forbidden', 'This route is not open to staff');
     const principal = await this.staff.authenticate(sessionCookieOf(request));
     if (!principal) throw new ApiError('unauthorized', 'Sign in first: no session, or it has ended');
     if (write) {
@@ -54,7 +54,7 @@ export class OperatorGuard implements CanActivate {
       )
         throw csrfFailed();
     }
-    if (!permits(principal.role, permission)) {
+    if (!permissions.some((permission) => permits(principal.role, permission))) {
       if (write) {
         await this.trail.record(principal, {
           action: `${request.method} ${request.routeOptions?.url ?? 'unmatched'}`,

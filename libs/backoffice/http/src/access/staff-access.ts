@@ -6,19 +6,23 @@ import type { StaffPermission, StaffPrincipal } from '@cip/backoffice/contract';
 export const STAFF_PERMISSION = 'backoffice:permission';
 /** Metadata key of the operator routes anyone may call (sign-in, invitations). */
 export const OPERATOR_PUBLIC = 'backoffice:public';
-/** Where the OpenAPI document says what an operation needs (`read`, `support`, `compliance`, `admin`, `public`). */
+/**
+ * Where the OpenAPI document says what an operation needs (`read`, `support`, `compliance`, `admin`, `public`,
+ * or a list of which any one will do).
+ */
 export const STAFF_PERMISSION_EXTENSION = 'x-staff-permission';
 
 /**
  * What an operator route needs: `read` (any signed-in staff member), `support`, `compliance` or `admin`
- * (`permits` in the contract). The session guard answers `401 unauthorized` without a live session and
- * `403 forbidden` when the role does not permit it. A route with neither this nor `@PublicOperatorRoute()`
- * is refused to everyone (deny by default).
+ * (`permits` in the contract); with several, any one of them (an action whose role depends on its body,
+ * as a user's status change, lets each in and checks the rest itself). The session guard answers
+ * `401 unauthorized` without a live session and `403 forbidden` when the role permits none. A route with
+ * neither this nor `@PublicOperatorRoute()` is refused to everyone (deny by default).
  */
-export const StaffAccess = (permission: StaffPermission) =>
+export const StaffAccess = (permission: StaffPermission, ...orElse: StaffPermission[]) =>
   applyDecorators(
-    SetMetadata(STAFF_PERMISSION, permission),
-    ApiExtension(STAFF_PERMISSION_EXTENSION, permission),
+    SetMetadata(STAFF_PERMISSION, [permission, ...orElse]),
+    ApiExtension(STAFF_PERMISSION_EXTENSION, orElse.length ? [permission, ...orElse] : permission),
   );
 
 /** A route open without a session (sign-in, invitations); its writes still need a same-origin request. */

@@ -4,12 +4,14 @@ import {
   AUDIT_TRAIL,
   type AuditRecordInput,
   type AuditTrail,
+  permits,
   type StaffPrincipal,
+  userStatusPermission,
 } from '@cip/backoffice/contract';
 import { OperatorActions } from '@cip/backoffice/service';
 import { type CardHold } from '@cip/cards/contract';
 import { ApiErrors, ResourceIdPipe } from '@cip/gateway/http';
-import type { Environment } from '@cip/shared/contracts';
+import { DomainError, type Environment } from '@cip/shared/contracts';
 import { audited } from '../access/audited';
 import { ReasonDto } from '../common/operator-dto';
 import { CurrentStaff, StaffAccess } from '../access/staff-access';
@@ -20,6 +22,7 @@ import {
   EnvironmentPipe,
   KycReviewDto,
   RfiDto,
+  UserStatusDto,
 } from './environment.dto';
 import {
   KycActionResponse,
@@ -169,6 +172,56 @@ export class EnvironmentActionsController {
       () => this.actions.redeliver(environment, eventId),
     );
     return { data: deliveries };
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Support and compliance: a user's status
+  // -------------------------------------------------------------------------------------------------
+
+  @Post('users/:userId/status')
+  @HttpCode(200)
+  @StaffAccess('support', 'compliance')
+  @ApiOperation({
+    operationId: 'operatorChangeUserStatus',
+    summary: "Change a user's status",
+    description:
+      'The user lifecycle change done for its distributor (user.frozen, user.activated, user.disabled, ' +
+      'user.revoked). Support freezes and unfreezes (to active); disabling, revoking and bringing back a ' +
+      'disabled user need compliance (403 forbidden otherwise, audited). A transition the lifecycle refuses ' +
+      '(a revoked user made active, a disabled user frozen) is 409 invalid_state_transition; the status ' +
+      'the user has changes nothing.',
+  })
+  @ApiOkResponse({ schema: record('The user after the action (the /v1 user record plus distributorId)') })
+  @ApiErrors(...REFUSED, 'invalid_state_transition')
+  changeUserStatus(
+    @Param('environment', ENV) environment: Environment,
+    @Param('userId', new ResourceIdPipe('usr')) userId: string,
+    @Body() body: UserStatusDto,
+    @CurrentStaff() staff: StaffPrincipal,
+  ) {
+    return this.run(
+      staff,
+      {
+        action: `user.status.${body.status}`,
+        environment,
+        target: { type: 'user', id: userId },
+        userId,
+        reason: body.reason,
+      },
+      async () => {
+        // The role depends on the transition, so it is checked here rather than by the session guard
+        // (which lets support and compliance in); refused inside `audited`, so the refusal is in the trail as the
+        // guard's are. The status read may be stale by a concurrent change: the lifecycle still decides.
+        const from = await this.actions.userStatus(environment, userId);
+        const needs = userStatusPermission(from, body.status);
+        if (!permits(staff.role, needs))
+          throw new DomainError(
+            'forbidden',
+            `The role ${staff.role} may not make a ${from} user ${body.status}`,
+          );
+        return this.actions.changeUserStatus(environment, userId, body.status, body.reason);
+      },
+    );
   }
 
   // -------------------------------------------------------------------------------------------------

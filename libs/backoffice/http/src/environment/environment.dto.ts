@@ -2,7 +2,13 @@ import { PipeTransform } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { AUTHORIZATION_STATUSES } from '@cip/authorizations/contract';
-import { TRANSACTION_KINDS, type TransactionFilter, type TransactionKind } from '@cip/backoffice/contract';
+import {
+  OPERATOR_USER_STATUSES,
+  type OperatorUserStatus,
+  TRANSACTION_KINDS,
+  type TransactionFilter,
+  type TransactionKind,
+} from '@cip/backoffice/contract';
 import { CARD_HOLDS, type CardHold } from '@cip/cards/contract';
 import { IsSafeText, PageLimit, resourceIdPattern } from '@cip/gateway/http';
 import { DEFAULT_PAGE_LIMIT, ReasonDto } from '../common/operator-dto';
@@ -200,4 +206,14 @@ export class CardHoldDto extends ReasonDto {
   @ApiProperty({ enum: CARD_HOLDS })
   @IsIn(CARD_HOLDS)
   hold: CardHold;
+}
+
+export class UserStatusDto extends ReasonDto {
+  @ApiProperty({
+    enum: OPERATOR_USER_STATUSES,
+    description:
+      'frozen and back to active: support; disabled, revoked (terminal) and out of disabled: compliance.',
+  })
+  @IsIn(OPERATOR_USER_STATUSES)
+  status: OperatorUserStatus;
 }

@@ -18,7 +18,12 @@ import {
   type RfiSubtype,
 } from '@cip/kyc/contract';
 import type { Environment } from '@cip/shared/contracts';
-import { USER_LIFECYCLE_API, type UserLifecycleApi } from '@cip/users/contract';
+import {
+  type TargetStatus,
+  USER_LIFECYCLE_API,
+  type UserLifecycleApi,
+  type UserView,
+} from '@cip/users/contract';
 import {
   WALLET_COMPLIANCE_API,
   WALLETS_API,
@@ -40,7 +45,8 @@ export interface StaffAction {
  * The actions of the environment pages, each one call of the owning context's contract: distributor
  * actions (freeze, unfreeze) with the owner's caller, so the card's rules apply as they do to the
  * distributor (an unfreeze under a hold is `409 card_unfreeze_blocked_error`); operator actions (holds,
- * unblock, KYC review, RFIs, wallet compliance holds) through the contexts' operator APIs. The audit
+ * unblock, KYC review, RFIs, wallet compliance holds) through the contexts' operator APIs; user status
+ * changes through the users lifecycle contract with the owner's caller (its transitions apply). The audit
  * trail is the controller's (`audited`); `subjectOf*` name the user an action concerns for it.
  */
 @Injectable()
@@ -140,10 +146,32 @@ export class OperatorActions {
   }
 
   async raiseRfi(environment: Environment, userId: string, rfiSubtype: RfiSubtype): Promise<KycResource> {
-    const { tenant } = await this.tenants.owner(environment, 'User', userId, (c) =>
-      this.lifecycle.findUser(c, userId),
-    );
+    const { tenant } = await this.userOwner(environment, userId);
     return this.kycOperator.raiseRfi(tenant.caller, userId, rfiSubtype);
+  }
+
+  /** The user's status now (`404 not_found` when no distributor has the user). */
+  async userStatus(environment: Environment, userId: string): Promise<UserView['status']> {
+    return (await this.userOwner(environment, userId)).found.status;
+  }
+
+  /**
+   * The user's lifecycle change done for its distributor (user.frozen, user.activated, ...): a transition
+   * the lifecycle refuses (a revoked user made active) is `409 invalid_state_transition`; the status the
+   * user has changes nothing.
+   */
+  async changeUserStatus(
+    environment: Environment,
+    userId: string,
+    to: TargetStatus,
+    reason: string,
+  ): Promise<UserView> {
+    const { tenant } = await this.userOwner(environment, userId);
+    return this.lifecycle.changeStatus(tenant.caller, userId, to, reason);
+  }
+
+  private userOwner(environment: Environment, userId: string) {
+    return this.tenants.owner(environment, 'User', userId, (c) => this.lifecycle.findUser(c, userId));
   }
 
   async setWalletComplianceHold(
