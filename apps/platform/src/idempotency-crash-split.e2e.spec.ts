@@ -3,7 +3,7 @@ import { deadline, waitFor } from '@cip/shared/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { approvedUser, cardsOf, jsonCaller } from './testing/kill-nine';
+import { approvedUser, cardsOf, jsonCaller, keyedCreationsUntilKill } from './testing/kill-nine';
 
 const KEY = 'sk_sandbox_idemSplitCrashKeyFFFFFFFFFFFFFFFFFFFFFF';
 /** A kill is repeated (at most this often) until one of them caught a creation that ran without its answer. */
@@ -51,34 +51,18 @@ describe('durability: kill -9 of the split topology gateway in the middle of key
     const statuses: Record<number, number> = {};
 
     for (let kill = 1; kill <= MAX_KILLS && lost === 0; kill++) {
-      const sentKeys = new Map<string, { body: string; answer?: { status: number; body: unknown } }>();
-      let answered = 0;
-      let killed = false;
-      let n = 0;
-      const inTime = deadline({
-        what: `40 answered keyed card creations to kill the gateway on (kill ${kill})`,
-        timeoutMs: 60_000,
+      const sentKeys = await keyedCreationsUntilKill({
+        post,
+        key: (n) => `idem-split-${kill}-${n}`,
+        body: (n) => JSON.stringify({ userId: userIds[n % userIds.length], type: 'virtual' }),
+        killAfter: 40,
+        workers: 8,
+        kill: () => gateway.kill('SIGKILL'),
+        inTime: deadline({
+          what: `40 answered keyed card creations to kill the gateway on (kill ${kill})`,
+          timeoutMs: 60_000,
+        }),
       });
-      const worker = async () => {
-        while (!killed) {
-          inTime();
-          const key = `idem-split-${kill}-${n}`;
-          const body = JSON.stringify({ userId: userIds[n++ % userIds.length], type: 'virtual' });
-          sentKeys.set(key, { body });
-          try {
-            const response = await post(key, body);
-            sentKeys.set(key, { body, answer: { status: response.status, body: await response.json() } });
-            answered++;
-          } catch {
-            return; // the gateway is gone: this creation was not answered
-          }
-          if (answered >= 40 && !killed) {
-            killed = true;
-            await gateway.kill('SIGKILL');
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, () => worker()));
       unanswered += [...sentKeys.values()].filter((sent) => !sent.answer).length;
       // The cards service kept running: what it was doing for the dead gateway finishes without it.
       await gateway.restart();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   approvedUser,
   cardsOf,
+  keyedCreationsUntilKill,
   discardPlatform,
   jsonCaller,
   startDurablePlatform,
@@ -38,32 +39,15 @@ describe('durability: kill -9 in the middle of keyed card creations, every key r
     const post = (key: string, body: string) =>
       fetch(`${base}/v1/cards`, { method: 'POST', headers: { ...headers, 'x-idempotency-key': key }, body });
     /** Every key sent, with its body; the answer when one came before the kill. */
-    const sentKeys = new Map<string, { body: string; answer?: { status: number; body: unknown } }>();
-    let answered = 0;
-    let killed = false;
-    let n = 0;
-    const inTime = deadline({ what: '200 answered keyed card creations to kill the platform on' });
-    const worker = async () => {
-      while (!killed) {
-        inTime();
-        const i = n++;
-        const key = `idem-crash-card-${i}`;
-        const body = JSON.stringify({ userId: userIds[i % userIds.length], type: 'virtual' });
-        sentKeys.set(key, { body });
-        try {
-          const response = await post(key, body);
-          sentKeys.set(key, { body, answer: { status: response.status, body: await response.json() } });
-          answered++;
-        } catch {
-          return; // the process is gone: this creation was not answered
-        }
-        if (answered >= 200 && !killed) {
-          killed = true;
-          child!.kill('SIGKILL');
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 32 }, () => worker()));
+    const sentKeys = await keyedCreationsUntilKill({
+      post,
+      key: (i) => `idem-crash-card-${i}`,
+      body: (i) => JSON.stringify({ userId: userIds[i % userIds.length], type: 'virtual' }),
+      killAfter: 200,
+      workers: 32,
+      kill: () => child!.kill('SIGKILL'),
+      inTime: deadline({ what: '200 answered keyed card creations to kill the platform on' }),
+    });
     await exited(child);
     expect(child.signalCode).toBe('SIGKILL');
     const unanswered = [...sentKeys.values()].filter((s) => !s.answer).length;

@@ -98,3 +98,52 @@ export async function cardsOf(
   }
   return total;
 }
+
+/** A keyed creation sent before a kill: its body, and its answer when one came before the kill. */
+export interface SentCreation {
+  body: string;
+  answer?: { status: number; body: unknown };
+}
+
+/**
+ * Keyed creations from `workers` concurrent callers, each sending the next key as soon as its last one is
+ * answered, until `killAfter` have been answered: then `kill()` (the kill -9 of the process holding the
+ * claims) and every caller stops at its first unanswered request. Every key sent, with what it got.
+ */
+export async function keyedCreationsUntilKill(options: {
+  post(key: string, body: string): Promise<Response>;
+  key(n: number): string;
+  body(n: number): string;
+  killAfter: number;
+  workers: number;
+  kill(): unknown;
+  /** Checked before each request (a `deadline` of @cip/shared/testing). */
+  inTime(): void;
+}): Promise<Map<string, SentCreation>> {
+  const sent = new Map<string, SentCreation>();
+  let answered = 0;
+  let killed = false;
+  let n = 0;
+  const worker = async () => {
+    while (!killed) {
+      options.inTime();
+      const i = n++;
+      const key = options.key(i);
+      const body = options.body(i);
+      sent.set(key, { body });
+      try {
+        const response = await options.post(key, body);
+        sent.set(key, { body, answer: { status: response.status, body: await response.json() } });
+        answered++;
+      } catch {
+        return; // the process is gone: this creation was not answered
+      }
+      if (answered >= options.killAfter && !killed) {
+        killed = true;
+        await options.kill();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.workers }, () => worker()));
+  return sent;
+}
