@@ -1,6 +1,7 @@
 import type { ProgramAuthorization, ProgramRules } from '@cip/shared/contracts';
 import { MAX_MINOR_UNITS } from '@cip/wallets/contract';
-import { isAddress, getAddress } from 'viem';
+// ox's address module, not viem's index: a contract every service loads (see shared/runtime config).
+import * as Address from 'ox/Address';
 import { CARD_CURRENCY, FEE_IMPLIED_DECIMALS } from './authorization.types';
 
 /** 100% in 6 implied decimals: the bound of the `fx` fee and of the clearing tolerance. */
@@ -78,7 +79,7 @@ export function programAuthorizationProblems(
   }
   if (
     settlementAddress !== null &&
-    !(typeof settlementAddress === 'string' && isAddress(settlementAddress))
+    !(typeof settlementAddress === 'string' && Address.validate(settlementAddress))
   ) {
     problem(
       'settlementAddress',
@@ -90,4 +91,4 @@ export function programAuthorizationProblems(
 
 /** The settlement address as stored: checksummed (EIP-55), so one address has one spelling. */
 export const normalizeSettlementAddress = (address: string | null): string | null =>
-  address === null ? null : getAddress(address);
+  address === null ? null : Address.checksum(address);

@@ -1,7 +1,6 @@
 // @peculiar/x509 reads its decorators' metadata through reflect-metadata, which Nest loads in the apps but a
 // unit test does not.
 import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
 import { DomainError } from '@cip/shared/contracts';
 import {
   createCipheriv,
@@ -75,6 +74,9 @@ export async function leafPublicKey(certificates: string[], now: Date): Promise<
   if (certificates.length < 1 || certificates.length > MAX_CERTIFICATES) {
     throw refused('certificates', `must hold 1 to ${MAX_CERTIFICATES} certificates, the leaf first`);
   }
+  // Loaded on first use: every service process loads this context's code, and @peculiar/x509 with its ASN.1
+  // modules took ~0.25 s of each one's start; only an Apple Pay provisioning reads certificates.
+  const x509 = await import('@peculiar/x509');
   const chain = certificates.map((encoded, index) => {
     try {
       return new x509.X509Certificate(Buffer.from(encoded, 'base64'));

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
+import type { X509Certificate } from '@peculiar/x509';
 import { createPrivateKey, KeyObject, webcrypto } from 'node:crypto';
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
@@ -12,6 +12,8 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
 export async function appleLikeTestChain(
   options: { leafCurve?: 'P-256' | 'P-384'; notAfter?: Date; now?: Date } = {},
 ): Promise<{ certificates: string[]; leafPrivateKey: KeyObject }> {
+  // Loaded on use, as in apple-pay-pass-data.ts (the services load this module too).
+  const x509 = await import('@peculiar/x509');
   const now = options.now ?? new Date();
   const subtle = webcrypto.subtle;
   const caKeys = (await subtle.generateKey(EC, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
@@ -44,6 +46,6 @@ export async function appleLikeTestChain(
     format: 'der',
     type: 'pkcs8',
   });
-  const der = (certificate: x509.X509Certificate) => Buffer.from(certificate.rawData).toString('base64');
+  const der = (certificate: X509Certificate) => Buffer.from(certificate.rawData).toString('base64');
   return { certificates: [der(leaf), der(ca)], leafPrivateKey };
 }

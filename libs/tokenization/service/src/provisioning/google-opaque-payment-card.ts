@@ -1,4 +1,8 @@
-import * as openpgp from 'openpgp';
+import type * as openpgp from 'openpgp';
+
+// openpgp.js is loaded on first use: every service process loads this context's code, and loading the
+// library took ~0.15 s of each one's start; only a Google Pay provisioning needs it.
+const openPgp = () => import('openpgp');
 
 // ---------------------------------------------------------------------------------------------------
 // Google Pay push provisioning: the Opaque Payment Card (OPC) the app hands to the TapAndPay SDK's
@@ -46,6 +50,7 @@ export function googleOpaquePaymentCard(input: {
 
 /** Signs and encrypts the OPC (OpenPGP), then base64: the value of `opaquePaymentCard`. */
 export async function sealGoogleOpc(card: GoogleOpaquePaymentCard, keys: GooglePayOpcKeys): Promise<string> {
+  const openpgp = await openPgp();
   const sealed = await openpgp.encrypt({
     message: await openpgp.createMessage({ text: JSON.stringify(card) }),
     encryptionKeys: keys.googleEncryptionKey,
@@ -63,6 +68,7 @@ export async function openGoogleOpc(
   opaquePaymentCard: string,
   keys: { googleDecryptionKey: openpgp.PrivateKey; issuerVerificationKey: openpgp.PublicKey },
 ): Promise<GoogleOpaquePaymentCard> {
+  const openpgp = await openPgp();
   const { data, signatures } = await openpgp.decrypt({
     message: await openpgp.readMessage({ binaryMessage: Buffer.from(opaquePaymentCard, 'base64') }),
     decryptionKeys: keys.googleDecryptionKey,
@@ -75,6 +81,7 @@ export async function openGoogleOpc(
 
 /** An OpenPGP key pair (ECC, Curve25519), armored: the issuer's signing key or the sandbox's Google key. */
 export async function generateOpenPgpKey(name: string): Promise<string> {
+  const openpgp = await openPgp();
   const { privateKey } = await openpgp.generateKey({
     type: 'ecc',
     userIDs: [{ name }],
@@ -83,5 +90,5 @@ export async function generateOpenPgpKey(name: string): Promise<string> {
   return privateKey;
 }
 
-export const readPrivateKey = (armoredKey: string): Promise<openpgp.PrivateKey> =>
-  openpgp.readPrivateKey({ armoredKey });
+export const readPrivateKey = async (armoredKey: string): Promise<openpgp.PrivateKey> =>
+  (await openPgp()).readPrivateKey({ armoredKey });

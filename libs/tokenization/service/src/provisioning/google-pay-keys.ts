@@ -1,7 +1,7 @@
 import { writeSecret } from '@cip/shared/runtime';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as openpgp from 'openpgp';
+import type * as openpgp from 'openpgp';
 import { generateOpenPgpKey, GooglePayOpcKeys, readPrivateKey } from './google-opaque-payment-card';
 
 /**
