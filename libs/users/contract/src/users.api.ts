@@ -57,12 +57,17 @@ export interface UserLifecycleApi {
    * reservation (no scan of personal data). For operators' search (the backoffice).
    */
   findUserByPhone(caller: Caller, phone: string): Promise<UserView | null>;
+  /**
+   * `expectedFrom`: the status the caller decided on (an operator's role check reads it first); the change is
+   * refused (409 invalid_state_transition) when the user is in another status by then.
+   */
   changeStatus(
     caller: Caller,
     userId: string,
     to: TargetStatus,
     reason?: string,
     cause?: string,
+    expectedFrom?: UserStatus,
   ): Promise<UserView>;
   /** The address a verified shipping KYC captured (every program; `user.shippingAddressUpdated`). */
   setVerifiedShippingAddress(caller: Caller, userId: string, address: ShippingAddress): Promise<UserView>;
@@ -77,7 +82,7 @@ export const userLifecycleContract = defineContext<UserLifecycleApi>({
     findUser: ['caller', 'userId'],
     userStatus: ['caller', 'userId'],
     findUserByPhone: ['caller', 'phone'],
-    changeStatus: ['caller', 'userId', 'to', 'reason', 'cause'],
+    changeStatus: ['caller', 'userId', 'to', 'reason', 'cause', 'expectedFrom'],
     setVerifiedShippingAddress: ['caller', 'userId', 'address'],
   },
 });

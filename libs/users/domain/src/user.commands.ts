@@ -1,4 +1,4 @@
-import type { Phone, ShippingAddress, UserProgramRules } from './user.types';
+import type { Phone, ShippingAddress, UserProgramRules, UserStatus } from './user.types';
 import type { TargetStatus } from './user.events';
 
 // ---------------------------------------------------------------------------------------------------
@@ -38,7 +38,17 @@ export interface UpdateShippingAddress {
  */
 export interface ChangeUserStatus {
   type: 'ChangeUserStatus';
-  data: { to: TargetStatus; reason?: string; cause?: string; now: string };
+  data: {
+    to: TargetStatus;
+    reason?: string;
+    cause?: string;
+    /**
+     * The status the requester saw and decided on (an operator's permission depends on it): a user found in
+     * another status is refused (409 invalid_state_transition), so a concurrent change is never overridden.
+     */
+    expectedFrom?: UserStatus;
+    now: string;
+  };
 }
 
 /** An operator's erasure of the user's personal data (a closed user only: see the decider). */

@@ -139,6 +139,12 @@ function changeUserStatus({ data }: ChangeUserStatus, state: UserState): UserEve
   const user = existing(state);
   if (data.cause !== undefined && user.appliedCauses.includes(data.cause)) return [];
   if (user.status === data.to) return [];
+  if (data.expectedFrom !== undefined && user.status !== data.expectedFrom) {
+    throw new DomainError(
+      'invalid_state_transition',
+      `The user is ${user.status} now, not ${data.expectedFrom}: it changed since it was read`,
+    );
+  }
   if (!STATUS_SOURCES[data.to].includes(user.status)) {
     throw new DomainError('invalid_state_transition', `A ${user.status} user cannot become ${data.to}`);
   }

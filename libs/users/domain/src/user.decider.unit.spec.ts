@@ -391,6 +391,26 @@ describe('user decider: ChangeUserStatus', () => {
       .when(changeStatus('active', 'fraud check cleared'))
       .then([statusChanged('active', 'frozen', 'fraud check cleared')]);
   });
+
+  it('makes the change from the status the requester expected', () => {
+    spec
+      .given(HISTORY.frozen)
+      .when({ type: 'ChangeUserStatus', data: { to: 'active', expectedFrom: 'frozen', now: LATER } })
+      .then([statusChanged('active', 'frozen', null)]);
+  });
+
+  it('refuses a change decided on a status the user no longer has (a concurrent change)', () => {
+    // Support saw the user frozen and may unfreeze; compliance disabled the user meanwhile: support's
+    // "active" must not bring a disabled user back (that needs compliance).
+    const error = errorOf(() =>
+      userDecider.decide(
+        { type: 'ChangeUserStatus', data: { to: 'active', expectedFrom: 'frozen', now: LATER } },
+        stateIn('disabled'),
+      ),
+    );
+    expect(error.code).toBe('invalid_state_transition');
+    expect(error.message).toBe('The user is disabled now, not frozen: it changed since it was read');
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -267,10 +267,11 @@ export class UsersService implements UsersApi, UserLifecycleApi {
     to: TargetStatus,
     reason?: string,
     cause?: string,
+    expectedFrom?: UserStatus,
   ): Promise<UserView> {
     return this.command(caller, userId, (now) => ({
       type: 'ChangeUserStatus',
-      data: { to, reason, cause, now },
+      data: { to, reason, cause, expectedFrom, now },
     }));
   }
 

@@ -211,7 +211,8 @@ export class EnvironmentActionsController {
       async () => {
         // The role depends on the transition, so it is checked here rather than by the session guard
         // (which lets support and compliance in); refused inside `audited`, so the refusal is in the trail as the
-        // guard's are. The status read may be stale by a concurrent change: the lifecycle still decides.
+        // guard's are. The change names the status it was allowed from: a concurrent change in between is
+        // refused (409) instead of passing a check made on the old status.
         const from = await this.actions.userStatus(environment, userId);
         const needs = userStatusPermission(from, body.status);
         if (!permits(staff.role, needs))
@@ -219,7 +220,7 @@ export class EnvironmentActionsController {
             'forbidden',
             `The role ${staff.role} may not make a ${from} user ${body.status}`,
           );
-        return this.actions.changeUserStatus(environment, userId, body.status, body.reason);
+        return this.actions.changeUserStatus(environment, userId, body.status, body.reason, from);
       },
     );
   }

@@ -165,9 +165,10 @@ export class OperatorActions {
     userId: string,
     to: TargetStatus,
     reason: string,
+    expectedFrom?: UserView['status'],
   ): Promise<UserView> {
     const { tenant } = await this.userOwner(environment, userId);
-    return this.lifecycle.changeStatus(tenant.caller, userId, to, reason);
+    return this.lifecycle.changeStatus(tenant.caller, userId, to, reason, undefined, expectedFrom);
   }
 
   private userOwner(environment: Environment, userId: string) {
