@@ -24,6 +24,7 @@ module.exports = {
     'apps/platform/src/personal-data.e2e.spec.ts',
     'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered creation one-process only (CardsService)
     'apps/platform/src/public-base-url.e2e.spec.ts',
+    'apps/platform/src/settlement.e2e.spec.ts',
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
     'apps/platform/src/three-ds.e2e.spec.ts', // the fail-closed expiry one-process only (ManualClock, sweep)
     'apps/platform/src/tokenization.e2e.spec.ts', // saga redelivery, a late token one-process only (in process)
@@ -53,8 +54,6 @@ module.exports = {
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
-    'apps/platform/src/settlement.e2e.spec.ts':
-      'SettlementRunner.runNow and batch details in process (the CLI cuts batches; not ported yet)',
     'apps/platform/src/startup.e2e.spec.ts': 'spawns the one-process platform (npm start) itself',
     'apps/platform/src/three-ds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/webhooks-retries.e2e.spec.ts':
