@@ -136,7 +136,7 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
       chains: options.chains ?? {},
       publicBaseUrl: options.publicBaseUrl,
       cardNetwork: options.cardNetwork,
-      // Tests run settlement on demand (SettlementRunner.runNow); no batch is cut behind their back.
+      // Tests cut settlement batches on demand (the CLI's `settlement run`); none is cut behind their back.
       settlement: options.settlement ?? { ...config.settlement, intervalMs: 0 },
     },
     {
