@@ -1,24 +1,32 @@
-import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
-import { UsersService } from '@cip/users/service';
 import { LocalChain, localChainKey, startLocalChain } from '@cip/wallets/chain/testing';
-import { DepositWatchers, WITHDRAWAL_PAYOUT_GROUP, WithdrawalPayouts } from '@cip/wallets/service';
+import { DepositWatchers } from '@cip/wallets/service';
+import { changeUserStatusAsOperator } from './testing/cardholders';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import { e2eTopology } from './testing/topology';
 
 const json = { 'content-type': 'application/json' };
 const sandbox = { 'x-api-key': SANDBOX_KEY };
 const CONFIRMATIONS = 3;
 const USDC = 1_000_000n;
 
+/** A hook's or test's budget: `ms` on the one-process platform, the e2e-split project's on the split topology. */
+const budget = (ms: number) => (e2eTopology() === 'split' ? undefined : ms);
+
 /**
- * Integration order steps 2-4 against a real EVM chain (ganache, in-process, offline): a verified user's
- * wallet gets a deposit address on that chain, a USDC transfer to it is credited once it has the
- * confirmations, exactly once, and a withdrawal is paid on chain by the hot wallet.
+ * Integration order steps 2-4 against a real EVM chain (ganache, in the test process, offline; its URL given to
+ * the platform, the wallets service when split): a verified user's wallet gets a deposit address on that
+ * chain, a USDC transfer to it is credited once it has the confirmations, exactly once, and a withdrawal is
+ * paid on chain by the hot wallet. The platform's watcher scans the chain on its own timer; what it has
+ * scanned shows the way a user sees it: a transfer to a sentinel wallet credited (see `watcherCaughtUp`).
  */
 describe('USDC funding on a local EVM chain', () => {
   let chain: LocalChain;
   let h: Harness;
   const hotWalletKey = localChainKey('account-0');
+  /** A wallet of its own whose credits tell how far the watcher has scanned, and what it holds by now. */
+  let sentinel: { id: string; depositAddress: string };
+  let sentinelBalance = 0;
 
   beforeAll(async () => {
     chain = await startLocalChain();
@@ -30,29 +38,61 @@ describe('USDC funding on a local EVM chain', () => {
           chainId: chain.chainId,
           usdcContractAddress: chain.tokenAddress,
           confirmations: CONFIRMATIONS,
-          // The test scans the chain itself (pollOnce); the timer stays out of the way.
-          pollIntervalMs: 3_600_000,
+          pollIntervalMs: 50,
           maxBlockRange: 1_000,
           hotWalletPrivateKey: hotWalletKey,
         },
       },
     });
-  }, 30_000);
+    sentinel = (await verifiedUserWallet()).wallet;
+  }, budget(30_000));
   afterAll(async () => {
     await h?.close();
     await chain?.stop();
   });
 
-  const scanChain = () => h.platform.app.get(DepositWatchers).pollOnce('sandbox');
   const getWallet = async (walletId: string) =>
     (await h.http.get(`/v1/wallets/${walletId}`).set(sandbox)).body;
-  /** The saga hands a withdrawal to the payout runner; the payout is done once the runner is idle. */
-  const paidOut = async () => {
-    await h.platform.app.get(ConsumerHost).drain('sandbox', [WITHDRAWAL_PAYOUT_GROUP], 30_000);
-    await h.platform.app.get(WithdrawalPayouts).idle();
-  };
   const eventsOf = async (userId: string, eventName: string) =>
     (await h.http.get('/v1/events').query({ userId, eventName, limit: 100 }).set(sandbox)).body.items;
+
+  /** Sends 1 USDC to the sentinel wallet (in a block of its own: the local chain mines one per transaction). */
+  const toSentinel = async () => {
+    await chain.transfer(sentinel.depositAddress, USDC);
+    sentinelBalance += 1;
+  };
+  /**
+   * Resolves once the sentinel's transfers are credited: the watcher credits the blocks in order, so it has
+   * then scanned every block up to the last one sent to the sentinel (with the head it needed to confirm it).
+   */
+  const sentinelCredited = () =>
+    waitFor(async () => (await getWallet(sentinel.id)).balance === sentinelBalance, {
+      what: `the watcher to credit the sentinel wallet up to ${sentinelBalance} USDC`,
+      timeoutMs: 30_000,
+    });
+  /** Resolves once the watcher has scanned every block mined so far (a later sentinel transfer credited). */
+  const watcherCaughtUp = async () => {
+    await toSentinel();
+    await chain.mine(CONFIRMATIONS - 1);
+    await sentinelCredited();
+  };
+  /** Resolves with the wallet once a deposit is credited on it. */
+  const credited = async (walletId: string) => {
+    await waitFor(async () => (await getWallet(walletId)).balance !== 0, {
+      what: `a deposit credited on wallet ${walletId}`,
+      timeoutMs: 30_000,
+    });
+    return getWallet(walletId);
+  };
+  /** The saga hands a withdrawal to the payout runner: resolves once the user's Events tell its outcome. */
+  const paidOut = (userId: string) =>
+    waitFor(
+      async () =>
+        (await eventsOf(userId, 'withdrawal.confirmed')).length +
+          (await eventsOf(userId, 'withdrawal.rejected')).length >
+        0,
+      { what: `the withdrawal of user ${userId} to be confirmed or rejected`, timeoutMs: 30_000 },
+    );
 
   /** Steps 2-3 of the integration order: a user verified through the hosted KYC, hence active with a wallet. */
   async function verifiedUserWallet() {
@@ -77,17 +117,19 @@ describe('USDC funding on a local EVM chain', () => {
     expect(wallet).toMatchObject({ chain: `evm:${chain.chainId}`, currency: 'USDC', balance: 0 });
     expect(wallet.depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
 
+    // The sentinel's transfer goes in the block before: credited, it had the confirmations the user's lacks
+    // by one, so the watcher has seen the head this transfer is one confirmation short at.
+    await toSentinel();
     const transfer = await chain.transfer(wallet.depositAddress, 25_500_000n);
     await chain.mine(CONFIRMATIONS - 2);
-    await scanChain();
+    await sentinelCredited();
     expect((await getWallet(wallet.id)).balance).toBe(0); // one confirmation short
 
     await chain.mine(1);
-    await scanChain();
-    expect(await getWallet(wallet.id)).toMatchObject({ balance: 25.5, availableBalance: 25.5 });
+    expect(await credited(wallet.id)).toMatchObject({ balance: 25.5, availableBalance: 25.5 });
 
     await chain.mine(5);
-    await scanChain();
+    await watcherCaughtUp();
     expect((await getWallet(wallet.id)).balance).toBe(25.5);
 
     const confirmed = await eventsOf(userId, 'blockchainTransaction.confirmed');
@@ -107,7 +149,7 @@ describe('USDC funding on a local EVM chain', () => {
     const { wallet } = await verifiedUserWallet();
     await chain.transfer(chain.accounts[2].address, 7n * USDC);
     await chain.mine(CONFIRMATIONS);
-    await scanChain();
+    await watcherCaughtUp();
     expect((await getWallet(wallet.id)).balance).toBe(0);
   });
 
@@ -115,8 +157,7 @@ describe('USDC funding on a local EVM chain', () => {
     const { userId, wallet } = await verifiedUserWallet();
     await chain.transfer(wallet.depositAddress, 40n * USDC);
     await chain.mine(CONFIRMATIONS);
-    await scanChain();
-    expect((await getWallet(wallet.id)).balance).toBe(40);
+    expect((await credited(wallet.id)).balance).toBe(40);
 
     const recipient = chain.accounts[1].address;
     const before = await chain.tokenBalance(recipient);
@@ -125,7 +166,7 @@ describe('USDC funding on a local EVM chain', () => {
       .set({ ...sandbox, ...json })
       .send({ amount: 12.25, toAddress: recipient });
     expect(withdrawal.status).toBe(201);
-    await paidOut();
+    await paidOut(userId);
 
     expect(await chain.tokenBalance(recipient)).toBe(before + 12_250_000n);
     expect(await getWallet(wallet.id)).toMatchObject({
@@ -139,14 +180,13 @@ describe('USDC funding on a local EVM chain', () => {
     expect(receipt.status).toBe('success');
     expect(paid.data.blockHeight).toBe(Number(receipt.blockNumber));
     expect(JSON.parse(paid.data.rawTxReceipt)).toMatchObject({ transactionHash: paid.data.hash });
-  }, 30_000);
+  }, budget(30_000));
 
   it('rejects a withdrawal the hot wallet cannot pay, and gives the money back', async () => {
     const { userId, wallet } = await verifiedUserWallet();
     await chain.transfer(wallet.depositAddress, 5_000n * USDC);
     await chain.mine(CONFIRMATIONS);
-    await scanChain();
-    const balance = (await getWallet(wallet.id)).balance;
+    const balance = (await credited(wallet.id)).balance;
     expect(balance).toBe(5_000);
 
     // More than the hot wallet holds (it was funded with 1,000 USDC).
@@ -155,7 +195,7 @@ describe('USDC funding on a local EVM chain', () => {
       .set({ ...sandbox, ...json })
       .send({ amount: 2_000, toAddress: chain.accounts[1].address });
     expect(withdrawal.status).toBe(201);
-    await paidOut();
+    await paidOut(userId);
 
     const [rejected] = await eventsOf(userId, 'withdrawal.rejected');
     expect(rejected.data).toMatchObject({ hash: null });
@@ -165,7 +205,7 @@ describe('USDC funding on a local EVM chain', () => {
       availableBalance: 5_000,
       pendingHolds: 0,
     });
-  }, 30_000);
+  }, budget(30_000));
 });
 
 /**
@@ -193,45 +233,47 @@ describe('deposits racing wallet creation and new blocks on a local EVM chain', 
         },
       },
     });
-  }, 30_000);
+  }, budget(30_000));
   afterAll(async () => {
     await h?.close();
     await chain?.stop();
   });
 
+  /** A new user, activated by staff (no KYC: the wallet is provisioned at once), and its wallet. */
+  async function activatedUserWallet() {
+    const user = await h.http
+      .post('/v1/users')
+      .set({ ...sandbox, ...json })
+      .send(newUserBody());
+    expect((await changeUserStatusAsOperator(h, user.body.id, 'active')).status).toBe(200);
+    const listed = await h.http.get('/v1/wallets').query({ userId: user.body.id }).set(sandbox);
+    expect(listed.body.items).toHaveLength(1);
+    return { userId: user.body.id as string, wallet: listed.body.items[0] };
+  }
+  const balanceOf = async (walletId: string) =>
+    (await h.http.get(`/v1/wallets/${walletId}`).set(sandbox)).body.balance;
+
   it('credits every transfer sent as soon as the wallet exists exactly once, while blocks keep coming', async () => {
-    const caller = {
-      distributorId: h.platform.distributorId,
-      environment: 'sandbox' as const,
-      requestId: 'deposit-race',
-      program: { allowedCountries: ['FR'], b2b: false, prepaid: false, kycImportEnabled: false },
-    };
-    const watchers = h.platform.app.get(DepositWatchers);
-    // Besides the watcher's own timer, polls back to back: one may read the head between the node moving it
-    // and storing the block's logs. In the second half of the rounds, empty blocks keep coming too.
+    // On the one-process platform, besides the watcher's own timer, the test polls back to back (in process):
+    // one may read the head between the node moving it and storing the block's logs. When split, the
+    // watcher's 10 ms timer is the only poller. In the second half of the rounds, empty blocks keep coming too.
+    const watchers = h.topology === 'one-process' ? h.platform.app.get(DepositWatchers) : null;
     let racing = true;
     let mining = false;
     const race = async (step: () => Promise<unknown>) => {
       while (racing) await step();
     };
     const racers = [
-      race(() => watchers.pollOnce('sandbox')),
       race(() => (mining ? chain.mine(1) : new Promise((resolve) => setImmediate(resolve)))),
+      ...(watchers ? [race(() => watchers.pollOnce('sandbox'))] : []),
     ];
     const sent: { userId: string; walletId: string; amount: number; hash: string }[] = [];
     try {
       for (let round = 1; round <= ROUNDS; round++) {
         mining = round > ROUNDS / 2;
-        const user = await h.http
-          .post('/v1/users')
-          .set({ ...sandbox, ...json })
-          .send(newUserBody());
-        await h.platform.app.get(UsersService).changeStatus(caller, user.body.id, 'active');
-        const listed = await h.http.get('/v1/wallets').query({ userId: user.body.id }).set(sandbox);
-        expect(listed.body.items).toHaveLength(1);
-        const wallet = listed.body.items[0];
+        const { userId, wallet } = await activatedUserWallet();
         const transfer = await chain.transfer(wallet.depositAddress, BigInt(round) * USDC);
-        sent.push({ userId: user.body.id, walletId: wallet.id, amount: round, hash: transfer.hash });
+        sent.push({ userId, walletId: wallet.id, amount: round, hash: transfer.hash });
       }
     } finally {
       racing = false;
@@ -239,15 +281,21 @@ describe('deposits racing wallet creation and new blocks on a local EVM chain', 
     }
 
     for (const { walletId, amount } of sent) {
-      await waitFor(
-        async () => (await h.http.get(`/v1/wallets/${walletId}`).set(sandbox)).body.balance === amount,
-        { what: `the ${amount} USDC transfer to wallet ${walletId} to be credited`, timeoutMs: 30_000 },
-      );
+      await waitFor(async () => (await balanceOf(walletId)) === amount, {
+        what: `the ${amount} USDC transfer to wallet ${walletId} to be credited`,
+        timeoutMs: 30_000,
+      });
     }
-    // Polls go on: a credit given twice would show in the balances and the Events.
-    await watchers.pollOnce('sandbox');
+    // Polls go on: a credit given twice would show in the balances and the Events. A transfer sent after every
+    // other, credited, says the watcher has scanned past them all (it credits the blocks in order).
+    const last = await activatedUserWallet();
+    await chain.transfer(last.wallet.depositAddress, USDC);
+    await waitFor(async () => (await balanceOf(last.wallet.id)) === 1, {
+      what: 'a transfer sent after the others to be credited',
+      timeoutMs: 30_000,
+    });
     for (const { userId, walletId, amount, hash } of sent) {
-      expect((await h.http.get(`/v1/wallets/${walletId}`).set(sandbox)).body.balance).toBe(amount);
+      expect(await balanceOf(walletId)).toBe(amount);
       const confirmed = await h.http
         .get('/v1/events')
         .query({ userId, eventName: 'blockchainTransaction.confirmed' })
@@ -256,5 +304,5 @@ describe('deposits racing wallet creation and new blocks on a local EVM chain', 
         confirmed.body.items.map((e: { data: { transactionHash: string } }) => e.data.transactionHash),
       ).toEqual([hash]);
     }
-  }, 120_000);
+  }, budget(120_000));
 });

@@ -1,15 +1,24 @@
 import { DEFAULT_PROGRAM_AUTHORIZATION } from '@cip/authorizations/contract';
-import { ConsumerHost } from '@cip/shared/infrastructure';
-import { METRICS, type PlatformMetrics } from '@cip/shared/runtime';
+import { systemClock } from '@cip/shared/runtime';
+import { waitFor } from '@cip/shared/testing';
 import { SIMULATED_SETTLEMENT_ADDRESS } from '@cip/wallets/chain';
-import { SettlementBatches, SettlementRunner } from '@cip/wallets/service';
-import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
-import { Harness, startHarness } from './testing/platform-harness';
+import { SettlementBatches, type SettlementCutReport } from '@cip/wallets/service';
+import {
+  activeUserWithWallet,
+  distributorCalls,
+  issuerLinked,
+  withSandboxLog,
+} from './testing/cardholders';
+import { cli, Harness, startHarness } from './testing/platform-harness';
 
-// Settlement in the embedded runtime on the sandbox's simulated chain: card payments made and cleared
-// through the sandbox card network, a settlement run, and the blockchainTransaction.confirmed Events a
+// Settlement on the sandbox's simulated chain, on both topologies: card payments made and cleared through the
+// sandbox card network, a settlement run cut by the operator's CLI (`cli settlement run`) and paid by the
+// running platform (the wallets service when split), and the blockchainTransaction.confirmed Events a
 // distributor reads. The same path on a real EVM chain (ganache), with kill -9, is in
 // settlement-crash.e2e.spec.ts.
+
+/** A CLI run starts a node process (seconds on a loaded machine); a test makes one or two. */
+const CLI_RUNS_TIMEOUT_MS = 90_000;
 
 describe('settlement of cleared card payments on the simulated chain', () => {
   let h: Harness;
@@ -24,13 +33,33 @@ describe('settlement of cleared card payments on the simulated chain', () => {
     await h?.close();
   });
 
-  const caughtUp = () => h.platform.app.get(ConsumerHost).drain('sandbox');
-  const runSettlement = async () => {
-    await caughtUp();
-    return h.platform.app.get(SettlementRunner).runNow('sandbox');
+  /** The batches cut now, as an operator cuts them: the platform pays them (within a second while it runs). */
+  const runSettlement = async (): Promise<SettlementCutReport> =>
+    JSON.parse(await cli(h.dataDir, ['settlement', 'run', '--env', 'sandbox', '--json']));
+  /** A batch as recorded on the sandbox log (read as the CLI reads it: DATA_DIR's stores when split). */
+  const batchOf = (batchId: string) =>
+    withSandboxLog(h, (log) =>
+      new SettlementBatches(
+        {
+          eventStore: () => log.eventStore,
+          payout: () => {
+            throw new Error('the test only reads batches');
+          },
+          settlementAddressOf: () => null,
+        },
+        systemClock,
+      ).batch('sandbox', batchId),
+    );
+  /** Resolves with the batch once the platform paid it (confirmed or failed). */
+  const settledBatch = async (batchId: string) => {
+    await waitFor(async () => (await batchOf(batchId)).status !== 'open', {
+      what: `settlement batch ${batchId} to be paid by the platform`,
+      timeoutMs: 30_000,
+    });
+    return batchOf(batchId);
   };
+  // The Events list is read-your-writes: what was appended before the call is in it.
   const chainEventsOf = async (userId: string) => {
-    await caughtUp();
     const response = await get('/v1/events', {
       userId,
       eventName: 'blockchainTransaction.confirmed',
@@ -84,12 +113,16 @@ describe('settlement of cleared card payments on the simulated chain', () => {
     const run = await runSettlement();
     const net = 25_000_000 + 4_500_000 + 10_000_000 - 3_000_000;
     expect(run.batches).toEqual([
-      expect.objectContaining({ distributorId: h.platform.distributorId, amount: net, items: 4 }),
+      expect.objectContaining({ distributorId: h.distributorId, amount: net, items: 4 }),
     ]);
-    expect(run.settled).toEqual([expect.objectContaining({ outcome: 'confirmed', amount: net })]);
-    const [{ transactionHash, blockNumber, batchId }] = run.settled;
-    const batch = await h.platform.app.get(SettlementBatches).batch('sandbox', batchId);
-    expect(batch).toMatchObject({ settlementAddress: SIMULATED_SETTLEMENT_ADDRESS, amount: net });
+    const [{ batchId }] = run.batches;
+    const batch = await settledBatch(batchId);
+    expect(batch).toMatchObject({
+      status: 'confirmed',
+      amount: net,
+      settlementAddress: SIMULATED_SETTLEMENT_ADDRESS,
+    });
+    const { transactionHash, blockNumber } = batch as { transactionHash: string; blockNumber: number };
 
     const adaEvents = await chainEventsOf(ada.userId);
     expect(adaEvents).toEqual([
@@ -136,9 +169,10 @@ describe('settlement of cleared card payments on the simulated chain', () => {
     expect((await runSettlement()).batches).toEqual([]);
     expect(await chainEventsOf(ada.userId)).toHaveLength(1);
 
-    const metrics = await h.platform.app.get<PlatformMetrics>(METRICS).registry.metrics();
+    // The process that paid the batch counts it (the wallets service's /metrics when split).
+    const metrics = await (await fetch(`${h.systemUrl('wallets')}/metrics`)).text();
     expect(metrics).toContain('wallet_settlement_batches_total{environment="sandbox",outcome="confirmed"}');
-  });
+  }, CLI_RUNS_TIMEOUT_MS);
 
   it("does not mix one program's payments into another's batch, each sent to its program's address", async () => {
     // The other program has its own settlement address (its settings); ours uses the configured one.
@@ -171,7 +205,7 @@ describe('settlement of cleared card payments on the simulated chain', () => {
           items: 1,
         }),
         expect.objectContaining({
-          distributorId: h.platform.distributorId,
+          distributorId: h.distributorId,
           amount: 2_000_000,
           items: 1,
         }),
@@ -180,13 +214,12 @@ describe('settlement of cleared card payments on the simulated chain', () => {
     expect(run.batches).toHaveLength(2);
     const addressOf = async (distributorId: string) => {
       const { batchId } = run.batches.find((batch) => batch.distributorId === distributorId)!;
-      const batch = await h.platform.app.get(SettlementBatches).batch('sandbox', batchId);
+      const batch = await settledBatch(batchId);
       return batch.status === 'absent' ? null : batch.settlementAddress;
     };
     expect(await addressOf(other.distributorId)).toBe(theirAddress);
-    expect(await addressOf(h.platform.distributorId)).toBe(SIMULATED_SETTLEMENT_ADDRESS);
+    expect(await addressOf(h.distributorId)).toBe(SIMULATED_SETTLEMENT_ADDRESS);
     // Each distributor reads its own Events only.
-    await caughtUp();
     const mine = await get('/v1/events', {
       userId: theirs.userId,
       eventName: 'blockchainTransaction.confirmed',
@@ -207,5 +240,5 @@ describe('settlement of cleared card payments on the simulated chain', () => {
     ).toEqual([
       expect.objectContaining({ data: expect.objectContaining({ type: 'settlement', amount: 8_000_000 }) }),
     ]);
-  });
+  }, CLI_RUNS_TIMEOUT_MS);
 });

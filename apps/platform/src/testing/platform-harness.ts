@@ -11,6 +11,7 @@ import {
 } from '@cip/platform/topologies';
 import {
   createLogger,
+  EvmChainConfig,
   Logger,
   ManualClock,
   PlatformConfig,
@@ -89,7 +90,7 @@ export interface HarnessOptions {
   webhookBreakerResetTimeoutMs?: number;
   /** Reopen an existing data directory (restart tests); a fresh one otherwise. */
   dataDir?: string;
-  /** EVM chains of the wallets context (a local ganache chain in the funding tests). One-process only. */
+  /** EVM chains of the wallets context (a local ganache chain in the funding tests); split: CHAIN_*_<ENV>. */
   chains?: PlatformConfig['chains'];
   /** PUBLIC_BASE_URL; links start with the listening URL without it. */
   publicBaseUrl?: string;
@@ -135,7 +136,7 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
       chains: options.chains ?? {},
       publicBaseUrl: options.publicBaseUrl,
       cardNetwork: options.cardNetwork,
-      // Tests run settlement on demand (SettlementRunner.runNow); no batch is cut behind their back.
+      // Tests cut settlement batches on demand (the CLI's `settlement run`); none is cut behind their back.
       settlement: options.settlement ?? { ...config.settlement, intervalMs: 0 },
     },
     {
@@ -174,7 +175,6 @@ const ONE_PROCESS_OPTIONS = [
   'logger',
   'linkIssuer',
   'dashboardDir',
-  'chains',
   'webhookBreakerResetTimeoutMs',
 ] as const;
 
@@ -209,6 +209,8 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
   for (const environment of ['sandbox', 'production'] as const) {
     const address = options.settlement?.addresses[environment];
     if (address) env[`SETTLEMENT_ADDRESS_${environment.toUpperCase()}`] = address;
+    const chain = options.chains?.[environment];
+    if (chain) Object.assign(env, chainVariables(chain, environment));
   }
   const starting = startSplitTopologyOnFreePorts({
     dataDir,
@@ -271,6 +273,25 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     await topology.close();
     throw error;
   }
+}
+
+/** An environment's EVM chain as the wallets service reads it (CHAIN_*_<ENV>, `evmChainConfig`). */
+function chainVariables(chain: EvmChainConfig, environment: 'sandbox' | 'production'): NodeJS.ProcessEnv {
+  const values: Record<string, string | number | undefined> = {
+    CHAIN_RPC_URL: chain.rpcUrl,
+    CHAIN_ID: chain.chainId,
+    USDC_CONTRACT_ADDRESS: chain.usdcContractAddress,
+    CHAIN_CONFIRMATIONS: chain.confirmations,
+    CHAIN_POLL_INTERVAL_MS: chain.pollIntervalMs,
+    CHAIN_MAX_BLOCK_RANGE: chain.maxBlockRange,
+    CHAIN_START_BLOCK: chain.startBlock,
+    HOT_WALLET_PRIVATE_KEY: chain.hotWalletPrivateKey,
+  };
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [`${name}_${environment.toUpperCase()}`, String(value)]),
+  );
 }
 
 /**

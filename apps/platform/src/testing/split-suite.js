@@ -15,6 +15,7 @@ module.exports = {
     'apps/platform/src/card-payments-journey.e2e.spec.ts',
     'apps/platform/src/card-reveal.e2e.spec.ts', // expiry, audit/logs one-process only (clock, logger)
     'apps/platform/src/cards.e2e.spec.ts',
+    'apps/platform/src/chain-funding.e2e.spec.ts', // the test's own back-to-back polls one-process only
     'apps/platform/src/http-timeouts.e2e.spec.ts',
     'apps/platform/src/input-rules.e2e.spec.ts',
     'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
@@ -24,6 +25,7 @@ module.exports = {
     'apps/platform/src/personal-data.e2e.spec.ts',
     'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered creation one-process only (CardsService)
     'apps/platform/src/public-base-url.e2e.spec.ts',
+    'apps/platform/src/settlement.e2e.spec.ts',
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
     'apps/platform/src/three-ds.e2e.spec.ts', // the fail-closed expiry one-process only (ManualClock, sweep)
     'apps/platform/src/tokenization.e2e.spec.ts', // saga redelivery, a late token one-process only (in process)
@@ -46,15 +48,12 @@ module.exports = {
     'apps/platform/src/backoffice-sessions.e2e.spec.ts':
       'ManualClock (session expiry), a custom logger, dashboardDir',
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/chain-funding.e2e.spec.ts': 'EVM chains (ganache) and in-process deposit watchers',
     'apps/platform/src/crash-recovery.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/dashboard.e2e.spec.ts': 'not yet: headless Chromium, h.staff, CardVerificationApi',
     'apps/platform/src/idempotency-crash-split.e2e.spec.ts':
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
-    'apps/platform/src/settlement.e2e.spec.ts':
-      'SettlementRunner.runNow and batch details in process (the CLI cuts batches; not ported yet)',
     'apps/platform/src/startup.e2e.spec.ts': 'spawns the one-process platform (npm start) itself',
     'apps/platform/src/three-ds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/webhooks-retries.e2e.spec.ts':
