@@ -7,7 +7,7 @@ import {
   WalletView,
   walletsProjection,
 } from '@cip/wallets/read-models';
-import { getAddress, isAddress } from 'viem';
+import { checksum as getAddress, validate as isAddress } from 'ox/Address';
 import { walletIdOf, type WalletStreams } from './wallet-streams';
 
 /** The reads of the API: wallets by id (folded from their stream) and lists from the read models. */

@@ -5,7 +5,7 @@ import type { JournaledPayout } from '@cip/wallets/chain';
 import type { LedgerContext, WithdrawalInput } from '@cip/wallets/contract';
 import { isWallet, minorFromBigInt, walletDecider, walletEvents } from '@cip/wallets/domain';
 import { TRANSACTIONS_COLLECTION, TransactionRecord } from '@cip/wallets/read-models';
-import { getAddress, isAddress } from 'viem';
+import { checksum as getAddress, validate as isAddress } from 'ox/Address';
 import type { WalletQueries } from './wallet-queries';
 import type { WalletStreams } from './wallet-streams';
 
