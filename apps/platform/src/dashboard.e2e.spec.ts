@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
-import { CARD_VERIFICATION_API, type CardVerificationApi } from '@cip/cards/contract';
 import { waitFor, WebhookReceiver } from '@cip/shared/testing';
-import { activeUserWithWallet } from './testing/cardholders';
+import { activeUserWithWallet, issuerLinked, vaultSecretsOf } from './testing/cardholders';
 import { describeWithChromium, launchChromium } from './testing/headless-chromium';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 
@@ -58,6 +57,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
   let receiver: WebhookReceiver;
   let base: string;
   const api = { 'x-api-key': SANDBOX_KEY, 'content-type': 'application/json' };
+  const merchant = { name: 'Corner Cafe', city: 'Paris', country: 'FR', mcc: '5814' };
   const staff: Record<'admin' | 'compliance' | 'support' | 'viewer', Staff> = {} as never;
   // The platform's state the pages act on, made over /v1 as a distributor would.
   let cardholder: { userId: string; walletId: string; email: string };
@@ -150,13 +150,10 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
 
   it('an admin accepts the invitation and signs in with a password and a TOTP code; a planted cookie is not the session', async () => {
     // The first admin, as `cli staff create-admin` makes it: an invitation link.
-    const { invitation } = await h.staff.invite(
-      { email: 'admin@example.com', name: 'Ada Admin', role: 'admin' },
-      null,
-    );
+    const { invitationUrl } = await h.inviteStaff('admin', { email: 'admin@example.com', name: 'Ada Admin' });
     const context = await newContext();
     const page = await context.newPage();
-    const authenticator = await acceptInvitation(page, invitation.url);
+    const authenticator = await acceptInvitation(page, invitationUrl);
     // Session fixation: a cookie planted before sign-in is never promoted to the session.
     const { hostname } = new URL(base);
     await context.addCookies([
@@ -253,13 +250,17 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
   });
 
   it('support unblocks a card blocked by three wrong PIN/CVV2 entries', async () => {
-    const verification = h.platform.app.get<CardVerificationApi>(CARD_VERIFICATION_API);
-    for (const authorizationId of ['aut-1', 'aut-2', 'aut-3']) {
-      await verification.recordVerification('sandbox', blockedCard, {
-        authorizationId,
-        method: 'pin',
-        ok: false,
-      });
+    // Three payments at the sandbox's card network with a wrong CVV2, as someone guessing it would make.
+    await issuerLinked(h);
+    const { cvv2 } = await vaultSecretsOf(h, blockedCard);
+    const wrong = String((Number(cvv2) + 1) % 1000).padStart(3, '0');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const declined = await h.http
+        .post('/v1/simulate/authorization')
+        .set(api)
+        .send({ cardId: blockedCard, amount: 1, currency: 'USD', merchant, cvv2: wrong });
+      expect(declined.status).toBe(200);
+      expect(declined.body.network).toMatchObject({ requestMti: '0100', responseCode: 'N7' });
     }
     expect(await card(blockedCard)).toMatchObject({ status: 'frozen', blocks: ['pin_cvv_attempts'] });
     const { page } = staff.support;
@@ -332,6 +333,9 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     const { page } = staff.admin;
     await menu(page, 'Audit log');
     await heading(page, 'Audit log');
+    // Each one looked up with the Action filter, as a person would: on the split topology the harness's own
+    // operator actions (its admin creates the other distributor and its key) are in the log too.
+    const filter = page.getByRole('textbox', { name: 'Action' });
     for (const action of [
       'kyc.review',
       'card.hold.place',
@@ -343,9 +347,13 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
       'distributor.create',
       'program.configure',
     ]) {
+      await filter.fill(action);
       await page.getByRole('cell', { name: action, exact: true }).first().waitFor();
     }
+    await filter.fill('card.unfreeze');
     await page.getByRole('row').filter({ hasText: 'refused: card_unfreeze_blocked_error' }).waitFor();
+    await filter.clear();
+    await page.getByRole('cell', { name: 'program.configure', exact: true }).waitFor();
     await shot(page, 'audit-log');
 
     // The user found by email.
@@ -372,7 +380,6 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     await shot(page, 'user');
   });
 
-  // After the audit log test: its first page holds the actions above.
   it('support freezes a user from the user page; the status shown follows', async () => {
     const holder = await activeUserWithWallet(h);
     const { page } = staff.support;
@@ -433,7 +440,7 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
 
     // A page of another origin (the platform's /v1 port: same site, so the cookie goes along) auto-posts a
     // form to the operator API in the admin's browser.
-    const evil = `${h.platform.url}/evil.html`;
+    const evil = `${h.url}/evil.html`;
     await page.route(evil, (route) =>
       route.fulfill({
         contentType: 'text/html',
@@ -453,9 +460,9 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
 
   it('wrong codes lock an account and the sign-in page says for how long; the admin unlocks it, changes its role, disables it', async () => {
     const email = 'lou@example.com';
-    const { invitation } = await h.staff.invite({ email, name: 'Lou', role: 'viewer' }, null);
+    const { invitationUrl } = await h.inviteStaff('viewer', { email, name: 'Lou' });
     const page = await (await newContext()).newPage();
-    const authenticator = await acceptInvitation(page, invitation.url);
+    const authenticator = await acceptInvitation(page, invitationUrl);
     await page.getByRole('link', { name: 'Go to sign-in' }).click();
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);

@@ -57,8 +57,15 @@ export interface Harness {
   systemUrl(service: string): string;
   /** The operator API: every response is checked against /operator/v1/openapi.json when awaited. */
   operatorHttp: ReturnType<typeof request>;
-  /** The staff service of the operator app: ONE-PROCESS ONLY (`signInStaff` works on both). */
-  staff: StaffService;
+  /**
+   * A staff member of `role` invited as an operator does (in process on the one-process platform; by the
+   * CLI's `staff create-admin` on DATA_DIR, or an admin over the operator API, on the split topology), not
+   * accepted yet: the invitation link a person opens in a browser.
+   */
+  inviteStaff(
+    role: StaffRole,
+    who: { email: string; name: string },
+  ): Promise<{ staffId: string; invitationUrl: string }>;
   /**
    * A new staff member of `role`, invited (in process on the one-process platform; by the CLI's `staff
    * create-admin` on DATA_DIR, or an admin over the operator API, on the split topology), its invitation
@@ -158,12 +165,11 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
     dataDir,
     platform: () => platform,
     distributors: () => platform.app.get(DistributorsService),
-    staff: () => staff,
     systemUrl: () => platform.url,
     now: () => clock.now(),
-    async invite(email, role) {
-      const { staff: invited, invitation } = await staff.invite({ email, name: `Staff ${role}`, role }, null);
-      return { staffId: invited.id, token: tokenOf(invitation.url) };
+    async invite({ email, name }, role) {
+      const { staff: invited, invitation } = await staff.invite({ email, name, role }, null);
+      return { staffId: invited.id, invitationUrl: invitation.url };
     },
     close: () => platform.close(),
   });
@@ -230,37 +236,31 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     dataDir,
     platform: () => oneProcessOnly('h.platform'),
     distributors: () => oneProcessOnly('h.distributors'),
-    staff: () => oneProcessOnly('h.staff'),
     systemUrl(service) {
       const process = topology.services.find((candidate) => candidate.name === service);
       if (!process) throw new Error(`No process named ${service} in the split topology`);
       return `http://127.0.0.1:${process.ports.health}`;
     },
     now: () => new Date(),
-    async invite(email, role, harness) {
+    async invite({ email, name }, role, harness) {
       if (role === 'admin') {
-        // As an operator invites the first admin of a running platform: the CLI on its DATA_DIR.
+        // As an operator invites the first admin of a running platform: the CLI on its DATA_DIR, configured
+        // as the platform is (where staff reach the dashboard, which its invitation links start with).
         const invited = JSON.parse(
-          await cli(dataDir, [
-            'staff',
-            'create-admin',
-            '--email',
-            email,
-            '--name',
-            `Staff ${role}`,
-            '--json',
-          ]),
+          await cli(dataDir, ['staff', 'create-admin', '--email', email, '--name', name, '--json'], {
+            DASHBOARD_PUBLIC_URL: topology.dashboardUrl,
+          }),
         );
-        return { staffId: invited.staff.id, token: tokenOf(invited.invitation.url) };
+        return { staffId: invited.staff.id, invitationUrl: invited.invitation.url };
       }
       // Any other role is invited by an admin, over the operator API.
       const admin = await harness.operatorAdmin();
       const invited = await harness.operatorHttp
         .post('/operator/v1/staff')
         .set(admin.headers)
-        .send({ email, name: `Staff ${role}`, role })
+        .send({ email, name, role })
         .expect(201);
-      return { staffId: invited.body.staff.id, token: tokenOf(invited.body.invitation.url) };
+      return { staffId: invited.body.staff.id, invitationUrl: invited.body.invitation.url };
     },
     async close() {
       splitStarts.delete(starting);
@@ -339,12 +339,15 @@ interface TopologyParts {
   dataDir: string;
   platform(): RunningPlatform;
   distributors(): DistributorsService;
-  staff(): StaffService;
   systemUrl(service: string): string;
   /** The platform's time, for the TOTP codes. */
   now(): Date;
   /** Invites a staff member as an operator would (`harness`: its operator API): their id and invitation token. */
-  invite(email: string, role: StaffRole, harness: Harness): Promise<{ staffId: string; token: string }>;
+  invite(
+    who: { email: string; name: string },
+    role: StaffRole,
+    harness: Harness,
+  ): Promise<{ staffId: string; invitationUrl: string }>;
   close(): Promise<void>;
 }
 
@@ -368,13 +371,16 @@ async function harnessOver(parts: TopologyParts): Promise<Harness> {
     dashboardUrl: parts.dashboardUrl,
     systemUrl: (service) => parts.systemUrl(service),
     operatorHttp,
-    get staff() {
-      return parts.staff();
-    },
+    inviteStaff: (role, who) => parts.invite(who, role, harness),
     async signInStaff(role = 'admin', { email } = {}) {
       counter++;
       const address = email ?? `${role}-${process.pid}-${counter}@example.com`;
-      const { staffId, token } = await parts.invite(address, role, harness);
+      const { staffId, invitationUrl } = await parts.invite(
+        { email: address, name: `Staff ${role}` },
+        role,
+        harness,
+      );
+      const token = tokenOf(invitationUrl);
       const pending = await operatorHttp.get(`/operator/v1/invitations/${token}`).expect(200);
       const secret: string = pending.body.totp.secret;
       const password = `correct horse ${counter} battery staple`;
@@ -476,10 +482,10 @@ function oneProcessOnly(what: string): never {
 }
 
 /** Runs the built CLI on `dataDir` as an operator does (`npm run cli -- ...`); resolves with what it printed. */
-export async function cli(dataDir: string, argv: string[]): Promise<string> {
+export async function cli(dataDir: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)(process.execPath, [builtAppMain('cli'), ...argv], {
-      env: { ...process.env, DATA_DIR: dataDir },
+      env: { ...process.env, ...env, DATA_DIR: dataDir },
     });
     return stdout;
   } catch (error) {

@@ -16,6 +16,7 @@ module.exports = {
     'apps/platform/src/card-reveal.e2e.spec.ts', // expiry, audit/logs one-process only (clock, logger)
     'apps/platform/src/cards.e2e.spec.ts',
     'apps/platform/src/chain-funding.e2e.spec.ts', // the test's own back-to-back polls one-process only
+    'apps/platform/src/dashboard.e2e.spec.ts',
     'apps/platform/src/http-timeouts.e2e.spec.ts',
     'apps/platform/src/input-rules.e2e.spec.ts',
     'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
@@ -49,7 +50,6 @@ module.exports = {
       'ManualClock (session expiry), a custom logger, dashboardDir',
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/crash-recovery.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/dashboard.e2e.spec.ts': 'not yet: headless Chromium, h.staff, CardVerificationApi',
     'apps/platform/src/idempotency-crash-split.e2e.spec.ts':
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
