@@ -1,5 +1,4 @@
 import { AUTHORIZATIONS_API, type AuthorizationsApi } from '@cip/authorizations/contract';
-import { AuthorizationExpiryScheduler } from '@cip/authorizations/service';
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { encryptPinBlock, F, IsoMessage, IsoServer, pinBlockFormat0, SANDBOX_ZPK } from '@cip/shared/iso8583';
 import { ManualClock } from '@cip/shared/runtime';
@@ -13,7 +12,7 @@ import {
   vaultSecretsOf,
 } from './testing/cardholders';
 import { Harness, SANDBOX_KEY, startHarness } from './testing/platform-harness';
-import { e2eTopology, itOnOneProcess } from './testing/topology';
+import { itOnOneProcess } from './testing/topology';
 
 // The issuer side of the card network over a real loopback link: the test's IsoServer plays the network
 // (as the simulator does) and sends real 0100, 0120 and 0400 messages; the platform answers as the issuer.
@@ -45,10 +44,10 @@ describe('card authorizations over the ISO 8583 link', () => {
   beforeAll(async () => {
     network = new IsoServer({ requestTimeoutMs: 20_000 });
     const port = await network.listen(0);
-    // One process: the test's clock (the hold expiry test moves it). Split: the real clock, the issuer of
-    // the authorizations service linked to the test's network.
+    // The test's clock (the hold expiry test moves it; on the split topology every process reads it) and its
+    // network, which the issuer (of the authorizations service, on split) links to.
     const cardNetwork = { host: '127.0.0.1', port };
-    h = await startHarness(e2eTopology() === 'split' ? { cardNetwork } : { clock, cardNetwork });
+    h = await startHarness({ clock, cardNetwork });
     await waitFor(() => network.connections.size === 1, { what: 'the issuer connected to the network' });
   });
   afterAll(async () => {
@@ -70,7 +69,7 @@ describe('card authorizations over the ISO 8583 link', () => {
     expect(at).toBeGreaterThanOrEqual(before.getTime());
     expect(at).toBeLessThanOrEqual(after.getTime());
   };
-  const now = () => (h.topology === 'split' ? new Date() : clock.now());
+  const now = () => clock.now();
 
   async function fundedCard(usd: number): Promise<Card> {
     const holder = await activeUserWithWallet(h);
@@ -413,30 +412,24 @@ describe('card authorizations over the ISO 8583 link', () => {
     expect(events).toHaveLength(10);
   });
 
-  itOnOneProcess(
-    'a ManualClock past the 7 days, the in-process expiry scheduler',
-    "expires an uncleared hold after the program's 7 days, releasing it (cardAuthorization.expired)",
-    async () => {
-      const card = await fundedCard(100);
-      expect((await send(authorization(card, 2000))).code).toBe('00');
-      const scheduler = h.platform.app.get(AuthorizationExpiryScheduler);
-      clock.advance(7 * DAY_MS - 1);
-      await scheduler.runDue();
-      expect(await authorizationsOf(card.cardId)).toEqual([expect.objectContaining({ status: 'confirmed' })]);
-      clock.advance(1);
-      await scheduler.runDue();
-      expect(await authorizationsOf(card.cardId)).toEqual([
-        expect.objectContaining({ status: 'expired', expiresAt: null }),
-      ]);
-      expect(await walletOf(card.walletId)).toMatchObject({ balance: 100, availableBalance: 100 });
-      const expired = (
-        await get('/v1/events', { userId: card.userId, eventName: 'cardAuthorization.expired' })
-      ).body.items;
-      expect(expired).toEqual([
-        expect.objectContaining({ data: expect.objectContaining({ expiredAmount: 20 }) }),
-      ]);
-    },
-  );
+  it("expires an uncleared hold after the program's 7 days, releasing it (cardAuthorization.expired)", async () => {
+    const card = await fundedCard(100);
+    expect((await send(authorization(card, 2000))).code).toBe('00');
+    clock.advance(7 * DAY_MS - 1);
+    await h.sweepDue('authorizations');
+    expect(await authorizationsOf(card.cardId)).toEqual([expect.objectContaining({ status: 'confirmed' })]);
+    clock.advance(1);
+    await h.sweepDue('authorizations');
+    expect(await authorizationsOf(card.cardId)).toEqual([
+      expect.objectContaining({ status: 'expired', expiresAt: null }),
+    ]);
+    expect(await walletOf(card.walletId)).toMatchObject({ balance: 100, availableBalance: 100 });
+    const expired = (await get('/v1/events', { userId: card.userId, eventName: 'cardAuthorization.expired' }))
+      .body.items;
+    expect(expired).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ expiredAmount: 20 }) }),
+    ]);
+  });
 
   it('lists by status and user, and keeps another distributor out', async () => {
     const card = await fundedCard(100);

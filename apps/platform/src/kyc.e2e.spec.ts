@@ -1,10 +1,8 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { ManualClock } from '@cip/shared/runtime';
 import { waitFor } from '@cip/shared/testing';
-import { KycExpiryScheduler } from '@cip/kyc/service';
 import request from 'supertest';
 import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
-import { e2eTopology, itOnOneProcess } from './testing/topology';
 
 const DAY = 24 * 60 * 60 * 1000;
 const json = { 'content-type': 'application/json' };
@@ -23,12 +21,11 @@ const identityForm = {
 
 describe('KYC over /v1 and the hosted page, as a distributor and its user meet them', () => {
   let h: Harness;
-  // The expiry tests move the platform's clock: only the one-process platform takes one (itOnOneProcess).
+  // The expiry tests move the platform's clock (on the split topology, every process reads it).
   const clock = new ManualClock('2026-03-01T09:00:00.000Z');
-  const expiryNeeds = 'the 14-day expiry needs the injected clock and the in-process KycExpiryScheduler';
 
   beforeAll(async () => {
-    h = await startHarness(e2eTopology() === 'one-process' ? { clock } : {});
+    h = await startHarness({ clock });
   });
   afterAll(async () => {
     await h.close();
@@ -318,46 +315,41 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
   });
 
   describe('link expiry after 14 days, and resume', () => {
-    itOnOneProcess(
-      expiryNeeds,
-      'expires a link 14 days after creation, not a millisecond before, then resumes it with a new link',
-      async () => {
-        const kyc = await startFull();
-        const scheduler = h.platform.app.get(KycExpiryScheduler);
+    it('expires a link 14 days after creation, not a millisecond before, then resumes it with a new link', async () => {
+      const kyc = await startFull();
 
-        clock.advance(14 * DAY - 1);
-        await scheduler.runDue();
-        expect((await getKyc(kyc.id)).body.status).toBe('pending');
-        const early = await resume(kyc.id);
-        expect(early.status).toBe(409);
-        expect(early.body.error.code).toBe('kyc_resume_not_allowed_error');
+      clock.advance(14 * DAY - 1);
+      await h.sweepDue('kyc');
+      expect((await getKyc(kyc.id)).body.status).toBe('pending');
+      const early = await resume(kyc.id);
+      expect(early.status).toBe(409);
+      expect(early.body.error.code).toBe('kyc_resume_not_allowed_error');
 
-        clock.advance(1);
-        expect((await request(h.url).get(new URL(kyc.access.url).pathname)).status).toBe(410);
-        await scheduler.runDue();
-        expect((await getKyc(kyc.id)).body).toMatchObject({ status: 'expired', access: null });
-        const [expired] = await eventsOf({ userId: kyc.userId, eventName: 'kyc.expired' });
-        expect(expired.data).toMatchObject({ status: 'expired', type: 'full' });
+      clock.advance(1);
+      expect((await request(h.url).get(new URL(kyc.access.url).pathname)).status).toBe(410);
+      await h.sweepDue('kyc');
+      expect((await getKyc(kyc.id)).body).toMatchObject({ status: 'expired', access: null });
+      const [expired] = await eventsOf({ userId: kyc.userId, eventName: 'kyc.expired' });
+      expect(expired.data).toMatchObject({ status: 'expired', type: 'full' });
 
-        const resumed = await resume(kyc.id);
-        expect(resumed.status).toBe(200);
-        expect(resumed.body).toMatchObject({
-          id: kyc.id,
-          status: 'pending',
-          access: { url: expect.any(String) },
-        });
-        expect(resumed.body.referenceId).not.toBe(kyc.referenceId);
-        expect(resumed.body.access.url).not.toBe(kyc.access.url);
-        expect((await request(h.url).get(new URL(kyc.access.url).pathname)).status).toBe(410);
-        expect((await submitForm(resumed.body.access.url, identityForm)).status).toBe(200);
-        expect((await getKyc(kyc.id)).body.status).toBe('completed');
-      },
-    );
+      const resumed = await resume(kyc.id);
+      expect(resumed.status).toBe(200);
+      expect(resumed.body).toMatchObject({
+        id: kyc.id,
+        status: 'pending',
+        access: { url: expect.any(String) },
+      });
+      expect(resumed.body.referenceId).not.toBe(kyc.referenceId);
+      expect(resumed.body.access.url).not.toBe(kyc.access.url);
+      expect((await request(h.url).get(new URL(kyc.access.url).pathname)).status).toBe(410);
+      expect((await submitForm(resumed.body.access.url, identityForm)).status).toBe(200);
+      expect((await getKyc(kyc.id)).body.status).toBe('completed');
+    });
 
-    itOnOneProcess(expiryNeeds, 'expires what fell due while nobody swept, in one sweep', async () => {
+    it('expires what fell due while nobody swept, in one sweep', async () => {
       const kycs = [await startFull(), await startFull()];
       clock.advance(20 * DAY);
-      await h.platform.app.get(KycExpiryScheduler).runDue();
+      await h.sweepDue('kyc');
       for (const kyc of kycs) expect((await getKyc(kyc.id)).body.status).toBe('expired');
     });
 
@@ -551,11 +543,11 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
       expect(await eventsOf({ userId, eventName: 'user.frozen' })).toHaveLength(1);
     });
 
-    itOnOneProcess(expiryNeeds, 'freezes an active user once the RFI expires unanswered', async () => {
+    it('freezes an active user once the RFI expires unanswered', async () => {
       const userId = await activeUser();
       await raise(userId);
       clock.advance(15 * DAY);
-      await h.platform.app.get(KycExpiryScheduler).runDue();
+      await h.sweepDue('kyc');
       await settled(userId, 'frozen');
       expect((await getUser(userId)).status).toBe('frozen');
     });

@@ -1,6 +1,5 @@
 import { ManualClock } from '@cip/shared/runtime';
 import { waitFor, WebhookReceiver } from '@cip/shared/testing';
-import { CardAuthenticationExpiryScheduler } from '@cip/three-ds/service';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -9,7 +8,7 @@ import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { activeUserWithWallet, distributorCalls, filesUnder, vaultSecretsOf } from './testing/cardholders';
 import { Harness, SANDBOX_KEY, splitLogLines, startHarness } from './testing/platform-harness';
-import { e2eTopology, itOnOneProcess } from './testing/topology';
+import { e2eTopology } from './testing/topology';
 import { webhookSettler } from './testing/webhook-settle';
 
 interface Simulated {
@@ -39,11 +38,11 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
   const pans: string[] = [];
 
   beforeAll(async () => {
-    // One process: the test's clock (the fail-closed test moves it) and logger. Split: the real clock (the
-    // other tests answer long before a deadline) and every process's log file at trace.
+    // The test's clock (the fail-closed test moves it; on the split topology every process reads it). One
+    // process: the test's logger. Split: every process's log file at trace.
     h = await startHarness(
       e2eTopology() === 'split'
-        ? { allowPrivateWebhookUrls: true, splitLogLevel: 'trace' }
+        ? { clock, allowPrivateWebhookUrls: true, splitLogLevel: 'trace' }
         : {
             clock,
             allowPrivateWebhookUrls: true,
@@ -231,40 +230,36 @@ describe('3-D Secure over HTTP: the ACS, out-of-band challenges decided by the d
     expect(deliveries('cardAuthentication.rejected', id)).toHaveLength(1);
   });
 
-  itOnOneProcess(
-    'a ManualClock past the deadline, the in-process expiry sweep',
-    'fails closed on the clock: no answer by expiresAt is refused (N, 14) once, and a late answer is 409',
-    async () => {
-      const { cardId } = await newCard();
-      const id = (await simulate({ cardId, merchantName: 'Slow Shop', merchantAmount: 80 }))
-        .cardAuthenticationId as string;
-      const sweep = h.platform.app.get(CardAuthenticationExpiryScheduler);
-      clock.advance(5 * 60_000 - 1);
-      expect(await sweep.runDue()).toBe(0);
-      clock.advance(1);
-      // At the deadline, before the sweep: the answer is already late, and changes nothing.
-      const late = await post('/v1/3ds/accept', { cardAuthenticationId: id });
-      expect(late.status).toBe(409);
-      expect(late.body.error.code).toBe('card_authentication_expired');
-      expect(await sweep.runDue()).toBe(1);
-      expect(await sweep.runDue()).toBe(0);
-      expect(await rreqOf(id)).toMatchObject({
-        transStatus: 'N',
-        transStatusReason: '14',
-        authenticated: false,
-      });
-      const after = await post('/v1/3ds/reject', { cardAuthenticationId: id });
-      expect(after.status).toBe(409);
-      expect(after.body.error.code).toBe('card_authentication_expired');
-      expect((await get(`/v1/3ds/${id}`)).body).toMatchObject({
-        status: 'expired',
-        result: { transStatus: 'N' },
-      });
-      await settle();
-      expect(deliveries('cardAuthentication.expired', id)).toHaveLength(1);
-      expect(deliveries('cardAuthentication.accepted', id)).toHaveLength(0);
-    },
-  );
+  it('fails closed on the clock: no answer by expiresAt is refused (N, 14) once, and a late answer is 409', async () => {
+    const { cardId } = await newCard();
+    const id = (await simulate({ cardId, merchantName: 'Slow Shop', merchantAmount: 80 }))
+      .cardAuthenticationId as string;
+    clock.advance(5 * 60_000 - 1);
+    await h.sweepDue('three-ds');
+    expect((await get(`/v1/3ds/${id}`)).body.status).toBe('pending');
+    clock.advance(1);
+    // At the deadline, before the sweep: the answer is already late, and changes nothing.
+    const late = await post('/v1/3ds/accept', { cardAuthenticationId: id });
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('card_authentication_expired');
+    await h.sweepDue('three-ds');
+    expect((await get(`/v1/3ds/${id}`)).body.status).toBe('expired');
+    expect(await rreqOf(id)).toMatchObject({
+      transStatus: 'N',
+      transStatusReason: '14',
+      authenticated: false,
+    });
+    const after = await post('/v1/3ds/reject', { cardAuthenticationId: id });
+    expect(after.status).toBe(409);
+    expect(after.body.error.code).toBe('card_authentication_expired');
+    expect((await get(`/v1/3ds/${id}`)).body).toMatchObject({
+      status: 'expired',
+      result: { transStatus: 'N' },
+    });
+    await settle();
+    expect(deliveries('cardAuthentication.expired', id)).toHaveLength(1);
+    expect(deliveries('cardAuthentication.accepted', id)).toHaveLength(0);
+  });
 
   it("gives the challenge the program's deadline", async () => {
     const other = await h.newDistributor({ threeDs: { challengeDeadlineSeconds: 120 } });

@@ -1,7 +1,7 @@
 import { DECLINED_CODES, DeclinedCode, RFI_SUBTYPES, RfiSubtype } from '@cip/kyc/domain';
 import { KycService, loadKycLinkKey, SandboxIdentityProvider, UsersForKyc } from '@cip/kyc/service';
 import type { Environment } from '@cip/shared/contracts';
-import { newId, systemClock } from '@cip/shared/runtime';
+import { clockFromEnvironment, newId } from '@cip/shared/runtime';
 import { Command, Option } from 'commander';
 import { Cli, CommandContext, commandGroup, examples, print } from '../command';
 import { distributorOption, environmentOption } from '../options';
@@ -31,7 +31,7 @@ export async function openKyc(context: CommandContext): Promise<KycService> {
       provider,
       hostedFlow: provider,
     },
-    systemClock,
+    clockFromEnvironment(),
   );
 }
 

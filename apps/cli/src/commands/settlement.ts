@@ -1,5 +1,5 @@
 import type { Environment } from '@cip/shared/contracts';
-import { readPlatformConfig, systemClock } from '@cip/shared/runtime';
+import { clockFromEnvironment, readPlatformConfig } from '@cip/shared/runtime';
 import { fromMinorUnits } from '@cip/wallets/contract';
 import {
   configuredSettlementAddresses,
@@ -43,7 +43,7 @@ export function registerSettlementCommands(program: Command, cli: Cli): void {
               configuredSettlementAddresses(readPlatformConfig(context.io.env)),
             ),
           },
-          systemClock,
+          clockFromEnvironment(),
         );
         const report = await batches.cut(options.env);
         await print(context, report, () => [

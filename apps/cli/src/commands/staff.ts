@@ -7,7 +7,7 @@ import {
   type StaffAdministration,
 } from '@cip/backoffice/service';
 import { loadPersonalDataMasterKey } from '@cip/shared/infrastructure';
-import { dashboardBaseUrl, readPlatformConfig, systemClock } from '@cip/shared/runtime';
+import { dashboardBaseUrl, clockFromEnvironment, readPlatformConfig } from '@cip/shared/runtime';
 import type { Command } from 'commander';
 import { Cli, CommandContext, commandGroup, examples, print, table, UsageError } from '../command';
 import { nonEmpty } from '../options';
@@ -28,7 +28,7 @@ async function withStaff<T>(
     eventStore: context.infrastructure().scope('control').eventStore,
     openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(context.dataDir)),
     masterKey: loadPersonalDataMasterKey(context.dataDir, context.io.env.PERSONAL_DATA_MASTER_KEY),
-    clock: systemClock,
+    clock: clockFromEnvironment(),
     invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
   });
   try {

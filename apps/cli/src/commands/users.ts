@@ -1,6 +1,6 @@
 import type { Environment } from '@cip/shared/contracts';
 import { environmentStores } from '@cip/shared/infrastructure';
-import { systemClock } from '@cip/shared/runtime';
+import { clockFromEnvironment } from '@cip/shared/runtime';
 import type { UserView } from '@cip/users/contract';
 import { UsersService } from '@cip/users/service';
 import { Command, Option } from 'commander';
@@ -15,7 +15,7 @@ import { openControlPlane, operatorCaller } from './control-plane';
 export function openUsers(context: CommandContext): UsersService {
   return new UsersService(
     { ...environmentStores(context.infrastructure()), settle: async () => undefined },
-    systemClock,
+    clockFromEnvironment(),
   );
 }
 

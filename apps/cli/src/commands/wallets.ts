@@ -1,5 +1,5 @@
 import type { Environment } from '@cip/shared/contracts';
-import { systemClock } from '@cip/shared/runtime';
+import { clockFromEnvironment } from '@cip/shared/runtime';
 import {
   HdDepositAddressDeriver,
   loadDepositSeed,
@@ -19,7 +19,7 @@ import { environmentOption } from '../options';
  */
 function openWallets(context: CommandContext): WalletsService {
   const infrastructure = context.infrastructure();
-  const simulatedChain = new SimulatedChain(systemClock);
+  const simulatedChain = new SimulatedChain(clockFromEnvironment());
   return new WalletsService(
     {
       eventStore: (environment) => infrastructure.scope(environment).eventStore,
@@ -40,7 +40,7 @@ function openWallets(context: CommandContext): WalletsService {
       }),
       simulatedChain,
     },
-    systemClock,
+    clockFromEnvironment(),
   );
 }
 

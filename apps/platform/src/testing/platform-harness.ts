@@ -1,4 +1,7 @@
 import { DEFAULT_PROGRAM_AUTHORIZATION } from '@cip/authorizations/contract';
+import { AuthorizationExpiryScheduler } from '@cip/authorizations/service';
+import { KycExpiryScheduler } from '@cip/kyc/service';
+import { CardAuthenticationExpiryScheduler } from '@cip/three-ds/service';
 import type { StaffRole } from '@cip/backoffice/contract';
 import { StaffService, totpCode } from '@cip/backoffice/service';
 import { DEFAULT_DISTRIBUTOR_ID, DistributorsService } from '@cip/distributors/service';
@@ -18,10 +21,11 @@ import {
   readPlatformConfig,
   systemClock,
 } from '@cip/shared/runtime';
+import { waitFor } from '@cip/shared/testing';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import request from 'supertest';
 import { RunningPlatform, startPlatform } from '../start-platform';
@@ -55,6 +59,13 @@ export interface Harness {
    * their details) and /metrics: the one-process platform itself, or that service's process when split.
    */
   systemUrl(service: string): string;
+  /**
+   * The deadline sweep of `service` done at the test clock's time (startHarness({ clock })): in process on the
+   * one-process platform (`runDue`); on the split topology, waits until that service's process reports on
+   * /metrics (`deadline_sweep_clock_seconds`) a sweep completed at the clock's time or later (each sweep runs
+   * when the clock moves). Everything due by then is expired once it resolves; nothing not yet due is.
+   */
+  sweepDue(service: DeadlineSweepService): Promise<void>;
   /** The operator API: every response is checked against /operator/v1/openapi.json when awaited. */
   operatorHttp: ReturnType<typeof request>;
   /**
@@ -166,6 +177,9 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
     platform: () => platform,
     distributors: () => platform.app.get(DistributorsService),
     systemUrl: () => platform.url,
+    async sweepDue(service) {
+      await platform.app.get(DEADLINE_SWEEPS[service].scheduler).runDue();
+    },
     now: () => clock.now(),
     async invite({ email, name }, role) {
       const { staff: invited, invitation } = await staff.invite({ email, name, role }, null);
@@ -175,14 +189,19 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
   });
 }
 
+/** Where the split harness shares a test's clock with the processes on `dataDir` (TEST_CLOCK_FILE). */
+const testClockFile = (dataDir: string) => join(dataDir, 'test-clock', 'now');
+
+/** The services with a deadline sweep: its class (one-process) and its `sweep` label on /metrics (split). */
+export type DeadlineSweepService = 'kyc' | 'authorizations' | 'three-ds';
+const DEADLINE_SWEEPS = {
+  kyc: { scheduler: KycExpiryScheduler, label: 'KYC expiry' },
+  authorizations: { scheduler: AuthorizationExpiryScheduler, label: 'Authorization expiry' },
+  'three-ds': { scheduler: CardAuthenticationExpiryScheduler, label: 'Card authentication expiry' },
+} as const;
+
 /** What the split topology cannot take: each needs an object of the test's process inside the platform's. */
-const ONE_PROCESS_OPTIONS = [
-  'clock',
-  'logger',
-  'linkIssuer',
-  'dashboardDir',
-  'webhookBreakerResetTimeoutMs',
-] as const;
+const ONE_PROCESS_OPTIONS = ['logger', 'linkIssuer', 'dashboardDir', 'webhookBreakerResetTimeoutMs'] as const;
 
 async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
   const given = ONE_PROCESS_OPTIONS.filter((name) => options[name] !== undefined);
@@ -218,6 +237,15 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     const chain = options.chains?.[environment];
     if (chain) Object.assign(env, chainVariables(chain, environment));
   }
+  // The test's ManualClock, shared with every process through a file they read as their clock (FileClock):
+  // one standing clock, moved by the test; each deadline sweep looks again when it moves.
+  const clock = options.clock;
+  if (clock) {
+    env.TEST_CLOCK_FILE = testClockFile(dataDir);
+    // In a folder of its own: each process watches the folder for the file's replacement.
+    mkdirSync(dirname(env.TEST_CLOCK_FILE), { recursive: true });
+    clock.shareThrough(env.TEST_CLOCK_FILE);
+  }
   const starting = startSplitTopologyOnFreePorts({
     dataDir,
     ports: 'free',
@@ -241,7 +269,28 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
       if (!process) throw new Error(`No process named ${service} in the split topology`);
       return `http://127.0.0.1:${process.ports.health}`;
     },
-    now: () => new Date(),
+    async sweepDue(service) {
+      if (!clock) throw new Error('sweepDue needs startHarness({ clock }): the sweeps look when it moves');
+      const at = clock.now().getTime();
+      const { label } = DEADLINE_SWEEPS[service];
+      const metricsUrl = `${this.systemUrl(service)}/metrics`;
+      await waitFor(
+        async () => {
+          const text = await (await fetch(metricsUrl)).text();
+          const line = text
+            .split('\n')
+            .find((l) => l.startsWith(`deadline_sweep_clock_seconds{sweep="${label}"}`));
+          // Seconds with milliseconds as the gauge holds them: compared in whole milliseconds.
+          return line !== undefined && Math.round(Number(line.split(' ').pop()) * 1000) >= at;
+        },
+        {
+          what: `the ${label} sweep of ${service} at ${new Date(at).toISOString()}`,
+          timeoutMs: 60_000,
+          intervalMs: 50,
+        },
+      );
+    },
+    now: () => (clock ?? systemClock).now(),
     async invite({ email, name }, role, harness) {
       if (role === 'admin') {
         // As an operator invites the first admin of a running platform: the CLI on its DATA_DIR, configured
@@ -340,6 +389,7 @@ interface TopologyParts {
   platform(): RunningPlatform;
   distributors(): DistributorsService;
   systemUrl(service: string): string;
+  sweepDue(service: DeadlineSweepService): Promise<void>;
   /** The platform's time, for the TOTP codes. */
   now(): Date;
   /** Invites a staff member as an operator would (`harness`: its operator API): their id and invitation token. */
@@ -370,6 +420,7 @@ async function harnessOver(parts: TopologyParts): Promise<Harness> {
     },
     dashboardUrl: parts.dashboardUrl,
     systemUrl: (service) => parts.systemUrl(service),
+    sweepDue: (service) => parts.sweepDue(service),
     operatorHttp,
     inviteStaff: (role, who) => parts.invite(who, role, harness),
     async signInStaff(role = 'admin', { email } = {}) {
@@ -483,9 +534,12 @@ function oneProcessOnly(what: string): never {
 
 /** Runs the built CLI on `dataDir` as an operator does (`npm run cli -- ...`); resolves with what it printed. */
 export async function cli(dataDir: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  // On the platform's clock: the test clock its processes share, when the split harness made one.
+  const clockFile = testClockFile(dataDir);
+  const clock = existsSync(clockFile) ? { TEST_CLOCK_FILE: clockFile } : {};
   try {
     const { stdout } = await promisify(execFile)(process.execPath, [builtAppMain('cli'), ...argv], {
-      env: { ...process.env, ...env, DATA_DIR: dataDir },
+      env: { ...process.env, ...clock, ...env, DATA_DIR: dataDir },
     });
     return stdout;
   } catch (error) {

@@ -10,10 +10,10 @@ module.exports = {
     'apps/platform/src/authorization-program-settings.e2e.spec.ts', // re-importing a file one-process only
     'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
     'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
-    'apps/platform/src/authorizations.e2e.spec.ts', // hold expiry, findByNetworkReference one-process only
+    'apps/platform/src/authorizations.e2e.spec.ts', // findByNetworkReference one-process only
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
     'apps/platform/src/card-payments-journey.e2e.spec.ts',
-    'apps/platform/src/card-reveal.e2e.spec.ts', // expiry, audit/logs one-process only (clock, logger)
+    'apps/platform/src/card-reveal.e2e.spec.ts', // audit/logs one-process only (the test's logger)
     'apps/platform/src/cards.e2e.spec.ts',
     'apps/platform/src/chain-funding.e2e.spec.ts', // the test's own back-to-back polls one-process only
     'apps/platform/src/dashboard.e2e.spec.ts',
@@ -21,14 +21,14 @@ module.exports = {
     'apps/platform/src/input-rules.e2e.spec.ts',
     'apps/platform/src/kyc-hosted-page.e2e.spec.ts',
     'apps/platform/src/kyc-redelivery.e2e.spec.ts', // retried activation one-process only (KycUserDirectory)
-    'apps/platform/src/kyc.e2e.spec.ts', // expiry tests one-process only (ManualClock, KycExpiryScheduler)
-    'apps/platform/src/list-cursors.e2e.spec.ts', // same-ms order one-process only (ManualClock)
+    'apps/platform/src/kyc.e2e.spec.ts',
+    'apps/platform/src/list-cursors.e2e.spec.ts',
     'apps/platform/src/personal-data.e2e.spec.ts',
     'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered creation one-process only (CardsService)
     'apps/platform/src/public-base-url.e2e.spec.ts',
     'apps/platform/src/settlement.e2e.spec.ts',
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
-    'apps/platform/src/three-ds.e2e.spec.ts', // the fail-closed expiry one-process only (ManualClock, sweep)
+    'apps/platform/src/three-ds.e2e.spec.ts',
     'apps/platform/src/tokenization.e2e.spec.ts', // saga redelivery, a late token one-process only (in process)
     'apps/platform/src/users.e2e.spec.ts',
     'apps/platform/src/wallets.e2e.spec.ts',

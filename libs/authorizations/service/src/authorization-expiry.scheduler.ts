@@ -2,7 +2,7 @@ import { authorizationsProjection } from '@cip/authorizations/read-models';
 import type { Environment } from '@cip/shared/contracts';
 import { DeadlineSweep } from '@cip/shared/infrastructure';
 import type { ReadStore } from '@cip/shared/read-store';
-import type { Clock, Logger } from '@cip/shared/runtime';
+import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import type { AuthorizationsService } from './authorizations.service';
 
 /** How often the sweep looks for holds past their window (an expiry is at most this late). */
@@ -24,8 +24,9 @@ export class AuthorizationExpiryScheduler extends DeadlineSweep {
     },
     private readonly clock: Clock,
     logger: Logger,
+    metrics?: PlatformMetrics,
   ) {
-    super({ what: 'Authorization expiry', intervalMs: AUTHORIZATION_EXPIRY_SWEEP_MS, logger });
+    super({ what: 'Authorization expiry', intervalMs: AUTHORIZATION_EXPIRY_SWEEP_MS, logger, clock, metrics });
   }
 
   protected settle(environment: Environment): Promise<void> {

@@ -198,13 +198,14 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     },
     {
       provide: AuthorizationExpiryScheduler,
-      inject: [AuthorizationsService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
+      inject: [AuthorizationsService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER, METRICS],
       useFactory: (
         authorizations: AuthorizationsService,
         infrastructure: Infrastructure,
         consumers: ConsumerHost,
         clock: Clock,
         logger: Logger,
+        metrics: PlatformMetrics,
       ) =>
         new AuthorizationExpiryScheduler(
           authorizations,
@@ -214,6 +215,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
           },
           clock,
           logger,
+          metrics,
         ),
     },
     {

@@ -2,7 +2,7 @@ import { kycLinkDeadlinesProjection } from '@cip/kyc/read-models';
 import type { Environment } from '@cip/shared/contracts';
 import { DeadlineSweep } from '@cip/shared/infrastructure';
 import type { ReadStore } from '@cip/shared/read-store';
-import type { Clock, Logger } from '@cip/shared/runtime';
+import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import type { KycService } from './kyc.service';
 
 /** How often the sweep looks for links past their 14 days (an expiry is at most this late). */
@@ -21,8 +21,9 @@ export class KycExpiryScheduler extends DeadlineSweep {
     },
     private readonly clock: Clock,
     logger: Logger,
+    metrics?: PlatformMetrics,
   ) {
-    super({ what: 'KYC expiry', intervalMs: KYC_EXPIRY_SWEEP_MS, logger });
+    super({ what: 'KYC expiry', intervalMs: KYC_EXPIRY_SWEEP_MS, logger, clock, metrics });
   }
 
   protected settle(environment: Environment): Promise<void> {

@@ -9,7 +9,7 @@ import {
   INFRASTRUCTURE,
   LOGGER,
 } from '@cip/shared/infrastructure';
-import { CLOCK, Clock, Logger } from '@cip/shared/runtime';
+import { CLOCK, Clock, Logger, METRICS, PlatformMetrics } from '@cip/shared/runtime';
 import { USER_LIFECYCLE_API, UserLifecycleApi } from '@cip/users/contract';
 import {
   kycContract,
@@ -82,13 +82,14 @@ const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) =
     ...contractProviders(KycService, KYC_CONTRACTS),
     {
       provide: KycExpiryScheduler,
-      inject: [KycService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
+      inject: [KycService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER, METRICS],
       useFactory: (
         kyc: KycService,
         infrastructure: Infrastructure,
         consumers: ConsumerHost,
         clock: Clock,
         logger: Logger,
+        metrics: PlatformMetrics,
       ) =>
         new KycExpiryScheduler(
           kyc,
@@ -98,6 +99,7 @@ const PROJECTION_GROUPS = [kycsProjection, kycLinkDeadlinesProjection].map((p) =
           },
           clock,
           logger,
+          metrics,
         ),
     },
   ],

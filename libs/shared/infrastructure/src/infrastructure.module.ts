@@ -13,7 +13,8 @@ import {
   Logger,
   METRICS,
   PlatformMetrics,
-  systemClock,
+  clockFromEnvironment,
+  FileClock,
 } from '@cip/shared/runtime';
 import { ConsumerHost } from './consumers';
 import { Infrastructure, INFRASTRUCTURE } from './infrastructure';
@@ -53,6 +54,15 @@ class ConsumerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
  * Readiness (its stores and consumer groups checked on /health) to every context module. Consumers start after every module has registered its own, and stop before the
  * stores close.
  */
+/** The system clock, or the e2e suite's shared test clock when TEST_CLOCK_FILE names one (said loudly). */
+function processClock(logger: Logger): Clock {
+  const clock = clockFromEnvironment();
+  if (clock instanceof FileClock) {
+    logger.warn({ file: process.env.TEST_CLOCK_FILE }, 'TEST_CLOCK_FILE is set: this process runs on a test clock');
+  }
+  return clock;
+}
+
 @Global()
 @Module({})
 export class InfrastructureModule {
@@ -64,7 +74,7 @@ export class InfrastructureModule {
       providers: [
         { provide: METRICS, useValue: metrics },
         { provide: LOGGER, useValue: logger },
-        { provide: CLOCK, useValue: options.clock ?? systemClock },
+        { provide: CLOCK, useValue: options.clock ?? processClock(logger) },
         { provide: INFRASTRUCTURE, useFactory: () => options.open({ metrics, logger }) },
         { provide: ConsumerHost, useValue: new ConsumerHost() },
         {

@@ -60,6 +60,15 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
+  readonly deadlineSweepTime = new Gauge({
+    name: 'deadline_sweep_clock_seconds',
+    help:
+      'The clock time a deadline sweep (KYC links, card holds, 3DS challenges) last looked at, in Unix seconds: ' +
+      'everything due by then has been expired (a sweep behind the clock is a stuck scheduler)',
+    labelNames: ['sweep'] as const,
+    registers: [this.registry],
+  });
+
   readonly consumerErrors = new Counter({
     name: 'consumer_errors_total',
     help: 'Handler failures of a consumer group (the batch is retried)',

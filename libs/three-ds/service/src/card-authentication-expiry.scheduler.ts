@@ -1,7 +1,7 @@
 import type { Environment } from '@cip/shared/contracts';
 import { DeadlineSweep } from '@cip/shared/infrastructure';
 import type { ReadStore } from '@cip/shared/read-store';
-import type { Clock, Logger } from '@cip/shared/runtime';
+import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { cardAuthenticationsProjection } from '@cip/three-ds/read-models';
 import type { ThreeDsService } from './three-ds.service';
 
@@ -23,8 +23,9 @@ export class CardAuthenticationExpiryScheduler extends DeadlineSweep {
     },
     private readonly clock: Clock,
     logger: Logger,
+    metrics?: PlatformMetrics,
   ) {
-    super({ what: 'Card authentication expiry', intervalMs: CARD_AUTHENTICATION_EXPIRY_SWEEP_MS, logger });
+    super({ what: 'Card authentication expiry', intervalMs: CARD_AUTHENTICATION_EXPIRY_SWEEP_MS, logger, clock, metrics });
   }
 
   protected settle(environment: Environment): Promise<void> {

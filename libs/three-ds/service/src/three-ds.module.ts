@@ -10,7 +10,14 @@ import {
   LOGGER,
 } from '@cip/shared/infrastructure';
 import type { Environment } from '@cip/shared/contracts';
-import { CLOCK, loadOrCreateSecret, type Clock, type Logger } from '@cip/shared/runtime';
+import {
+  CLOCK,
+  loadOrCreateSecret,
+  METRICS,
+  type Clock,
+  type Logger,
+  type PlatformMetrics,
+} from '@cip/shared/runtime';
 import { acsContract, threeDsContract, threeDsVerificationContract, type RReq } from '@cip/three-ds/contract';
 import { randomBytes } from 'node:crypto';
 import { cardAuthenticationsProjection } from '@cip/three-ds/read-models';
@@ -105,13 +112,14 @@ const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
     ...contractProviders(ThreeDsService, THREE_DS_CONTRACTS),
     {
       provide: CardAuthenticationExpiryScheduler,
-      inject: [ThreeDsService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER],
+      inject: [ThreeDsService, INFRASTRUCTURE, ConsumerHost, CLOCK, LOGGER, METRICS],
       useFactory: (
         threeDs: ThreeDsService,
         infrastructure: Infrastructure,
         consumers: ConsumerHost,
         clock: Clock,
         logger: Logger,
+        metrics: PlatformMetrics,
       ) =>
         new CardAuthenticationExpiryScheduler(
           threeDs,
@@ -121,6 +129,7 @@ const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
           },
           clock,
           logger,
+          metrics,
         ),
     },
   ],

@@ -1,6 +1,6 @@
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
 import type { FilterValue, ReadDocument, ReadStore } from '@cip/shared/read-store';
-import type { Logger } from '@cip/shared/runtime';
+import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 
 const DUE_PAGE = 100;
 
@@ -9,14 +9,25 @@ const DUE_PAGE = 100;
  * read model it has settled) and how to expire one (checked again on its stream, so a sweep acting on a
  * stale candidate changes nothing). Due items live in the store, so what fell due while the platform was
  * down is handled by the first sweep after a start. One sweep at a time: a tick during a long sweep joins
- * it rather than reading the same deadlines. Time is the caller's injected clock: tests move a ManualClock
- * and call `runDue()`.
+ * it rather than reading the same deadlines. Time is the injected clock: tests move a ManualClock and call
+ * `runDue()`; a clock that jumps (the split topology's test clock, `FileClock`) starts a sweep at once. Each
+ * completed sweep sets `deadline_sweep_clock_seconds` to the time it looked at.
  */
 export abstract class DeadlineSweep {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
+  private stopWatchingClock: (() => void) | null = null;
+  private clockMoved = false;
 
-  protected constructor(private readonly sweepOf: { what: string; intervalMs: number; logger: Logger }) {}
+  protected constructor(
+    private readonly sweepOf: {
+      what: string;
+      intervalMs: number;
+      logger: Logger;
+      clock: Clock;
+      metrics?: PlatformMetrics;
+    },
+  ) {}
 
   /** Waits until the read model the candidates come from has caught up with the log. */
   protected abstract settle(environment: Environment): Promise<void>;
@@ -27,26 +38,42 @@ export abstract class DeadlineSweep {
 
   start(): void {
     if (this.timer) return;
-    const sweep = () => {
-      this.runDue().catch((error) =>
-        this.sweepOf.logger.warn({ err: error }, `${this.sweepOf.what} sweep failed`),
-      );
-    };
-    this.timer = setInterval(sweep, this.sweepOf.intervalMs);
+    this.timer = setInterval(() => this.sweepInBackground(), this.sweepOf.intervalMs);
     this.timer.unref();
-    sweep();
+    this.stopWatchingClock =
+      this.sweepOf.clock.onChange?.(() => {
+        // A sweep already running looked at the time before the move: another one follows it.
+        if (this.running) this.clockMoved = true;
+        else this.sweepInBackground();
+      }) ?? null;
+    this.sweepInBackground();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopWatchingClock?.();
+    this.stopWatchingClock = null;
+    this.clockMoved = false;
     await this.running?.catch(() => undefined);
   }
 
   /** Expires everything due now, in both environments; returns how many it expired. */
   runDue(): Promise<number> {
-    this.running ??= this.sweep().finally(() => (this.running = null));
+    this.running ??= this.sweep().finally(() => {
+      this.running = null;
+      if (this.clockMoved && this.timer) {
+        this.clockMoved = false;
+        this.sweepInBackground();
+      }
+    });
     return this.running;
+  }
+
+  private sweepInBackground(): void {
+    this.runDue().catch((error) =>
+      this.sweepOf.logger.warn({ err: error }, `${this.sweepOf.what} sweep failed`),
+    );
   }
 
   /**
@@ -75,6 +102,7 @@ export abstract class DeadlineSweep {
   }
 
   private async sweep(): Promise<number> {
+    const at = this.sweepOf.clock.now();
     let expired = 0;
     for (const environment of ENVIRONMENTS) {
       await this.settle(environment);
@@ -82,6 +110,7 @@ export abstract class DeadlineSweep {
         if (await this.expireIfDue(environment, id)) expired++;
       }
     }
+    this.sweepOf.metrics?.deadlineSweepTime.set({ sweep: this.sweepOf.what }, at.getTime() / 1000);
     return expired;
   }
 }
