@@ -11,6 +11,7 @@ module.exports = {
     'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
     'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
     'apps/platform/src/authorizations.e2e.spec.ts', // hold expiry, findByNetworkReference one-process only
+    'apps/platform/src/backoffice-control-plane.e2e.spec.ts', // the health page one-process only (dashboard's only)
     'apps/platform/src/backoffice-environment.e2e.spec.ts',
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
     'apps/platform/src/card-payments-journey.e2e.spec.ts',
@@ -41,8 +42,6 @@ module.exports = {
     'apps/platform/src/api-fuzz.e2e.spec.ts':
       'not yet: ConsumerHost, DeliveryEngine, Infrastructure in process',
     'apps/platform/src/authorizations-crash.e2e.spec.ts': 'kill -9 of the one-process platform (IsoServer)',
-    'apps/platform/src/backoffice-control-plane.e2e.spec.ts':
-      'not yet: a custom logger, PlatformMetrics in process',
     'apps/platform/src/backoffice-sessions.e2e.spec.ts':
       'ManualClock (session expiry), a custom logger, dashboardDir',
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
