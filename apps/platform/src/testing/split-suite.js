@@ -40,7 +40,7 @@ module.exports = {
     'apps/gateway/src/split-topology.e2e.spec.ts':
       'starts the split topology itself (and the one-process platform)',
     'apps/platform/src/api-fuzz.e2e.spec.ts':
-      'not yet: ConsumerHost, DeliveryEngine, Infrastructure in process',
+      'not yet: on split a few 2 MB bodies get the connection closed without an answer (the 413 lost?)',
     'apps/platform/src/authorizations-crash.e2e.spec.ts': 'kill -9 of the one-process platform (IsoServer)',
     'apps/platform/src/backoffice-sessions.e2e.spec.ts':
       'ManualClock (session expiry), a custom logger, dashboardDir',
