@@ -1,7 +1,16 @@
-import { INFRASTRUCTURE, type Infrastructure } from '@cip/shared/infrastructure';
+import { PLATFORM_SERVICES } from '@cip/platform/registry';
 import { METRICS, type PlatformMetrics } from '@cip/shared/runtime';
 import pino from 'pino';
-import { Harness, newUserBody, SANDBOX_KEY, StaffSession, startHarness } from './testing/platform-harness';
+import { withScopeLog } from './testing/cardholders';
+import {
+  Harness,
+  newUserBody,
+  SANDBOX_KEY,
+  splitLogLines,
+  StaffSession,
+  startHarness,
+} from './testing/platform-harness';
+import { e2eTopology, itOnOneProcess } from './testing/topology';
 
 // Issue 14: the control plane in the operator API (admin changes, any role reads): distributors, programs
 // and API keys, each change audited with its reason, and what a distributor then meets on /v1.
@@ -13,9 +22,13 @@ describe('backoffice: distributors, programs and keys', () => {
   const logLines: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness({
-      logger: pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }),
-    });
+    // Every line the platform logs, at trace: in the test's process on the one-process platform, each
+    // process's log file on the split topology (`splitLogLines`).
+    h = await startHarness(
+      e2eTopology() === 'split'
+        ? { splitLogLevel: 'trace' }
+        : { logger: pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }) },
+    );
     admin = await h.signInStaff('admin');
     viewer = await h.signInStaff('viewer');
   });
@@ -117,12 +130,11 @@ describe('backoffice: distributors, programs and keys', () => {
     ]);
 
     const log =
-      logLines.join('') +
+      (h.topology === 'split' ? splitLogLines(h) : logLines).join('') +
       JSON.stringify(
-        await h.platform.app
-          .get<Infrastructure>(INFRASTRUCTURE, { strict: false })
-          .scope('control')
-          .storedEventStore.readAll({ after: 0, maxCount: 100_000 }),
+        await withScopeLog(h, 'control', (control) =>
+          control.storedEventStore.readAll({ after: 0, maxCount: 100_000 }),
+        ),
       );
     expect(log).not.toContain(first);
     expect(log).not.toContain(second);
@@ -215,25 +227,49 @@ describe('backoffice: distributors, programs and keys', () => {
     ).toEqual(detail);
   });
 
-  it('shows the system health: consumer lag, recent 5xx of /v1 and the webhook backlog', async () => {
-    const metrics = h.platform.app.get<PlatformMetrics>(METRICS, { strict: false });
-    metrics.recentServerErrors.record({
-      at: new Date().toISOString(),
-      method: 'GET',
-      route: '/v1/users/:userId',
-      status: 500,
-      requestId: 'req_health-test',
-    });
+  itOnOneProcess(
+    'on split the page shows the dashboard process only (ARCHITECTURE.md, Not built yet); a 5xx recorded in process',
+    'shows the system health: consumer lag, recent 5xx of /v1 and the webhook backlog',
+    async () => {
+      const metrics = h.platform.app.get<PlatformMetrics>(METRICS, { strict: false });
+      metrics.recentServerErrors.record({
+        at: new Date().toISOString(),
+        method: 'GET',
+        route: '/v1/users/:userId',
+        status: 500,
+        requestId: 'req_health-test',
+      });
+      const health = await op().get('/operator/v1/health').set('cookie', viewer.cookie).expect(200);
+      expect(health.body.consumers).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ scope: 'sandbox', lagEvents: expect.any(Number) }),
+        ]),
+      );
+      expect(health.body.serverErrors.lastHour).toBeGreaterThanOrEqual(1);
+      expect(health.body.serverErrors.last[0]).toMatchObject({ requestId: 'req_health-test', status: 500 });
+      expect(health.body.webhookBacklog).toEqual([
+        { environment: 'sandbox', pending: expect.any(Number) },
+        { environment: 'production', pending: expect.any(Number) },
+      ]);
+      await op().get('/operator/v1/health').expect(401);
+    },
+  );
+
+  it("shows the health page to staff only, and each process's consumer lag on its /metrics", async () => {
     const health = await op().get('/operator/v1/health').set('cookie', viewer.cookie).expect(200);
-    expect(health.body.consumers).toEqual(
-      expect.arrayContaining([expect.objectContaining({ scope: 'sandbox', lagEvents: expect.any(Number) })]),
-    );
-    expect(health.body.serverErrors.lastHour).toBeGreaterThanOrEqual(1);
-    expect(health.body.serverErrors.last[0]).toMatchObject({ requestId: 'req_health-test', status: 500 });
     expect(health.body.webhookBacklog).toEqual([
       { environment: 'sandbox', pending: expect.any(Number) },
       { environment: 'production', pending: expect.any(Number) },
     ]);
     await op().get('/operator/v1/health').expect(401);
+    // What an operator scrapes: the services' /metrics (one address on the one-process platform). The tests
+    // above made users on the sandbox log, so its groups have progressed and set their lag.
+    const urls = [...new Set(PLATFORM_SERVICES.map(({ name }) => h.systemUrl(name)))];
+    const sandboxLag = (
+      await Promise.all(urls.map(async (url) => (await fetch(`${url}/metrics`)).text()))
+    ).flatMap((text) =>
+      text.split('\n').filter((line) => /^consumer_lag_events\{[^}]*store="[a-z]+:sandbox"/.test(line)),
+    );
+    expect(sandboxLag).toEqual(expect.arrayContaining([expect.stringMatching(/group="[^"]+"\} \d+$/)]));
   });
 });

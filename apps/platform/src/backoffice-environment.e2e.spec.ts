@@ -1,6 +1,5 @@
-import { CARD_VERIFICATION_API, type CardVerificationApi } from '@cip/cards/contract';
 import { waitFor, WebhookReceiver } from '@cip/shared/testing';
-import { activeUserWithWallet } from './testing/cardholders';
+import { activeUserWithWallet, issuerLinked, vaultSecretsOf } from './testing/cardholders';
 import {
   Harness,
   newUserBody,
@@ -10,10 +9,10 @@ import {
   startHarness,
 } from './testing/platform-harness';
 
-// Issue 14: the environment pages of the operator API (/operator/v1/environments/{environment}/...) over HTTP on the
-// operator app of the embedded platform, as staff meet them: search, the user page and its timeline, and the
-// support and compliance actions with their roles and audit trail. Responses are checked against the
-// operator OpenAPI document.
+// Issue 14: the environment pages of the operator API (/operator/v1/environments/{environment}/...) over
+// HTTP on the operator app (the one-process platform's, or the dashboard process of the split topology), as
+// staff meet them: search, the user page and its timeline, and the support and compliance actions with their
+// roles and audit trail. Responses are checked against the operator OpenAPI document.
 
 interface Entry {
   kind: 'event' | 'audit';
@@ -212,14 +211,23 @@ describe('backoffice: environment pages', () => {
 
   it('support unblocks a card blocked by three wrong CVV2 entries', async () => {
     const { cardId } = await cardholder();
-    // The authorizations context reports each CVV2 check this way (card-holds.e2e drives the same API).
-    const verification = h.platform.app.get<CardVerificationApi>(CARD_VERIFICATION_API, { strict: false });
-    for (const n of [1, 2, 3])
-      await verification.recordVerification('sandbox', cardId, {
-        authorizationId: `aut-${n}`,
-        method: 'cvv2',
-        ok: false,
+    // The cardholder types a wrong CVV2 at the sandbox's card network three times: the issuer declines each
+    // (the card's CVV2 checked against the vault) and the third blocks the card.
+    await issuerLinked(h);
+    const { cvv2 } = await vaultSecretsOf(h, cardId);
+    const wrong = cvv2 === '000' ? '001' : '000';
+    for (let n = 0; n < 3; n++) {
+      const declined = await v1('/v1/simulate/authorization', {
+        cardId,
+        amount: 1,
+        currency: 'USD',
+        merchant: { name: 'Corner Cafe', city: 'Paris', country: 'FR', mcc: '5814' },
+        cvv2: wrong,
       });
+      expect(declined.status).toBe(200);
+      // N7: CVV2 mismatch.
+      expect(declined.body.network).toMatchObject({ requestMti: '0100', responseCode: 'N7' });
+    }
     expect((await read(`/sandbox/cards/${cardId}`).expect(200)).body.card).toMatchObject({
       status: 'frozen',
       blocks: ['pin_cvv_attempts'],

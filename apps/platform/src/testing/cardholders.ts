@@ -5,6 +5,7 @@ import {
   Infrastructure,
   openEmbeddedInfrastructure,
   type ScopePorts,
+  type StoreScope,
 } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
@@ -92,11 +93,20 @@ async function withCardVault<T>(
  * reaches the services as their own appends do).
  */
 export async function withSandboxLog<T>(h: Harness, use: (log: ScopePorts) => Promise<T>): Promise<T> {
+  return withScopeLog(h, 'sandbox', use);
+}
+
+/** `withSandboxLog` on any scope of the stores (`control`: distributors, keys, staff and the audit trail). */
+export async function withScopeLog<T>(
+  h: Harness,
+  scope: StoreScope,
+  use: (log: ScopePorts) => Promise<T>,
+): Promise<T> {
   if (h.topology === 'one-process')
-    return use(h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope('sandbox'));
+    return use(h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope(scope));
   const infrastructure = openEmbeddedInfrastructure({ dataDir: h.dataDir });
   try {
-    return await use(infrastructure.scope('sandbox'));
+    return await use(infrastructure.scope(scope));
   } finally {
     await infrastructure.close();
   }

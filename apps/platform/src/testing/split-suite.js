@@ -5,12 +5,15 @@
 // after the path. How to port one: the harness operations in testing/platform-harness.ts.
 module.exports = {
   ported: [
+    'apps/platform/src/api-fuzz.e2e.spec.ts',
     'apps/platform/src/authorization-clearing.e2e.spec.ts', // re-delivering a file one-process only
     'apps/platform/src/authorization-decisioning.e2e.spec.ts',
     'apps/platform/src/authorization-program-settings.e2e.spec.ts', // re-importing a file one-process only
     'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
     'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
     'apps/platform/src/authorizations.e2e.spec.ts', // findByNetworkReference one-process only
+    'apps/platform/src/backoffice-control-plane.e2e.spec.ts', // the health page one-process only (dashboard's only)
+    'apps/platform/src/backoffice-environment.e2e.spec.ts',
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
     'apps/platform/src/card-payments-journey.e2e.spec.ts',
     'apps/platform/src/card-reveal.e2e.spec.ts', // audit/logs one-process only (the test's logger)
@@ -40,12 +43,7 @@ module.exports = {
     'apps/cli/src/vault-rotation-crash.e2e.spec.ts': 'a crash test of the CLI on its own data directory',
     'apps/gateway/src/split-topology.e2e.spec.ts':
       'starts the split topology itself (and the one-process platform)',
-    'apps/platform/src/api-fuzz.e2e.spec.ts':
-      'not yet: ConsumerHost, DeliveryEngine, Infrastructure in process',
     'apps/platform/src/authorizations-crash.e2e.spec.ts': 'kill -9 of the one-process platform (IsoServer)',
-    'apps/platform/src/backoffice-control-plane.e2e.spec.ts':
-      'not yet: a custom logger, PlatformMetrics in process',
-    'apps/platform/src/backoffice-environment.e2e.spec.ts': 'not yet: CardVerificationApi in process',
     'apps/platform/src/backoffice-sessions.e2e.spec.ts':
       'ManualClock (session expiry), a custom logger, dashboardDir',
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',

@@ -17,10 +17,11 @@ interface Sentinel {
  * after everything the test did, has reached the sentinel's receiver (the dispatcher reads the log in order:
  * it has made the deliveries of every earlier Event), and no delivery of `key`'s subscriptions is due (their
  * delivery logs over /v1). The sentinel (a distributor of its own and its receiver) is made on the first
- * split settle; `stop()` (afterAll, before `h.close()`) stops its receiver.
+ * split settle; `stop()` (afterAll, before `h.close()`) stops its receiver. On split, `settle` resolves with
+ * the sentinel's Event's target (the user it created: a stream of the sandbox log), undefined on one process.
  */
 export function webhookSettler(harness: () => Harness): {
-  settle(key: string): Promise<void>;
+  settle(key: string): Promise<string | undefined>;
   stop(): Promise<void>;
 } {
   let sentinel: Promise<Sentinel> | undefined;
@@ -42,7 +43,7 @@ export function webhookSettler(harness: () => Harness): {
         await h.platform.app.get(ConsumerHost).drain('sandbox');
         await h.platform.app.get(ConsumerHost).drain('sandbox');
         await h.platform.app.get(DeliveryEngine).idle();
-        return;
+        return undefined;
       }
       const { key: sentinelKey, receiver } = await (sentinel ??= newSentinel(h));
       const marker = await h.http
@@ -73,6 +74,7 @@ export function webhookSettler(harness: () => Harness): {
         },
         { what: 'every due delivery of the subscriptions answered' },
       );
+      return marker.body.id as string;
     },
     async stop() {
       await (await sentinel)?.receiver.stop();

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, RequestListener } from 'node:http';
 import { requestIdOf } from './pipeline/gateway-pipeline';
 import { answerClientError, answerRouterError } from './pipeline/transport-errors';
+import { installUnreadBodyDrain } from './pipeline/unread-bodies';
 
 export interface NestFastifyAppOptions {
   logger: Logger;
@@ -32,8 +33,9 @@ class PinoNestLogger implements LoggerService {
 /**
  * A Nest application on its own Fastify instance, set up as every HTTP app of the platform is (the /v1 API
  * and the operator app): request ids from `x-request-id` or generated, trailing slashes ignored, refusals
- * before routing in the error shape, Nest's logs in the structured log, no body parser (the caller installs
- * `installRequestBodies`). Not yet initialised: the caller adds its hooks, pipes and filters, then `init()`s.
+ * before routing in the error shape, answers sent after the rest of an unread body (`installUnreadBodyDrain`),
+ * Nest's logs in the structured log, no body parser (the caller installs `installRequestBodies`). Not yet
+ * initialised: the caller adds its hooks, pipes and filters, then `init()`s.
  */
 export async function createNestFastifyApp(
   rootModule: Type<unknown> | DynamicModule,
@@ -62,6 +64,7 @@ export async function createNestFastifyApp(
         ),
     }),
   });
+  installUnreadBodyDrain(adapter.getInstance());
   return NestFactory.create<NestFastifyApplication>(rootModule as Type<unknown>, adapter, {
     logger: new PinoNestLogger(options.logger),
     abortOnError: false,
