@@ -1,21 +1,41 @@
 import { totpCode } from '@cip/backoffice/service';
-import { INFRASTRUCTURE, type Infrastructure } from '@cip/shared/infrastructure';
 import { ManualClock } from '@cip/shared/runtime';
 import pino from 'pino';
-import { Harness, signInOverHttp, StaffSession, startHarness } from './testing/platform-harness';
+import { withScopeLog } from './testing/cardholders';
+import {
+  Harness,
+  signInOverHttp,
+  splitLogLines,
+  StaffSession,
+  startHarness,
+} from './testing/platform-harness';
+import { e2eTopology, itOnOneProcess } from './testing/topology';
 
 // Issue 14: staff sign-in with a second factor, sessions, CSRF and roles of the operator API, over HTTP on
-// the operator app of the embedded platform (DASHBOARD_PORT), on an injected clock.
+// the operator app (DASHBOARD_PORT: the one-process platform's, or the dashboard process of the split
+// topology), on the test's clock (on the split topology every process reads it).
 
 describe('backoffice: staff sign-in, sessions, CSRF and roles', () => {
   let h: Harness;
   let admin: StaffSession;
   const clock = new ManualClock(new Date());
   const logLines: string[] = [];
-  const logger = pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) });
 
+  // Every line the platform logs, at trace: the test's logger on the one-process platform, each process's
+  // log file on the split topology (`splitLogLines`).
+  const start = async (dataDir?: string) => {
+    h = await startHarness(
+      e2eTopology() === 'split'
+        ? { clock, dataDir, splitLogLevel: 'trace' }
+        : {
+            clock,
+            dataDir,
+            logger: pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }),
+          },
+    );
+  };
   beforeAll(async () => {
-    h = await startHarness({ clock, logger });
+    await start();
     admin = await h.signInStaff('admin');
   });
   afterAll(() => h.close());
@@ -387,11 +407,10 @@ describe('backoffice: staff sign-in, sessions, CSRF and roles', () => {
 
   it('keeps passwords, TOTP secrets, session ids and CSRF tokens out of events and logs', async () => {
     const member = await h.signInStaff('viewer');
-    const events = await h.platform.app
-      .get<Infrastructure>(INFRASTRUCTURE, { strict: false })
-      .scope('control')
-      .storedEventStore.readAll({ after: 0, maxCount: 100_000 });
-    const log = JSON.stringify(events) + logLines.join('');
+    const events = await withScopeLog(h, 'control', (control) =>
+      control.storedEventStore.readAll({ after: 0, maxCount: 100_000 }),
+    );
+    const log = JSON.stringify(events) + (h.topology === 'split' ? splitLogLines(h) : logLines).join('');
     const sessionValue = member.cookie.split('=')[1];
     for (const secret of [
       member.password,
@@ -405,47 +424,54 @@ describe('backoffice: staff sign-in, sessions, CSRF and roles', () => {
     }
     expect(log).toContain(member.staffId);
   });
+
+  it('serves its OpenAPI document, its docs page and the dashboard with security headers', async () => {
+    const document = await h.operatorHttp.get('/operator/v1/openapi.json').expect(200);
+    expect(document.body.openapi).toBe('3.1.0');
+    expect(Object.keys(document.body.paths)).toEqual(
+      expect.arrayContaining(['/operator/v1/session', '/operator/v1/audit']),
+    );
+    await h.operatorHttp.get('/operator/v1/docs').expect(200);
+    // A client route of the dashboard: the built app's page (dist/apps/dashboard-web), whatever the path.
+    const page = await h.operatorHttp.get('/users/usr-1').expect(200);
+    expect(page.text).toContain('<title>Card issuing backoffice</title>');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    const unknown = await h.operatorHttp.get('/operator/v1/nothing-here').expect(404);
+    expect(unknown.body.error.code).toBe('not_found');
+  });
+
+  // Last: it restarts the platform (every process on the split topology) on the same data directory.
+  it('keeps sessions across a restart of the platform', async () => {
+    const staff = await h.signInStaff('support');
+    await h.close({ keepData: true });
+    await start(h.dataDir);
+    const session = await h.operatorHttp.get('/operator/v1/session').set('cookie', staff.cookie).expect(200);
+    expect(session.body).toMatchObject({
+      staff: { id: staff.staffId, role: 'support' },
+      csrfToken: staff.csrfToken,
+    });
+  });
 });
 
 describe('backoffice: the operator app', () => {
-  it('keeps sessions across a restart of the platform', async () => {
-    const first = await startHarness();
-    const staff = await first.signInStaff('support');
-    await first.close({ keepData: true });
-    const second = await startHarness({ dataDir: first.dataDir });
-    try {
-      const session = await second.operatorHttp
-        .get('/operator/v1/session')
-        .set('cookie', staff.cookie)
-        .expect(200);
-      expect(session.body).toMatchObject({
-        staff: { id: staff.staffId, role: 'support' },
-        csrfToken: staff.csrfToken,
-      });
-    } finally {
-      await second.close();
-    }
-  });
-
-  it('serves its OpenAPI document, its docs page and the dashboard with security headers', async () => {
-    const h = await startHarness({ dashboardDir: '/nonexistent/dashboard-web' });
-    try {
-      const document = await h.operatorHttp.get('/operator/v1/openapi.json').expect(200);
-      expect(document.body.openapi).toBe('3.1.0');
-      expect(Object.keys(document.body.paths)).toEqual(
-        expect.arrayContaining(['/operator/v1/session', '/operator/v1/audit']),
-      );
-      await h.operatorHttp.get('/operator/v1/docs').expect(200);
-      const page = await h.operatorHttp.get('/users/usr-1').expect(200);
-      expect(page.text).toContain('dashboard was not built');
-      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-      expect(page.headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
-      expect(page.headers['x-frame-options']).toBe('DENY');
-      expect(page.headers['referrer-policy']).toBe('no-referrer');
-      const unknown = await h.operatorHttp.get('/operator/v1/nothing-here').expect(404);
-      expect(unknown.body.error.code).toBe('not_found');
-    } finally {
-      await h.close();
-    }
-  });
+  itOnOneProcess(
+    'a dashboard directory of its own: the dashboard process serves dist/apps/dashboard-web, no setting moves it',
+    'says the dashboard was not built when its files are missing, with the security headers',
+    async () => {
+      const h = await startHarness({ dashboardDir: '/nonexistent/dashboard-web' });
+      try {
+        const page = await h.operatorHttp.get('/users/usr-1').expect(200);
+        expect(page.text).toContain('dashboard was not built');
+        expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+        expect(page.headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
+        expect(page.headers['x-frame-options']).toBe('DENY');
+        expect(page.headers['referrer-policy']).toBe('no-referrer');
+      } finally {
+        await h.close();
+      }
+    },
+  );
 });

@@ -14,6 +14,7 @@ module.exports = {
     'apps/platform/src/authorizations.e2e.spec.ts', // findByNetworkReference one-process only
     'apps/platform/src/backoffice-control-plane.e2e.spec.ts', // the health page one-process only (dashboard's only)
     'apps/platform/src/backoffice-environment.e2e.spec.ts',
+    'apps/platform/src/backoffice-sessions.e2e.spec.ts', // the page shown when not built one-process only (dashboardDir)
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only
     'apps/platform/src/card-payments-journey.e2e.spec.ts',
     'apps/platform/src/card-reveal.e2e.spec.ts', // audit/logs one-process only (the test's logger)
@@ -44,8 +45,6 @@ module.exports = {
     'apps/gateway/src/split-topology.e2e.spec.ts':
       'starts the split topology itself (and the one-process platform)',
     'apps/platform/src/authorizations-crash.e2e.spec.ts': 'kill -9 of the one-process platform (IsoServer)',
-    'apps/platform/src/backoffice-sessions.e2e.spec.ts':
-      'ManualClock (session expiry), a custom logger, dashboardDir',
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/crash-recovery.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/idempotency-crash-split.e2e.spec.ts':
