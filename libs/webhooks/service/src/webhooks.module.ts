@@ -53,13 +53,11 @@ const SUBSCRIPTIONS_GROUP = `projection.${webhookSubscriptionsProjection.name}`;
 /** How long the dispatcher waits for the Event recorder and the subscriptions to catch up, at most. */
 const PREREQUISITES_TIMEOUT_MS = 5_000;
 const SETTLE_TIMEOUT_MS = 2_000;
-/** How often retries that came due on the clock are looked for. */
+/** How often retries that came due on the clock are looked for (and at once when the clock jumps). */
 const RETRY_TICK_MS = 250;
 
-/** Starts the retry clock and resumes pending deliveries; flushes the delivery log on shutdown. */
+/** Resumes pending deliveries and starts the retries; flushes the delivery log on shutdown. */
 class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-
   constructor(
     private readonly dispatcher: WebhookDispatcher,
     private readonly http: WebhookHttpClient,
@@ -67,12 +65,10 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     for (const environment of ENVIRONMENTS) await this.dispatcher.recover(environment);
-    this.timer = setInterval(() => this.dispatcher.engine.runDue(), RETRY_TICK_MS);
-    this.timer.unref();
+    this.dispatcher.engine.startRetries(RETRY_TICK_MS);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     await this.dispatcher.engine.stop();
     this.http.close();
   }
