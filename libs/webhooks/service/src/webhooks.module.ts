@@ -41,8 +41,8 @@ export interface WebhooksModuleOptions {
   signingKeys?: Partial<Record<Environment, string>>;
   /** 32-byte key (base64) sealing subscription secrets at rest; generated under DATA_DIR otherwise. */
   secretsKey?: string;
-  /** How long an endpoint's open circuit stays open before one probe is let through (real time). */
-  breakerResetTimeoutMs?: number;
+  /** WEBHOOK_BREAKER_RESET_TIMEOUT_MS: how long an endpoint's open circuit stays open before one probe (real time). */
+  breakerResetTimeoutMs: number;
   /** DNS resolution of webhook hosts (tests substitute it to simulate rebinding). */
   resolver?: Resolver;
 }
@@ -183,7 +183,7 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
               {
                 concurrency: { express: 32, standard: 128 },
                 breaker: {
-                  resetTimeoutMs: options.breakerResetTimeoutMs ?? 30_000,
+                  resetTimeoutMs: options.breakerResetTimeoutMs,
                   volumeThreshold: 10,
                   errorThresholdPercentage: 50,
                 },
