@@ -20,8 +20,6 @@ export interface PlatformModuleOptions {
   clock?: Clock;
   /** How often live subscriptions look for appends made by another process (the CLI). */
   pollIntervalMs?: number;
-  /** How long an open webhook endpoint circuit stays open (tests shorten it). */
-  webhookBreakerResetTimeoutMs?: number;
   /** The card network's ISO 8583 endpoint the sandbox's issuer links to; none: no link. */
   cardNetwork?: { host: string; port: number };
   /** The sandbox card network, started before the app (`startSandboxNetwork`). */

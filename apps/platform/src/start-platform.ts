@@ -45,7 +45,6 @@ export async function startPlatform(
     clock?: Clock;
     logger?: Logger;
     pollIntervalMs?: number;
-    webhookBreakerResetTimeoutMs?: number;
     /**
      * False: the sandbox issuer does not link to the card network (tests where a fake issuer of their own
      * answers the simulator's messages).
@@ -73,7 +72,6 @@ export async function startPlatform(
       metrics: new PlatformMetrics(),
       clock: overrides.clock,
       pollIntervalMs: overrides.pollIntervalMs,
-      webhookBreakerResetTimeoutMs: overrides.webhookBreakerResetTimeoutMs,
       // The issuer links to CARD_NETWORK_ISO_ADDRESS when set, else to the simulator started above.
       cardNetwork:
         overrides.linkIssuer === false

@@ -2,6 +2,7 @@ import { DEFAULT_PROGRAM_AUTHORIZATION } from '@cip/authorizations/contract';
 import { AuthorizationExpiryScheduler } from '@cip/authorizations/service';
 import { KycExpiryScheduler } from '@cip/kyc/service';
 import { CardAuthenticationExpiryScheduler } from '@cip/three-ds/service';
+import { DeliveryEngine } from '@cip/webhooks/service';
 import type { StaffRole } from '@cip/backoffice/contract';
 import { StaffService, totpCode } from '@cip/backoffice/service';
 import { DEFAULT_DISTRIBUTOR_ID, DistributorsService } from '@cip/distributors/service';
@@ -104,7 +105,7 @@ export interface HarnessOptions {
   clock?: ManualClock;
   /** Webhook tests with a local receiver turn this on; SSRF tests keep it off (the default). */
   allowPrivateWebhookUrls?: boolean;
-  /** One-process only. */
+  /** WEBHOOK_BREAKER_RESET_TIMEOUT_MS: how long a failing endpoint's open circuit stays open (real time). */
   webhookBreakerResetTimeoutMs?: number;
   /** Reopen an existing data directory (restart tests); a fresh one otherwise. */
   dataDir?: string;
@@ -142,7 +143,11 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
   const platform = await startPlatform(
     {
       ...config,
-      webhooks: { ...config.webhooks, allowPrivateUrls: options.allowPrivateWebhookUrls ?? false },
+      webhooks: {
+        ...config.webhooks,
+        allowPrivateUrls: options.allowPrivateWebhookUrls ?? false,
+        breakerResetTimeoutMs: options.webhookBreakerResetTimeoutMs ?? config.webhooks.breakerResetTimeoutMs,
+      },
       port: 0,
       dashboardPort: 0,
       host: '127.0.0.1',
@@ -161,7 +166,6 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
       logger: options.logger ?? createLogger('silent'),
       clock: options.clock ?? systemClock,
       pollIntervalMs: 20,
-      webhookBreakerResetTimeoutMs: options.webhookBreakerResetTimeoutMs,
       linkIssuer: options.linkIssuer,
       dashboardDir: options.dashboardDir,
     },
@@ -178,6 +182,12 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
     distributors: () => platform.app.get(DistributorsService),
     systemUrl: () => platform.url,
     async sweepDue(service) {
+      if (service === 'webhooks') {
+        // The retries that came due go, and their answers are in the delivery log.
+        platform.app.get(DeliveryEngine).runDue();
+        await platform.app.get(DeliveryEngine).idle();
+        return;
+      }
       await platform.app.get(DEADLINE_SWEEPS[service].scheduler).runDue();
     },
     now: () => clock.now(),
@@ -192,16 +202,23 @@ async function startOneProcessHarness(options: HarnessOptions): Promise<Harness>
 /** Where the split harness shares a test's clock with the processes on `dataDir` (TEST_CLOCK_FILE). */
 const testClockFile = (dataDir: string) => join(dataDir, 'test-clock', 'now');
 
-/** The services with a deadline sweep: its class (one-process) and its `sweep` label on /metrics (split). */
-export type DeadlineSweepService = 'kyc' | 'authorizations' | 'three-ds';
+/**
+ * The services that act on the clock: the deadline sweeps (their class, one-process) and the webhook retries;
+ * on split, the gauge on /metrics where each reports the clock time it last looked at.
+ */
+export type DeadlineSweepService = 'kyc' | 'authorizations' | 'three-ds' | 'webhooks';
 const DEADLINE_SWEEPS = {
   kyc: { scheduler: KycExpiryScheduler, label: 'KYC expiry' },
   authorizations: { scheduler: AuthorizationExpiryScheduler, label: 'Authorization expiry' },
   'three-ds': { scheduler: CardAuthenticationExpiryScheduler, label: 'Card authentication expiry' },
 } as const;
+const lookedAtGauge = (service: DeadlineSweepService) =>
+  service === 'webhooks'
+    ? 'webhook_retry_clock_seconds'
+    : `deadline_sweep_clock_seconds{sweep="${DEADLINE_SWEEPS[service].label}"}`;
 
 /** What the split topology cannot take: each needs an object of the test's process inside the platform's. */
-const ONE_PROCESS_OPTIONS = ['logger', 'linkIssuer', 'dashboardDir', 'webhookBreakerResetTimeoutMs'] as const;
+const ONE_PROCESS_OPTIONS = ['logger', 'linkIssuer', 'dashboardDir'] as const;
 
 async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
   const given = ONE_PROCESS_OPTIONS.filter((name) => options[name] !== undefined);
@@ -224,6 +241,9 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     SETTLEMENT_INTERVAL_MS: String(options.settlement?.intervalMs ?? 0),
   };
   if (options.publicBaseUrl) env.PUBLIC_BASE_URL = options.publicBaseUrl;
+  if (options.webhookBreakerResetTimeoutMs !== undefined) {
+    env.WEBHOOK_BREAKER_RESET_TIMEOUT_MS = String(options.webhookBreakerResetTimeoutMs);
+  }
   if (options.cardNetwork) {
     env.CARD_NETWORK_ISO_ADDRESS = `${options.cardNetwork.host}:${options.cardNetwork.port}`;
   }
@@ -272,19 +292,19 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     async sweepDue(service) {
       if (!clock) throw new Error('sweepDue needs startHarness({ clock }): the sweeps look when it moves');
       const at = clock.now().getTime();
-      const { label } = DEADLINE_SWEEPS[service];
+      const gauge = lookedAtGauge(service);
       const metricsUrl = `${this.systemUrl(service)}/metrics`;
       await waitFor(
         async () => {
           const text = await (await fetch(metricsUrl)).text();
           const line = text
             .split('\n')
-            .find((l) => l.startsWith(`deadline_sweep_clock_seconds{sweep="${label}"}`));
+            .find((l) => l.startsWith(`${gauge} `));
           // Seconds with milliseconds as the gauge holds them: compared in whole milliseconds.
           return line !== undefined && Math.round(Number(line.split(' ').pop()) * 1000) >= at;
         },
         {
-          what: `the ${label} sweep of ${service} at ${new Date(at).toISOString()}`,
+          what: `${gauge} of ${service} at ${new Date(at).toISOString()}`,
           timeoutMs: 60_000,
           intervalMs: 50,
         },

@@ -36,6 +36,7 @@ module.exports = {
     'apps/platform/src/tokenization.e2e.spec.ts', // saga redelivery, a late token one-process only (in process)
     'apps/platform/src/users.e2e.spec.ts',
     'apps/platform/src/wallets.e2e.spec.ts',
+    'apps/platform/src/webhooks-retries.e2e.spec.ts',
     'apps/platform/src/webhooks.e2e.spec.ts',
   ],
   // Every other e2e spec, and why it is not in the split run (yet). "Not yet": ported = the in-process
@@ -53,8 +54,6 @@ module.exports = {
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
     'apps/platform/src/startup.e2e.spec.ts': 'spawns the one-process platform (npm start) itself',
     'apps/platform/src/three-ds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
-    'apps/platform/src/webhooks-retries.e2e.spec.ts':
-      'ManualClock (retry schedule), the breaker reset timeout',
     'libs/cards/vault/src/mongo-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on MongoDB',
     'libs/shared/infrastructure/src/several-processes.e2e.spec.ts':
       'several processes on one store, by itself',

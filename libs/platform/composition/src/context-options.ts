@@ -27,8 +27,6 @@ export interface ContextOptionsSettings {
    * address first); otherwise the process hosting the simulator starts it with the context.
    */
   sandboxNetwork?: SandboxNetwork;
-  /** How long an open webhook endpoint circuit stays open (tests shorten it). */
-  webhookBreakerResetTimeoutMs?: number;
 }
 
 /**
@@ -49,13 +47,9 @@ const CONTEXT_OPTIONS: Record<string, (settings: ContextOptionsSettings) => Prov
     provide: WALLETS_OPTIONS,
     useValue: walletChainOptions(config, logger),
   }),
-  webhooks: ({ config, webhookBreakerResetTimeoutMs }) => ({
+  webhooks: ({ config }) => ({
     provide: WEBHOOKS_OPTIONS,
-    useValue: {
-      ...config.webhooks,
-      dataDir: config.dataDir,
-      breakerResetTimeoutMs: webhookBreakerResetTimeoutMs,
-    } satisfies WebhooksModuleOptions,
+    useValue: { ...config.webhooks, dataDir: config.dataDir } satisfies WebhooksModuleOptions,
   }),
   cards: ({ config, driver, mongoUrl }) => ({
     provide: CARDS_OPTIONS,

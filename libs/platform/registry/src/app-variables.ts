@@ -147,7 +147,7 @@ export const PLATFORM_APP_VARIABLES: Readonly<Record<string, AppVariables>> = {
   },
   webhooks: {
     ...SERVICE_APP,
-    may: [...SERVICE_APP.may, 'WEBHOOK_ALLOW_PRIVATE_URLS'],
+    may: [...SERVICE_APP.may, 'WEBHOOK_ALLOW_PRIVATE_URLS', 'WEBHOOK_BREAKER_RESET_TIMEOUT_MS'],
     keys: [...perEnvironment('WEBHOOK_SIGNING_KEY'), 'WEBHOOK_SECRETS_KEY'],
   },
   tokenization: SERVICE_APP,

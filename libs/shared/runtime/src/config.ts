@@ -149,6 +149,11 @@ export interface WebhookConfig {
   signingKeys: { sandbox?: string; production?: string };
   /** WEBHOOK_SECRETS_KEY: 32 bytes (base64) sealing subscription secrets at rest; generated if absent. */
   secretsKey?: string;
+  /**
+   * WEBHOOK_BREAKER_RESET_TIMEOUT_MS: how long a failing endpoint's open circuit stays open (real time) before
+   * one delivery is let through to probe it.
+   */
+  breakerResetTimeoutMs: number;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -303,6 +308,7 @@ const PLATFORM_ENV = z.object({
   WEBHOOK_SIGNING_KEY_SANDBOX: text.optional(),
   WEBHOOK_SIGNING_KEY_PRODUCTION: text.optional(),
   WEBHOOK_SECRETS_KEY: text.optional(),
+  WEBHOOK_BREAKER_RESET_TIMEOUT_MS: integer(1000).default(30_000),
   ...cardVariables('SANDBOX'),
   ...cardVariables('PRODUCTION'),
   CARD_NETWORK_ISO_ADDRESS: hostPort.optional(),
@@ -439,6 +445,7 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
         production: env.WEBHOOK_SIGNING_KEY_PRODUCTION,
       },
       secretsKey: env.WEBHOOK_SECRETS_KEY,
+      breakerResetTimeoutMs: env.WEBHOOK_BREAKER_RESET_TIMEOUT_MS,
     },
     cards: { sandbox: cardIssuingConfig(env, 'SANDBOX'), production: cardIssuingConfig(env, 'PRODUCTION') },
     cardNetwork: env.CARD_NETWORK_ISO_ADDRESS,

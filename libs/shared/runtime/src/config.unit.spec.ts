@@ -20,7 +20,7 @@ describe('the platform configuration, read from the environment', () => {
       logLevel: 'info',
       rateLimit: { ratePerSecond: 100, burst: 200 },
       httpTimeouts: { headersMs: 10_000, requestMs: 30_000 },
-      webhooks: { allowPrivateUrls: false },
+      webhooks: { allowPrivateUrls: false, breakerResetTimeoutMs: 30_000 },
       chains: { sandbox: undefined, production: undefined },
     });
   });
@@ -30,6 +30,7 @@ describe('the platform configuration, read from the environment', () => {
       PORT: '8080',
       LOG_LEVEL: 'debug',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_BREAKER_RESET_TIMEOUT_MS: '60000',
       PUBLIC_BASE_URL: 'https://cards.example.com',
       CHAIN_RPC_URL_SANDBOX: 'http://127.0.0.1:8545',
       CHAIN_ID_SANDBOX: '31337',
@@ -39,7 +40,7 @@ describe('the platform configuration, read from the environment', () => {
       port: 8080,
       logLevel: 'debug',
       publicBaseUrl: 'https://cards.example.com',
-      webhooks: { allowPrivateUrls: true },
+      webhooks: { allowPrivateUrls: true, breakerResetTimeoutMs: 60_000 },
       chains: { sandbox: { chainId: 31337, confirmations: 12, pollIntervalMs: 4000 } },
     });
   });

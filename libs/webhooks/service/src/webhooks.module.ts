@@ -41,8 +41,8 @@ export interface WebhooksModuleOptions {
   signingKeys?: Partial<Record<Environment, string>>;
   /** 32-byte key (base64) sealing subscription secrets at rest; generated under DATA_DIR otherwise. */
   secretsKey?: string;
-  /** How long an endpoint's open circuit stays open before one probe is let through (real time). */
-  breakerResetTimeoutMs?: number;
+  /** WEBHOOK_BREAKER_RESET_TIMEOUT_MS: how long an endpoint's open circuit stays open before one probe (real time). */
+  breakerResetTimeoutMs: number;
   /** DNS resolution of webhook hosts (tests substitute it to simulate rebinding). */
   resolver?: Resolver;
 }
@@ -53,13 +53,11 @@ const SUBSCRIPTIONS_GROUP = `projection.${webhookSubscriptionsProjection.name}`;
 /** How long the dispatcher waits for the Event recorder and the subscriptions to catch up, at most. */
 const PREREQUISITES_TIMEOUT_MS = 5_000;
 const SETTLE_TIMEOUT_MS = 2_000;
-/** How often retries that came due on the clock are looked for. */
+/** How often retries that came due on the clock are looked for (and at once when the clock jumps). */
 const RETRY_TICK_MS = 250;
 
-/** Starts the retry clock and resumes pending deliveries; flushes the delivery log on shutdown. */
+/** Resumes pending deliveries and starts the retries; flushes the delivery log on shutdown. */
 class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-
   constructor(
     private readonly dispatcher: WebhookDispatcher,
     private readonly http: WebhookHttpClient,
@@ -67,12 +65,10 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     for (const environment of ENVIRONMENTS) await this.dispatcher.recover(environment);
-    this.timer = setInterval(() => this.dispatcher.engine.runDue(), RETRY_TICK_MS);
-    this.timer.unref();
+    this.dispatcher.engine.startRetries(RETRY_TICK_MS);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     await this.dispatcher.engine.stop();
     this.http.close();
   }
@@ -187,7 +183,7 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
               {
                 concurrency: { express: 32, standard: 128 },
                 breaker: {
-                  resetTimeoutMs: options.breakerResetTimeoutMs ?? 30_000,
+                  resetTimeoutMs: options.breakerResetTimeoutMs,
                   volumeThreshold: 10,
                   errorThresholdPercentage: 50,
                 },

@@ -133,3 +133,114 @@ describe('delivery engine: the express lane', () => {
     http.close();
   });
 });
+
+/** A test clock that tells its listeners when it is moved, as the split topology's FileClock does. */
+class JumpingClock extends ManualClock {
+  private readonly listeners = new Set<() => void>();
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  override advance(ms: number): void {
+    super.advance(ms);
+    for (const listener of this.listeners) listener();
+  }
+}
+
+describe('delivery engine: retries on a clock that jumps', () => {
+  it('sends a retry that came due as soon as the clock moves, and reports the time it looked at', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cip-engine-'));
+    const answers = [503, 200];
+    const received: number[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const status = answers[received.length] ?? 200;
+        received.push(status);
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const clock = new JumpingClock();
+    const registry = new Registry();
+    const subscription = { subscriptionId: 'whs-1', distributorId: 'dst-1', status: 'active', url };
+    const entry = {
+      subscription: subscription as WebhookSubscriptionRecord,
+      url: new URL(url),
+      secret: newSubscriptionSecret(),
+    };
+    const http = new WebhookHttpClient({
+      allowPrivate: true,
+      resolver: systemResolver,
+      timeoutMs: 10_000,
+      maxResponseBytes: 1024,
+      maxSocketsPerOrigin: 4,
+    });
+    const engine = new DeliveryEngine(
+      {
+        directory: { get: () => entry },
+        http,
+        keys: () => new SigningKeyRing({ dataDir, environment: 'sandbox' }, clock),
+        readStore: () => new SqliteReadStore(openSqliteDatabase(':memory:')),
+        events: { findEvent: async () => null },
+        reportOutcome: async () => undefined,
+        clock,
+        metrics: new WebhookMetrics(registry),
+        logger: createLogger('silent'),
+      },
+      {
+        concurrency: { express: 1, standard: 1 },
+        breaker: { resetTimeoutMs: 60_000, volumeThreshold: 10, errorThresholdPercentage: 50 },
+      },
+    );
+    const retryClock = async () =>
+      (await registry.getSingleMetric('webhook_retry_clock_seconds')!.get()).values[0]?.value;
+    try {
+      // Its own timer would look only in an hour: a retry sent now is the clock's move at work.
+      engine.startRetries(60 * 60_000);
+      const at = clock.now().toISOString();
+      engine.enqueue([
+        {
+          environment: 'sandbox',
+          delivery: {
+            id: 'whd-1',
+            subscriptionId: 'whs-1',
+            distributorId: 'dst-1',
+            eventId: 'evt-1',
+            eventName: 'user.created',
+            userId: 'usr-1',
+            status: 'pending',
+            redelivery: false,
+            eventCreatedAt: at,
+            sequence: 1,
+            lane: 'standard',
+            queueKey: 'whs-1|usr-1',
+            attempts: [],
+            nextAttemptAt: null,
+            createdAt: at,
+            updatedAt: at,
+          },
+          body: JSON.stringify({ eventId: 'evt-1', eventName: 'user.created' }),
+        },
+      ]);
+      await waitFor(() => received.length === 1, { what: 'the first attempt' });
+      await engine.idle();
+      expect(engine.backlog).toBe(1);
+
+      clock.advance(60 * 60_000);
+      await waitFor(() => received.length === 2, { what: 'the retry, once the clock moved past it' });
+      await waitFor(async () => (await retryClock()) === clock.now().getTime() / 1000, {
+        what: 'webhook_retry_clock_seconds at the moved clock',
+      });
+      expect(received).toEqual([503, 200]);
+      expect(engine.backlog).toBe(0);
+    } finally {
+      await engine.stop();
+      http.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -63,6 +63,12 @@ export class DeliveryEngine {
   private readonly inFlight: Record<Lane, number> = { express: 0, standard: 0 };
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private stopWatchingClock: (() => void) | null = null;
+  /** The clock time of the last `runDue` whose deliveries are not all answered yet (null: none). */
+  private lookedAt: number | null = null;
+  /** The clock time reported on `webhook_retry_clock_seconds` (never goes back). */
+  private reportedAt = 0;
 
   constructor(
     private readonly deps: EngineDependencies,
@@ -76,15 +82,32 @@ export class DeliveryEngine {
     });
   }
 
+  /**
+   * Looks for due retries every `intervalMs` (real time), and at once whenever the clock jumps (a test clock
+   * moved by another process: the split topology's FileClock), until `stop()`.
+   */
+  startRetries(intervalMs: number): void {
+    if (this.retryTimer) return;
+    this.retryTimer = setInterval(() => this.runDue(), intervalMs);
+    this.retryTimer.unref();
+    this.stopWatchingClock = this.deps.clock.onChange?.(() => this.runDue()) ?? null;
+  }
+
   /** Adds deliveries (already stored as pending); those of one queue must come in sequence order. */
   enqueue(jobs: DeliveryJob[]): void {
     for (const job of jobs) this.queues.add(job);
     this.pump();
   }
 
-  /** Moves the queues whose retry is due (on the injected clock) to the ready set and sends. */
+  /**
+   * Moves the queues whose retry is due (on the injected clock) to the ready set and sends. Once the engine
+   * is next idle (everything it let go answered or held on an open circuit, and written to the delivery log),
+   * `webhook_retry_clock_seconds` reports the time it looked at.
+   */
   runDue(): void {
-    this.queues.releaseDue();
+    const at = this.deps.clock.now().getTime();
+    this.queues.releaseDue(at);
+    this.lookedAt = Math.max(this.lookedAt ?? 0, at);
     this.pump();
   }
 
@@ -121,6 +144,10 @@ export class DeliveryEngine {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.retryTimer = null;
+    this.stopWatchingClock?.();
+    this.stopWatchingClock = null;
     await this.log.flush();
     this.breakers.shutdown();
   }
@@ -179,6 +206,14 @@ export class DeliveryEngine {
 
   private notifyIdle(): void {
     if (!this.isIdle()) return;
+    if (this.lookedAt !== null) {
+      const at = this.lookedAt;
+      this.lookedAt = null;
+      void this.log.flush().then(() => {
+        this.reportedAt = Math.max(this.reportedAt, at);
+        this.deps.metrics.retryClock.set(this.reportedAt / 1000);
+      });
+    }
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const wake of waiters) wake();

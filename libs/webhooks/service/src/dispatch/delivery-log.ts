@@ -26,6 +26,8 @@ export const versionOf = (delivery: WebhookDelivery) =>
 export class DeliveryLog {
   private readonly pendingWrites = new Map<Environment, Map<string, WebhookDelivery>>();
   private flushing: Promise<void> | null = null;
+  /** The writes taken so far, in order (each flush's after the previous one's). */
+  private written: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: { readStore(environment: Environment): ReadStore; clock: Clock; logger: Logger },
@@ -67,10 +69,18 @@ export class DeliveryLog {
     this.write(job);
   }
 
+  /** Writes what was recorded; resolves once it and every earlier write are in the store. */
   async flush(): Promise<void> {
     this.flushing = null;
     const batches = [...this.pendingWrites.entries()];
     this.pendingWrites.clear();
+    // After the writes under way: a flush finding nothing new still waits for what another one took.
+    const written = this.written.then(() => this.writeBatches(batches));
+    this.written = written;
+    await written;
+  }
+
+  private async writeBatches(batches: [Environment, Map<string, WebhookDelivery>][]): Promise<void> {
     for (const [environment, writes] of batches) {
       const docs = [...writes.values()];
       try {

@@ -65,9 +65,8 @@ export class DeliveryQueues {
     return this.waiting.has(key);
   }
 
-  /** Makes the queues whose retry is due ready. */
-  releaseDue(): void {
-    const now = this.clock.now().getTime();
+  /** Makes the queues whose retry is due at `now` (ms on the injected clock) ready. */
+  releaseDue(now = this.clock.now().getTime()): void {
     for (const [key, due] of this.waiting) {
       if (due > now) continue;
       this.waiting.delete(key);

@@ -1,10 +1,11 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Webhook delivery metrics (ARCHITECTURE.md, "Observability": deliveries by result, latency). */
 export class WebhookMetrics {
   readonly deliveries: Counter<'result'>;
   readonly attemptDuration: Histogram;
   readonly eventToDelivery: Histogram;
+  readonly retryClock: Gauge;
 
   constructor(registry: Registry) {
     this.deliveries = new Counter({
@@ -23,6 +24,13 @@ export class WebhookMetrics {
       name: 'webhook_event_to_delivery_seconds',
       help: 'Time from the occurrence of an Event to its successful delivery (retries included)',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600, 86400],
+      registers: [registry],
+    });
+    this.retryClock = new Gauge({
+      name: 'webhook_retry_clock_seconds',
+      help:
+        'The clock time the delivery engine last looked for due retries at, in Unix seconds, reported once ' +
+        'every delivery it let go was answered (or held on an open circuit) and logged',
       registers: [registry],
     });
   }
