@@ -21,6 +21,49 @@ import { newSubscriptionSecret } from '../signing/webhook-signature';
 import { DeliveryEngine } from './delivery-engine';
 import { WebhookMetrics } from './webhook-metrics';
 
+/** A delivery engine sending to `url` for one subscription, its metrics in `registry`. */
+function engineFor(options: {
+  url: string;
+  dataDir: string;
+  clock: ManualClock;
+  registry: Registry;
+  maxSocketsPerOrigin: number;
+  concurrency: { express: number; standard: number };
+}) {
+  const { url, dataDir, clock } = options;
+  const subscription = { subscriptionId: 'whs-1', distributorId: 'dst-1', status: 'active', url };
+  const entry = {
+    subscription: subscription as WebhookSubscriptionRecord,
+    url: new URL(url),
+    secret: newSubscriptionSecret(),
+  };
+  const http = new WebhookHttpClient({
+    allowPrivate: true,
+    resolver: systemResolver,
+    timeoutMs: 10_000,
+    maxResponseBytes: 1024,
+    maxSocketsPerOrigin: options.maxSocketsPerOrigin,
+  });
+  const engine = new DeliveryEngine(
+    {
+      directory: { get: () => entry },
+      http,
+      keys: () => new SigningKeyRing({ dataDir, environment: 'sandbox' }, clock),
+      readStore: () => new SqliteReadStore(openSqliteDatabase(':memory:')),
+      events: { findEvent: async () => null },
+      reportOutcome: async () => undefined,
+      clock,
+      metrics: new WebhookMetrics(options.registry),
+      logger: createLogger('silent'),
+    },
+    {
+      concurrency: options.concurrency,
+      breaker: { resetTimeoutMs: 60_000, volumeThreshold: 10, errorThresholdPercentage: 50 },
+    },
+  );
+  return { engine, http };
+}
+
 describe('delivery engine: the express lane', () => {
   let server: Server;
   let url: string;
@@ -52,37 +95,14 @@ describe('delivery engine: the express lane', () => {
 
   it('delivers a 3-D Secure Event at once while a backlog of other Events waits on a slow endpoint', async () => {
     const clock = new ManualClock();
-    const subscription = {
-      subscriptionId: 'whs-1',
-      distributorId: 'dst-1',
-      status: 'active',
+    const { engine, http } = engineFor({
       url,
-    } as WebhookSubscriptionRecord;
-    const entry = { subscription, url: new URL(url), secret: newSubscriptionSecret() };
-    const http = new WebhookHttpClient({
-      allowPrivate: true,
-      resolver: systemResolver,
-      timeoutMs: 10_000,
-      maxResponseBytes: 1024,
+      dataDir,
+      clock,
+      registry: new Registry(),
       maxSocketsPerOrigin: 256,
+      concurrency: { express: 4, standard: 16 },
     });
-    const engine = new DeliveryEngine(
-      {
-        directory: { get: () => entry },
-        http,
-        keys: () => new SigningKeyRing({ dataDir, environment: 'sandbox' }, clock),
-        readStore: () => new SqliteReadStore(openSqliteDatabase(':memory:')),
-        events: { findEvent: async () => null },
-        reportOutcome: async () => undefined,
-        clock,
-        metrics: new WebhookMetrics(new Registry()),
-        logger: createLogger('silent'),
-      },
-      {
-        concurrency: { express: 4, standard: 16 },
-        breaker: { resetTimeoutMs: 60_000, volumeThreshold: 10, errorThresholdPercentage: 50 },
-      },
-    );
     const job = (n: number, eventName: PublicEventName, lane: 'express' | 'standard') => {
       const delivery: WebhookDelivery = {
         id: `whd-${n}`,
@@ -164,36 +184,14 @@ describe('delivery engine: retries on a clock that jumps', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
     const clock = new JumpingClock();
     const registry = new Registry();
-    const subscription = { subscriptionId: 'whs-1', distributorId: 'dst-1', status: 'active', url };
-    const entry = {
-      subscription: subscription as WebhookSubscriptionRecord,
-      url: new URL(url),
-      secret: newSubscriptionSecret(),
-    };
-    const http = new WebhookHttpClient({
-      allowPrivate: true,
-      resolver: systemResolver,
-      timeoutMs: 10_000,
-      maxResponseBytes: 1024,
+    const { engine, http } = engineFor({
+      url,
+      dataDir,
+      clock,
+      registry,
       maxSocketsPerOrigin: 4,
+      concurrency: { express: 1, standard: 1 },
     });
-    const engine = new DeliveryEngine(
-      {
-        directory: { get: () => entry },
-        http,
-        keys: () => new SigningKeyRing({ dataDir, environment: 'sandbox' }, clock),
-        readStore: () => new SqliteReadStore(openSqliteDatabase(':memory:')),
-        events: { findEvent: async () => null },
-        reportOutcome: async () => undefined,
-        clock,
-        metrics: new WebhookMetrics(registry),
-        logger: createLogger('silent'),
-      },
-      {
-        concurrency: { express: 1, standard: 1 },
-        breaker: { resetTimeoutMs: 60_000, volumeThreshold: 10, errorThresholdPercentage: 50 },
-      },
-    );
     const retryClock = async () =>
       (await registry.getSingleMetric('webhook_retry_clock_seconds')!.get()).values[0]?.value;
     try {
