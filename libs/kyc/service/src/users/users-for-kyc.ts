@@ -16,7 +16,7 @@ export class UsersForKyc implements KycUserDirectory {
   ) {}
 
   async findUser(scope: KycScope, userId: string): Promise<KycUserFacts | null> {
-    const user = await this.users.findUser(this.caller(scope), userId);
+    const user = await this.users.findUser(await this.caller(scope), userId);
     return (
       user && {
         userId: user.id,
@@ -29,19 +29,25 @@ export class UsersForKyc implements KycUserDirectory {
   }
 
   async activateUser(scope: KycScope, userId: string, reason: string, cause: string): Promise<void> {
-    await this.users.changeStatus(this.caller(scope), userId, 'active', reason, cause);
+    await this.users.changeStatus(await this.caller(scope), userId, 'active', reason, cause);
   }
 
   async freezeUser(scope: KycScope, userId: string, reason: string, cause: string): Promise<void> {
-    await this.users.changeStatus(this.caller(scope), userId, 'frozen', reason, cause);
+    await this.users.changeStatus(await this.caller(scope), userId, 'frozen', reason, cause);
   }
 
   async setShippingAddress(scope: KycScope, userId: string, address: PostalAddress): Promise<void> {
-    await this.users.setVerifiedShippingAddress(this.caller(scope), userId, address);
+    await this.users.setVerifiedShippingAddress(await this.caller(scope), userId, address);
   }
 
-  private caller(scope: KycScope): Caller {
-    const program = this.programs.programOf(scope.distributorId);
+  private async caller(scope: KycScope): Promise<Caller> {
+    let program = this.programs.programOf(scope.distributorId);
+    if (!program && this.programs.catchUp) {
+      // A distributor created a moment ago by another process (the operator API of the dashboard): its first
+      // user's KYC may reach this process before the control log's change did (seen on the split topology).
+      await this.programs.catchUp();
+      program = this.programs.programOf(scope.distributorId);
+    }
     if (!program) throw new DomainError('not_found', `Distributor ${scope.distributorId} was not found`);
     return { ...scope, program };
   }
