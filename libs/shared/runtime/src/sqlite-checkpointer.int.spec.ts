@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@cip/shared/testing';
@@ -22,6 +22,36 @@ describe('the WAL checkpointer thread', () => {
     } finally {
       await checkpointer.stop();
       db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('checkpoints a store created after it started, without reporting it missing before', async () => {
+    // A fresh data directory: the card vaults are created by their context after the checkpointer starts
+    // (`npm start` printed "WAL checkpoint failed: unable to open database file" once on every first start).
+    const dir = mkdtempSync(join(tmpdir(), 'cip-checkpointer-late-'));
+    const late = join(dir, 'late.sqlite');
+    // A store in a removed directory beside it: its report says the thread has looked at its files once.
+    const gone = join(mkdtempSync(join(tmpdir(), 'cip-checkpointer-gone-')), 'gone.sqlite');
+    rmSync(join(gone, '..'), { recursive: true, force: true });
+    const reported: string[] = [];
+    const checkpointer = new SqliteCheckpointer([gone, late], 20, (message) => reported.push(message));
+    try {
+      await waitFor(() => reported.length > 0, { what: 'the thread to look at its files' });
+      const db = openSqliteDatabase(late);
+      try {
+        db.exec('CREATE TABLE t (v TEXT)');
+        db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(100_000));
+        const before = statSync(late).size;
+        // The connection never checkpoints itself (wal_autocheckpoint = 0): the pages reach the database file
+        // only through the checkpointer's thread.
+        await waitFor(() => statSync(late).size > before, { what: 'the late store checkpointed' });
+      } finally {
+        db.close();
+      }
+      expect(reported).toEqual([expect.stringContaining(gone)]);
+    } finally {
+      await checkpointer.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });

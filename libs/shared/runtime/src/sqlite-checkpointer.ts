@@ -2,23 +2,33 @@ import { Worker } from 'node:worker_threads';
 
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
+const { existsSync } = require('node:fs');
+const { dirname } = require('node:path');
 const Database = require(workerData.driver);
-// A file that cannot be opened (its directory removed while this thread was still starting, as when a
-// store is closed at once after it opened) is reported, never thrown: an error thrown here would reach the
-// process that started the thread as an uncaught exception.
-const databases = workerData.paths.flatMap((path) => {
-  try {
-    const db = new Database(path, { fileMustExist: true });
-    db.pragma('busy_timeout = 5000');
-    return [db];
-  } catch (error) {
-    parentPort.postMessage(String(error));
-    return [];
+const databases = [];
+// Files are opened once they exist: a store the runtime creates after this thread started (a card vault is
+// created by its context's module, after the event stores) is looked for again at each tick. A file that
+// cannot be opened (its directory removed, as when a store is closed and its data directory deleted at once)
+// is reported with its path, never thrown: an error thrown here would reach the process that started the
+// thread as an uncaught exception.
+const pending = new Set(workerData.paths);
+const openThoseThatExist = () => {
+  for (const path of pending) {
+    if (!existsSync(path) && existsSync(dirname(path))) continue;
+    pending.delete(path);
+    try {
+      const db = new Database(path, { fileMustExist: true });
+      db.pragma('busy_timeout = 5000');
+      databases.push(db);
+    } catch (error) {
+      parentPort.postMessage(path + ': ' + String(error));
+    }
   }
-});
+};
 const checkpoint = () => {
+  openThoseThatExist();
   for (const db of databases) {
-    try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { parentPort.postMessage(String(error)); }
+    try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { parentPort.postMessage(db.name + ': ' + String(error)); }
   }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
