@@ -67,6 +67,8 @@ export interface Harness {
    * when the clock moves). Everything due by then is expired once it resolves; nothing not yet due is.
    */
   sweepDue(service: DeadlineSweepService): Promise<void>;
+  /** The platform's time: the test's clock (startHarness({ clock })) or the system's. */
+  now(): Date;
   /** The operator API: every response is checked against /operator/v1/openapi.json when awaited. */
   operatorHttp: ReturnType<typeof request>;
   /**
@@ -441,6 +443,7 @@ async function harnessOver(parts: TopologyParts): Promise<Harness> {
     dashboardUrl: parts.dashboardUrl,
     systemUrl: (service) => parts.systemUrl(service),
     sweepDue: (service) => parts.sweepDue(service),
+    now: () => parts.now(),
     operatorHttp,
     inviteStaff: (role, who) => parts.invite(who, role, harness),
     async signInStaff(role = 'admin', { email } = {}) {

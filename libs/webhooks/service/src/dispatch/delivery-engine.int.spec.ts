@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { SigningKeyRing } from '../signing/signing-keys';
 import { newSubscriptionSecret } from '../signing/webhook-signature';
-import { DeliveryEngine } from './delivery-engine';
+import { DeliveryEngine, EngineDependencies } from './delivery-engine';
 import { WebhookMetrics } from './webhook-metrics';
 
 /** A delivery engine sending to `url` for one subscription, its metrics in `registry`. */
@@ -29,6 +29,7 @@ function engineFor(options: {
   registry: Registry;
   maxSocketsPerOrigin: number;
   concurrency: { express: number; standard: number };
+  reportOutcome?: EngineDependencies['reportOutcome'];
 }) {
   const { url, dataDir, clock } = options;
   const subscription = { subscriptionId: 'whs-1', distributorId: 'dst-1', status: 'active', url };
@@ -51,7 +52,7 @@ function engineFor(options: {
       keys: () => new SigningKeyRing({ dataDir, environment: 'sandbox' }, clock),
       readStore: () => new SqliteReadStore(openSqliteDatabase(':memory:')),
       events: { findEvent: async () => null },
-      reportOutcome: async () => undefined,
+      reportOutcome: options.reportOutcome ?? (async () => undefined),
       clock,
       metrics: new WebhookMetrics(options.registry),
       logger: createLogger('silent'),
@@ -154,6 +155,42 @@ describe('delivery engine: the express lane', () => {
   });
 });
 
+/** One delivery of a `user.created` Event on the standard lane, made at the clock's time. */
+function standardJob(clock: ManualClock) {
+  const at = clock.now().toISOString();
+  return {
+    environment: 'sandbox' as const,
+    delivery: {
+      id: 'whd-1',
+      subscriptionId: 'whs-1',
+      distributorId: 'dst-1',
+      eventId: 'evt-1',
+      eventName: 'user.created' as const,
+      userId: 'usr-1',
+      status: 'pending' as const,
+      redelivery: false,
+      eventCreatedAt: at,
+      sequence: 1,
+      lane: 'standard' as const,
+      queueKey: 'whs-1|usr-1',
+      attempts: [],
+      nextAttemptAt: null,
+      createdAt: at,
+      updatedAt: at,
+    } as WebhookDelivery,
+    body: JSON.stringify({ eventId: 'evt-1', eventName: 'user.created' }),
+  };
+}
+
+/** A test clock that moves 1 ms each time it is read, as time does between two readings. */
+class TickingClock extends ManualClock {
+  override now(): Date {
+    const now = super.now();
+    this.advance(1);
+    return now;
+  }
+}
+
 /** A test clock that tells its listeners when it is moved, as the split topology's FileClock does. */
 class JumpingClock extends ManualClock {
   private readonly listeners = new Set<() => void>();
@@ -197,31 +234,7 @@ describe('delivery engine: retries on a clock that jumps', () => {
     try {
       // Its own timer would look only in an hour: a retry sent now is the clock's move at work.
       engine.startRetries(60 * 60_000);
-      const at = clock.now().toISOString();
-      engine.enqueue([
-        {
-          environment: 'sandbox',
-          delivery: {
-            id: 'whd-1',
-            subscriptionId: 'whs-1',
-            distributorId: 'dst-1',
-            eventId: 'evt-1',
-            eventName: 'user.created',
-            userId: 'usr-1',
-            status: 'pending',
-            redelivery: false,
-            eventCreatedAt: at,
-            sequence: 1,
-            lane: 'standard',
-            queueKey: 'whs-1|usr-1',
-            attempts: [],
-            nextAttemptAt: null,
-            createdAt: at,
-            updatedAt: at,
-          },
-          body: JSON.stringify({ eventId: 'evt-1', eventName: 'user.created' }),
-        },
-      ]);
+      engine.enqueue([standardJob(clock)]);
       await waitFor(() => received.length === 1, { what: 'the first attempt' });
       await engine.idle();
       expect(engine.backlog).toBe(1);
@@ -233,6 +246,43 @@ describe('delivery engine: retries on a clock that jumps', () => {
       });
       expect(received).toEqual([503, 200]);
       expect(engine.backlog).toBe(0);
+    } finally {
+      await engine.stop();
+      http.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('delivery engine: an outcome and its time', () => {
+  it("tells the subscription of a failed attempt at the attempt's own time (failing since its first failure)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cip-engine-'));
+    const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(500).end()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const clock = new TickingClock();
+    const reported: { outcome: string; at: string }[] = [];
+    const { engine, http } = engineFor({
+      url,
+      dataDir,
+      clock,
+      registry: new Registry(),
+      maxSocketsPerOrigin: 4,
+      concurrency: { express: 1, standard: 1 },
+      reportOutcome: async (_environment, _entry, outcome, at) => {
+        reported.push({ outcome, at: at.toISOString() });
+      },
+    });
+    try {
+      const job = standardJob(clock);
+      engine.enqueue([job]);
+      await waitFor(() => reported.length === 1, { what: 'the outcome reported' });
+      const [attempt] = job.delivery.attempts as { at: string }[];
+      // The delivery log's attempt, its retry and the subscription's failing-since: one reading of the clock.
+      expect(reported).toEqual([{ outcome: 'failed', at: attempt.at }]);
+      expect(Date.parse(job.delivery.nextAttemptAt!)).toBeGreaterThan(Date.parse(attempt.at));
     } finally {
       await engine.stop();
       http.close();

@@ -44,11 +44,15 @@ export interface EngineDependencies {
   readStore(environment: Environment): ReadStore;
   /** The recorded Events (the events contract): the body of a delivery is the Event as recorded. */
   events: Pick<PublicEventLog, 'findEvent'>;
-  /** Reports a delivery outcome to the subscription (failing since / recovered / disabled / gone). */
+  /**
+   * Reports a delivery outcome to the subscription (failing since / recovered / disabled / gone), known at
+   * `at`: the attempt's time in the delivery log, so a subscription is failing since its first failed attempt.
+   */
   reportOutcome(
     environment: Environment,
     entry: DirectoryEntry,
     outcome: 'succeeded' | 'failed' | 'gone',
+    at: Date,
   ): Promise<void>;
   clock: Clock;
   metrics: WebhookMetrics;
@@ -194,7 +198,7 @@ export class DeliveryEngine {
     const entry = this.deps.directory.get(queue.environment, queue.subscriptionId);
     if (!entry) return;
     this.deps
-      .reportOutcome(queue.environment, entry, 'failed')
+      .reportOutcome(queue.environment, entry, 'failed', this.deps.clock.now())
       .catch((error) => this.deps.logger.error({ err: error }, 'webhook subscription outcome not recorded'));
   }
 
@@ -243,7 +247,12 @@ export class DeliveryEngine {
         { err: error, deliveryId: job.delivery.id },
         'webhook delivery body could not be loaded',
       );
-      return this.retryOrGiveUp(queue, job, { statusCode: null, latencyMs: 0, error: 'internal error' });
+      return this.retryOrGiveUp(
+        queue,
+        job,
+        { statusCode: null, latencyMs: 0, error: 'internal error' },
+        this.deps.clock.now(),
+      );
     }
     const headers = signWebhook({
       id: job.delivery.eventId,
@@ -283,29 +292,32 @@ export class DeliveryEngine {
       error: error ?? (statusCode !== null && statusCode >= 300 ? `HTTP ${statusCode}` : null),
     };
     if (this.stopped) return;
-    const retryAfter = response ? retryAfterMs(response.retryAfter, this.deps.clock.now()) : undefined;
+    // One reading of the clock for everything this outcome records: the attempt's time in the delivery log,
+    // its retry's, and the subscription's failing-since.
+    const at = this.deps.clock.now();
+    const retryAfter = response ? retryAfterMs(response.retryAfter, at) : undefined;
     const decided = this.outcomeOf(job, statusCode, retryAfter);
     if (decided.kind === 'delivered') {
-      this.log.recordAttempt(job, 'succeeded', outcome);
+      this.log.recordAttempt(job, 'succeeded', outcome, at);
       queue.jobs.shift();
       this.deps.metrics.deliveries.inc({ result: 'succeeded' });
       if (!job.delivery.redelivery) {
         this.deps.metrics.eventToDelivery.observe(
-          Math.max(0, this.deps.clock.now().getTime() - Date.parse(job.delivery.eventCreatedAt)) / 1000,
+          Math.max(0, at.getTime() - Date.parse(job.delivery.eventCreatedAt)) / 1000,
         );
       }
-      await this.deps.reportOutcome(queue.environment, entry, 'succeeded');
+      await this.deps.reportOutcome(queue.environment, entry, 'succeeded', at);
       return;
     }
     if (decided.kind === 'gone') {
-      this.log.recordAttempt(job, 'failed', outcome);
+      this.log.recordAttempt(job, 'failed', outcome, at);
       queue.jobs.shift();
       this.deps.metrics.deliveries.inc({ result: 'gone' });
-      await this.deps.reportOutcome(queue.environment, entry, 'gone');
+      await this.deps.reportOutcome(queue.environment, entry, 'gone', at);
       return;
     }
-    this.retryOrGiveUp(queue, job, outcome, decided);
-    await this.deps.reportOutcome(queue.environment, entry, 'failed');
+    this.retryOrGiveUp(queue, job, outcome, at, decided);
+    await this.deps.reportOutcome(queue.environment, entry, 'failed', at);
   }
 
   private outcomeOf(job: DeliveryJob, statusCode: number | null, retryAfter?: number) {
@@ -322,16 +334,17 @@ export class DeliveryEngine {
     queue: Queue,
     job: DeliveryJob,
     outcome: AttemptOutcome,
+    at: Date,
     decided = this.outcomeOf(job, outcome.statusCode),
   ): void {
     if (decided.kind !== 'retry') {
-      this.log.recordAttempt(job, 'failed', outcome);
+      this.log.recordAttempt(job, 'failed', outcome, at);
       queue.jobs.shift();
       this.deps.metrics.deliveries.inc({ result: 'gave_up' });
       return;
     }
-    const nextAttemptAt = this.deps.clock.now().getTime() + decided.delayMs;
-    this.log.recordAttempt(job, 'pending', outcome, new Date(nextAttemptAt).toISOString());
+    const nextAttemptAt = at.getTime() + decided.delayMs;
+    this.log.recordAttempt(job, 'pending', outcome, at, new Date(nextAttemptAt).toISOString());
     this.queues.retryAt(job.delivery.queueKey, nextAttemptAt);
     this.deps.metrics.deliveries.inc({ result: 'failed_attempt' });
   }

@@ -38,9 +38,11 @@ export class DeliveryLog {
     job: DeliveryJob,
     status: WebhookDelivery['status'],
     outcome: AttemptOutcome,
+    /** When the attempt's outcome was known: the time the subscription is told of too (`reportOutcome`). */
+    when: Date,
     nextAttemptAt: string | null = null,
   ): void {
-    const at = this.deps.clock.now().toISOString();
+    const at = when.toISOString();
     const attempt: DeliveryAttempt = {
       attempt: job.delivery.attempts.length + 1,
       at,

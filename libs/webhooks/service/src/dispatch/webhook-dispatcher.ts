@@ -52,8 +52,8 @@ export class WebhookDispatcher {
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    this.engine = createEngine((environment, entry, outcome) =>
-      this.reportOutcome(environment, entry, outcome),
+    this.engine = createEngine((environment, entry, outcome, at) =>
+      this.reportOutcome(environment, entry, outcome, at),
     );
   }
 
@@ -174,16 +174,17 @@ export class WebhookDispatcher {
 
   /**
    * Tells the subscription about a delivery outcome when it may change something: the first failure
-   * starts the grace period, a success ends it, a failure after 3 days (or a 410) disables it.
+   * starts the grace period, a success ends it, a failure after 3 days (or a 410) disables it. `now`: when
+   * the outcome was known (the attempt's time in the delivery log).
    */
   async reportOutcome(
     environment: Environment,
     entry: DirectoryEntry,
     outcome: 'succeeded' | 'failed' | 'gone',
+    now: Date = this.clock.now(),
   ): Promise<void> {
     const subscription = entry.subscription;
     if (subscription.status !== 'active') return;
-    const now = this.clock.now();
     if (outcome === 'succeeded' && !subscription.failingSince) return;
     if (
       outcome === 'failed' &&
