@@ -1,17 +1,18 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { ManualClock } from '@cip/shared/runtime';
-import { waitFor, WebhookReceiver } from '@cip/shared/testing';
+import { WebhookReceiver } from '@cip/shared/testing';
 import { Harness, newUserBody, startHarness } from './testing/platform-harness';
+import { DispatcherSentinel } from './testing/webhook-settle';
 
 const json = { 'content-type': 'application/json' };
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** A platform on the test's clock, and (split) the sentinel distributor `settle` waits on. */
+/** A platform on the test's clock, and (split) the sentinel `settle` waits on. */
 interface OnClock {
   h: Harness;
   clock: ManualClock;
-  sentinel?: Promise<{ key: string; receiver: WebhookReceiver }>;
+  sentinel: DispatcherSentinel;
 }
 
 /**
@@ -25,16 +26,16 @@ async function onClock(clock: ManualClock, dataDir?: string): Promise<OnClock> {
     dataDir,
     webhookBreakerResetTimeoutMs: 10 * MINUTE,
   });
-  return { h, clock };
+  return { h, clock, sentinel: new DispatcherSentinel() };
 }
 
 /**
  * Waits until the dispatcher has read every Event appended so far and every delivery it let go has been
  * answered (or held on an open circuit) and logged. One process: its consumer host and delivery engine say
- * so. Split: an Event of a sentinel distributor appended now reached the sentinel's receiver (the dispatcher
- * reads the log in order: the deliveries of every earlier Event are with the engine), then the clock moves
- * by 1 ms and the webhooks service reports a look at that time done (`h.sweepDue('webhooks')`: everything the
- * engine had was answered by then). The 1 ms lets nothing else come due: no retry is that short.
+ * so. Split: the sentinel's Event appended now was delivered (the dispatcher reads the log in order: the
+ * deliveries of every earlier Event are with the engine), then the clock moves by 1 ms and the webhooks
+ * service reports a look at that time done (`h.sweepDue('webhooks')`: everything the engine had was answered
+ * by then). The 1 ms lets nothing else come due: no retry is that short.
  */
 async function settle(p: OnClock): Promise<void> {
   const { h, clock } = p;
@@ -43,26 +44,7 @@ async function settle(p: OnClock): Promise<void> {
     await h.sweepDue('webhooks');
     return;
   }
-  p.sentinel ??= (async () => {
-    const receiver = await new WebhookReceiver().start();
-    const { sandboxKey } = await h.newDistributor();
-    await h.http
-      .post('/v1/webhook-subscriptions')
-      .set({ 'x-api-key': sandboxKey, ...json })
-      .send({ url: receiver.url })
-      .expect(201);
-    return { key: sandboxKey, receiver };
-  })();
-  const { key, receiver } = await p.sentinel;
-  const marker = await h.http
-    .post('/v1/users')
-    .set({ 'x-api-key': key, ...json })
-    .send(newUserBody())
-    .expect(201);
-  await waitFor(
-    () => receiver.acknowledged('user.created').some((d) => d.body.eventTargetId === marker.body.id),
-    { what: "the dispatcher to reach the sentinel's Event" },
-  );
+  await p.sentinel.reach(h);
   clock.advance(1);
   await h.sweepDue('webhooks');
 }
@@ -75,7 +57,7 @@ async function advance(p: OnClock, ms: number): Promise<void> {
 }
 
 async function close(p: OnClock, options?: { keepData?: boolean }): Promise<void> {
-  await (await p.sentinel)?.receiver.stop();
+  await p.sentinel.stop();
   await p.h.close(options);
 }
 

@@ -5,36 +5,57 @@ import { Harness, newUserBody } from './platform-harness';
 
 const json = { 'content-type': 'application/json' };
 
-interface Sentinel {
-  key: string;
-  receiver: WebhookReceiver;
+/**
+ * A distributor of its own, subscribed to a receiver of its own. `reach(h)` creates a user of it and resolves,
+ * with the user's id, once that user's `user.created` reached the receiver: the dispatcher reads the log in
+ * order, so by then it has made the deliveries of every Event appended before the call. A signal for the split
+ * topology, where the test has no handle on the webhooks process. Made on the first `reach`; `stop()` stops the
+ * receiver (afterAll, before the harness closes).
+ */
+export class DispatcherSentinel {
+  private made?: Promise<{ key: string; receiver: WebhookReceiver }>;
+
+  async reach(h: Harness): Promise<string> {
+    const { key, receiver } = await (this.made ??= (async () => {
+      const receiver = await new WebhookReceiver().start();
+      const { sandboxKey } = await h.newDistributor();
+      await h.http
+        .post('/v1/webhook-subscriptions')
+        .set({ 'x-api-key': sandboxKey, ...json })
+        .send({ url: receiver.url })
+        .expect(201);
+      return { key: sandboxKey, receiver };
+    })());
+    const marker = await h.http
+      .post('/v1/users')
+      .set({ 'x-api-key': key, ...json })
+      .send(newUserBody())
+      .expect(201);
+    await waitFor(
+      () => receiver.acknowledged('user.created').some((d) => d.body.eventTargetId === marker.body.id),
+      { what: "the dispatcher to reach the sentinel's Event" },
+    );
+    return marker.body.id as string;
+  }
+
+  async stop(): Promise<void> {
+    await (await this.made)?.receiver.stop();
+  }
 }
 
 /**
  * `settle(key)` waits until the webhook dispatcher has read the log and every delivery of `key`'s
- * subscriptions that can go now has been answered, on both topologies. One process: its consumer host and
- * delivery engine say so. Split (no handle on another process): an Event of a sentinel distributor, appended
- * after everything the test did, has reached the sentinel's receiver (the dispatcher reads the log in order:
- * it has made the deliveries of every earlier Event), and no delivery of `key`'s subscriptions is due (their
- * delivery logs over /v1). The sentinel (a distributor of its own and its receiver) is made on the first
- * split settle; `stop()` (afterAll, before `h.close()`) stops its receiver. On split, `settle` resolves with
- * the sentinel's Event's target (the user it created: a stream of the sandbox log), undefined on one process.
+ * subscriptions that can go now (at the harness's clock) has been answered, on both topologies. One process:
+ * its consumer host and delivery engine say so. Split: a DispatcherSentinel's Event, appended after everything
+ * the test did, was delivered, and no delivery of `key`'s subscriptions is due (their delivery logs over /v1).
+ * On split, `settle` resolves with the sentinel's Event's target (the user it created: a stream of the sandbox
+ * log), undefined on one process. `stop()` (afterAll, before `h.close()`) stops the sentinel's receiver.
  */
 export function webhookSettler(harness: () => Harness): {
   settle(key: string): Promise<string | undefined>;
   stop(): Promise<void>;
 } {
-  let sentinel: Promise<Sentinel> | undefined;
-  const newSentinel = async (h: Harness): Promise<Sentinel> => {
-    const receiver = await new WebhookReceiver().start();
-    const other = await h.newDistributor();
-    await h.http
-      .post('/v1/webhook-subscriptions')
-      .set({ 'x-api-key': other.sandboxKey, ...json })
-      .send({ url: receiver.url })
-      .expect(201);
-    return { key: other.sandboxKey, receiver };
-  };
+  const sentinel = new DispatcherSentinel();
   return {
     async settle(key) {
       const h = harness();
@@ -45,16 +66,7 @@ export function webhookSettler(harness: () => Harness): {
         await h.platform.app.get(DeliveryEngine).idle();
         return undefined;
       }
-      const { key: sentinelKey, receiver } = await (sentinel ??= newSentinel(h));
-      const marker = await h.http
-        .post('/v1/users')
-        .set({ 'x-api-key': sentinelKey, ...json })
-        .send(newUserBody())
-        .expect(201);
-      await waitFor(
-        () => receiver.acknowledged('user.created').some((d) => d.body.eventTargetId === marker.body.id),
-        { what: "the dispatcher to reach the sentinel's Event" },
-      );
+      const marker = await sentinel.reach(h);
       const api = { 'x-api-key': key };
       await waitFor(
         async () => {
@@ -66,7 +78,7 @@ export function webhookSettler(harness: () => Harness): {
               .query({ status: 'pending', limit: 100 })
               .set(api);
             const due = (pending.body.items as { nextAttemptAt: string | null }[]).some(
-              (d) => d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) <= Date.now(),
+              (d) => d.nextAttemptAt === null || Date.parse(d.nextAttemptAt) <= h.now().getTime(),
             );
             if (due) return false;
           }
@@ -74,10 +86,8 @@ export function webhookSettler(harness: () => Harness): {
         },
         { what: 'every due delivery of the subscriptions answered' },
       );
-      return marker.body.id as string;
+      return marker;
     },
-    async stop() {
-      await (await sentinel)?.receiver.stop();
-    },
+    stop: () => sentinel.stop(),
   };
 }
