@@ -22,8 +22,12 @@ import { webhookSettler } from './testing/webhook-settle';
  * names its operation and case, and the same seed sends the same bytes again.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 10);
-/** Bound of one request: past it, the request hung. */
-const ANSWER_WITHIN_MS = 10_000;
+/**
+ * Bound of one request: past it, the request hung. Answers take about 100 ms; a fresh-clone CI run once saw
+ * one of 8,942 (a 100k-item body) pass 10 s on a machine loaded by another spec file and a build, and that
+ * request answered in about 100 ms in every run since: the bound is for a hang, never for speed.
+ */
+const ANSWER_WITHIN_MS = 30_000;
 const SCOPES: StoreScope[] = ['control', 'sandbox', 'production'];
 /** Deletions last, so the other operations meet the setup's resources still alive. */
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -80,6 +84,22 @@ describe('the API under schema-driven fuzzing', () => {
    */
   let stores: Infrastructure;
   const heads = () => Promise.all(SCOPES.map((scope) => stores.scope(scope).eventStore.headPosition()));
+  /**
+   * What the request `requestId` appended to any scope's log after the heads `before`: every event of a
+   * command carries its request's id as correlation id. A refused request must have appended nothing; the
+   * accepted ones before it may still be causing appends (consumers, sagas), which carry other ids. Without
+   * an id (no answer, or one without the header) anything appended since counts.
+   */
+  const appendedBy = async (requestId: string | undefined, before: number[]) =>
+    (
+      await Promise.all(
+        SCOPES.map((scope, i) =>
+          stores.scope(scope).eventStore.readAll({ after: before[i], maxCount: 10_000 }),
+        ),
+      )
+    )
+      .flat()
+      .filter((event) => !requestId || event.metadata.correlationId === requestId);
   const settler = webhookSettler(() => h);
 
   /** Waits until nothing the accepted requests caused is still under way (consumers, sagas, deliveries). */
@@ -226,23 +246,23 @@ describe('the API under schema-driven fuzzing', () => {
           continue;
         }
         check(operation, request, response);
-        if (response.status >= 400 || response.status === 0) {
-          const after = await heads();
-          if (after.join() !== before.join()) {
+        if (response.status >= 400) {
+          const appended = await appendedBy(response.headers['x-request-id'], before);
+          if (appended.length) {
             fail(
               operation,
               request,
-              `rejected (${response.status}) but the event log moved from ${before} to ${after}`,
+              `rejected (${response.status}) but it appended ${appended.map((e) => e.type).join(', ')}`,
             );
-            await settle();
           }
-        } else {
-          await settle();
         }
       }
     }
 
-    // Incomplete bodies all wait for the server's request timeout: sent together, they cost it once.
+    // Incomplete bodies all wait for the server's request timeout: sent together, they cost it once. They
+    // have no answer to name them: the log must not move at all while they are in, once the accepted requests'
+    // consequences (consumers, sagas, deliveries) are over.
+    await settle();
     const before = await heads();
     await Promise.all(
       incomplete.map(async ({ operation, request }) => {

@@ -5,6 +5,7 @@
 // after the path. How to port one: the harness operations in testing/platform-harness.ts.
 module.exports = {
   ported: [
+    'apps/platform/src/api-fuzz.e2e.spec.ts',
     'apps/platform/src/authorization-clearing.e2e.spec.ts', // re-delivering a file one-process only
     'apps/platform/src/authorization-decisioning.e2e.spec.ts',
     'apps/platform/src/authorization-program-settings.e2e.spec.ts', // re-importing a file one-process only
@@ -41,9 +42,6 @@ module.exports = {
   // Every other e2e spec, and why it is not in the split run (yet). "Not yet": ported = the in-process
   // uses replaced by harness operations or the signal the test needs.
   notPorted: {
-    'apps/platform/src/api-fuzz.e2e.spec.ts':
-      'passes on split alone (279 s) but its campaign passed its 600 s bound in a CI run beside another split ' +
-      'spec (2 workers): not reliable on split yet',
     'apps/cli/src/vault-rotation-crash.e2e.spec.ts': 'a crash test of the CLI on its own data directory',
     'apps/gateway/src/split-topology.e2e.spec.ts':
       'starts the split topology itself (and the one-process platform)',
