@@ -5,6 +5,13 @@ import { waitFor } from '@cip/shared/testing';
 import { SqliteCheckpointer } from './sqlite-checkpointer';
 import { openSqliteDatabase } from './sqlite-database';
 
+/** The path of a store in a directory that no longer exists. */
+function inRemovedDirectory(): string {
+  const gone = join(mkdtempSync(join(tmpdir(), 'cip-checkpointer-gone-')), 'gone.sqlite');
+  rmSync(join(gone, '..'), { recursive: true, force: true });
+  return gone;
+}
+
 describe('the WAL checkpointer thread', () => {
   it('reports a store whose directory was removed before it opened it, and the process goes on', async () => {
     // A store closed and its data directory removed while the thread was still starting (a CI run lost a
@@ -12,8 +19,7 @@ describe('the WAL checkpointer thread', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cip-checkpointer-'));
     const kept = join(dir, 'kept.sqlite');
     const db = openSqliteDatabase(kept);
-    const gone = join(mkdtempSync(join(tmpdir(), 'cip-checkpointer-gone-')), 'gone.sqlite');
-    rmSync(join(gone, '..'), { recursive: true, force: true });
+    const gone = inRemovedDirectory();
     const reported: string[] = [];
     const checkpointer = new SqliteCheckpointer([gone, kept], 20, (message) => reported.push(message));
     try {
@@ -32,8 +38,7 @@ describe('the WAL checkpointer thread', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cip-checkpointer-late-'));
     const late = join(dir, 'late.sqlite');
     // A store in a removed directory beside it: its report says the thread has looked at its files once.
-    const gone = join(mkdtempSync(join(tmpdir(), 'cip-checkpointer-gone-')), 'gone.sqlite');
-    rmSync(join(gone, '..'), { recursive: true, force: true });
+    const gone = inRemovedDirectory();
     const reported: string[] = [];
     const checkpointer = new SqliteCheckpointer([gone, late], 20, (message) => reported.push(message));
     try {

@@ -155,6 +155,20 @@ describe('delivery engine: the express lane', () => {
   });
 });
 
+/** Stops an engine of `engineFor`, its HTTP client and the receiving server, and removes its data directory. */
+async function closeAll(opened: {
+  engine: DeliveryEngine;
+  http: WebhookHttpClient;
+  server: Server;
+  dataDir: string;
+}) {
+  await opened.engine.stop();
+  opened.http.close();
+  opened.server.closeAllConnections();
+  await new Promise((resolve) => opened.server.close(resolve));
+  rmSync(opened.dataDir, { recursive: true, force: true });
+}
+
 /** One delivery of a `user.created` Event on the standard lane, made at the clock's time. */
 function standardJob(clock: ManualClock) {
   const at = clock.now().toISOString();
@@ -247,11 +261,7 @@ describe('delivery engine: retries on a clock that jumps', () => {
       expect(received).toEqual([503, 200]);
       expect(engine.backlog).toBe(0);
     } finally {
-      await engine.stop();
-      http.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      rmSync(dataDir, { recursive: true, force: true });
+      await closeAll({ engine, http, server, dataDir });
     }
   });
 });
@@ -284,11 +294,7 @@ describe('delivery engine: an outcome and its time', () => {
       expect(reported).toEqual([{ outcome: 'failed', at: attempt.at }]);
       expect(Date.parse(job.delivery.nextAttemptAt!)).toBeGreaterThan(Date.parse(attempt.at));
     } finally {
-      await engine.stop();
-      http.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      rmSync(dataDir, { recursive: true, force: true });
+      await closeAll({ engine, http, server, dataDir });
     }
   });
 });
