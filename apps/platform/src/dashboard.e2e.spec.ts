@@ -354,10 +354,14 @@ describeWithBrowser('the backoffice dashboard in a real browser (headless Chromi
     await page.getByRole('row').filter({ hasText: 'refused: card_unfreeze_blocked_error' }).waitFor();
     await filter.clear();
     await page.getByRole('cell', { name: 'program.configure', exact: true }).waitFor();
+    // The list writes its filter into the address after a debounce: leaving before that write lands would be
+    // undone by it (a fresh-clone CI run clicked Search and stayed on the audit log).
+    await page.waitForURL((url) => !decodeURIComponent(url.hash).includes('"action"'));
     await shot(page, 'audit-log');
 
     // The user found by email.
     await menu(page, 'Search');
+    await heading(page, 'Search');
     await page.getByLabel('User id, email or phone; card id; transaction id').fill(cardholder.email);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page
