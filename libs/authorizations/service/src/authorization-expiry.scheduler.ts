@@ -7,8 +7,6 @@ import type { AuthorizationsService } from './authorizations.service';
 
 /** How often the sweep looks for holds past their window (an expiry is at most this late). */
 export const AUTHORIZATION_EXPIRY_SWEEP_MS = 60_000;
-/** The statuses that still hold funds. */
-const HOLDING = ['confirmed', 'partially_cleared'] as const;
 
 /**
  * Expires authorizations whose uncleared hold has passed the program's window (`cardAuthorization.expired`,
@@ -26,7 +24,13 @@ export class AuthorizationExpiryScheduler extends DeadlineSweep {
     logger: Logger,
     metrics?: PlatformMetrics,
   ) {
-    super({ what: 'Authorization expiry', intervalMs: AUTHORIZATION_EXPIRY_SWEEP_MS, logger, clock, metrics });
+    super({
+      what: 'Authorization expiry',
+      intervalMs: AUTHORIZATION_EXPIRY_SWEEP_MS,
+      logger,
+      clock,
+      metrics,
+    });
   }
 
   protected settle(environment: Environment): Promise<void> {
@@ -38,17 +42,11 @@ export class AuthorizationExpiryScheduler extends DeadlineSweep {
   }
 
   /**
-   * Holding authorizations (confirmed, partially cleared) whose `expiresAt` has passed. Every holding one is
-   * read: windows differ by program, so an order by age is not an order by deadline. A deadline index (as
-   * the KYC link deadlines have) is the step up when the holding set grows large.
+   * Holding authorizations (confirmed, partially cleared) whose `expiresAt` has passed: the read model keeps
+   * `expiresAt` only while the authorization holds funds (cleared, reversed and expired ones have none).
    */
-  protected async due(environment: Environment): Promise<string[]> {
+  protected due(environment: Environment): Promise<string[]> {
     const now = this.clock.now().toISOString();
-    const due: string[] = [];
-    for (const status of HOLDING) {
-      const collection = authorizationsProjection.collection;
-      due.push(...(await this.pastDeadline(this.ports.readStore(environment), collection, { status }, now)));
-    }
-    return due;
+    return this.pastDeadline(this.ports.readStore(environment), authorizationsProjection.collection, now);
   }
 }

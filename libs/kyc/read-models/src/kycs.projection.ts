@@ -15,9 +15,8 @@ export const kycsProjection: Projection<KycView> = {
 
 /**
  * The open links of hosted KYCs, for the expiry sweep. A document exists only while a KYC's link may be
- * used (pending); its `createdAt` is the time the link was issued, so with the fixed lifetime the oldest
- * document is always the first one due, and the sweep reads them in order and stops at the first that
- * is not due. Kept in the read store, so a restart loses no deadline.
+ * used (pending); the sweep reads those past `expiresAt` through the store's expiry index
+ * (`ReadStore.expiredBy`). Kept in the read store, so a restart loses no deadline.
  */
 export interface KycLinkDeadline extends ReadDocument {
   expiresAt: string;

@@ -10,7 +10,7 @@ export const KYC_EXPIRY_SWEEP_MS = 60_000;
 
 /**
  * Expires hosted KYCs whose link has passed its 14 days (`kyc.expired`). Deadlines come from the
- * `kyc-link-deadlines` read model, oldest first, so each sweep reads only what is due.
+ * `kyc-link-deadlines` read model (open links only), so each sweep reads only what is due.
  */
 export class KycExpiryScheduler extends DeadlineSweep {
   constructor(
@@ -36,14 +36,6 @@ export class KycExpiryScheduler extends DeadlineSweep {
 
   protected due(environment: Environment): Promise<string[]> {
     const now = this.clock.now().toISOString();
-    return this.pastDeadline(
-      this.ports.readStore(environment),
-      kycLinkDeadlinesProjection.collection,
-      {},
-      now,
-      {
-        inDeadlineOrder: true,
-      },
-    );
+    return this.pastDeadline(this.ports.readStore(environment), kycLinkDeadlinesProjection.collection, now);
   }
 }

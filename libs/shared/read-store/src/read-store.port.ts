@@ -100,6 +100,18 @@ export interface ReadStore {
    * never overlap and a cursor never repeats or skips a document whose key did not change.
    */
   find<T extends ReadDocument>(collection: string, query: FindQuery): Promise<FindResult<T>>;
+  /**
+   * Live documents whose `expiresAt` (an ISO-8601 instant) is at or before `at`, earliest first, then by id;
+   * `after` resumes past the last one read. The deadline sweeps' one read: an index on `expiresAt` serves it,
+   * so a sweep costs what has fallen due, not the size of the collection. A read model whose documents keep
+   * `expiresAt` after their deadline stops mattering (decided challenges) is not for this: it must drop the
+   * field (or the document) once nothing is due on it.
+   */
+  expiredBy<T extends ReadDocument & { expiresAt: string }>(
+    collection: string,
+    at: string,
+    page: { after?: { expiresAt: string; id: string }; limit: number },
+  ): Promise<T[]>;
   /** Every live document, in id order (verification and export; not for request paths). */
   all<T extends ReadDocument>(collection: string): Promise<T[]>;
   /** Removes every document of a collection (projection rebuilds). */

@@ -35,8 +35,9 @@ export const toCardAuthenticationView = (record: CardAuthenticationRecord): Card
 });
 
 /**
- * The `card_authentications` read model: one document per challenge, for the deadline sweep (`status`,
- * `expiresAt`) and the frictionless rule's known merchants (`cardId`, `merchantName`, `status`). Folded on
+ * The `card_authentications` read model: one document per challenge, for the API and the frictionless
+ * rule's known merchants (`cardId`, `merchantName`, `status`). The sweep reads its own read model
+ * (`card_authentication_deadlines`). Folded on
  * the view itself (the view is what Events carry, so nothing internal may sit in it).
  */
 export const cardAuthenticationsProjection: Projection<CardAuthenticationView> = {

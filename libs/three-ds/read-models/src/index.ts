@@ -1,2 +1,3 @@
 export * from './card-authentications.projection';
 export * from './card-authentication.public-events';
+export * from './card-authentication-deadlines.projection';

@@ -2,7 +2,7 @@ import type { Environment } from '@cip/shared/contracts';
 import { DeadlineSweep } from '@cip/shared/infrastructure';
 import type { ReadStore } from '@cip/shared/read-store';
 import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
-import { cardAuthenticationsProjection } from '@cip/three-ds/read-models';
+import { cardAuthenticationDeadlinesProjection } from '@cip/three-ds/read-models';
 import type { ThreeDsService } from './three-ds.service';
 
 /** How often the sweep looks for challenges past their deadline (an expiry is at most this late). */
@@ -10,8 +10,8 @@ export const CARD_AUTHENTICATION_EXPIRY_SWEEP_MS = 1_000;
 
 /**
  * Fails closed: expires every pending challenge whose deadline has passed (`cardAuthentication.expired`,
- * then the results saga sends the refusing RReq). Candidates come from the `card_authentications` read
- * model; each is checked on its stream before expiring, so a challenge answered meanwhile, or expired by
+ * then the results saga sends the refusing RReq). Candidates come from the
+ * `card_authentication_deadlines` read model (pending challenges only); each is checked on its stream before expiring, so a challenge answered meanwhile, or expired by
  * another sweep, is left alone: it expires exactly once, also after a restart (the deadlines are in the log).
  */
 export class CardAuthenticationExpiryScheduler extends DeadlineSweep {
@@ -25,7 +25,13 @@ export class CardAuthenticationExpiryScheduler extends DeadlineSweep {
     logger: Logger,
     metrics?: PlatformMetrics,
   ) {
-    super({ what: 'Card authentication expiry', intervalMs: CARD_AUTHENTICATION_EXPIRY_SWEEP_MS, logger, clock, metrics });
+    super({
+      what: 'Card authentication expiry',
+      intervalMs: CARD_AUTHENTICATION_EXPIRY_SWEEP_MS,
+      logger,
+      clock,
+      metrics,
+    });
   }
 
   protected settle(environment: Environment): Promise<void> {
@@ -36,10 +42,10 @@ export class CardAuthenticationExpiryScheduler extends DeadlineSweep {
     return this.threeDs.expireIfDue(environment, cardAuthenticationId);
   }
 
-  /** Pending challenges past their deadline (pending ones live minutes at most: the set stays small). */
+  /** Pending challenges past their deadline. */
   protected due(environment: Environment): Promise<string[]> {
     const now = this.clock.now().toISOString();
-    const collection = cardAuthenticationsProjection.collection;
-    return this.pastDeadline(this.ports.readStore(environment), collection, { status: 'pending' }, now);
+    const collection = cardAuthenticationDeadlinesProjection.collection;
+    return this.pastDeadline(this.ports.readStore(environment), collection, now);
   }
 }

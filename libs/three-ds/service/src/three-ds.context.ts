@@ -1,6 +1,10 @@
 import { ContextDefinition, projectionReadModel } from '@cip/shared/infrastructure';
 import { THREE_DS_CONTROLLERS } from '@cip/three-ds/http';
-import { cardAuthenticationPublicEvents, cardAuthenticationsProjection } from '@cip/three-ds/read-models';
+import {
+  cardAuthenticationDeadlinesProjection,
+  cardAuthenticationPublicEvents,
+  cardAuthenticationsProjection,
+} from '@cip/three-ds/read-models';
 import { cardAuthenticationResultsSaga } from './sagas/card-authentication-results.saga';
 import { THREE_DS_CONTRACTS, ThreeDsModule } from './three-ds.module';
 
@@ -9,7 +13,10 @@ export const threeDsContext: ContextDefinition = {
   name: 'three-ds',
   contracts: THREE_DS_CONTRACTS,
   module: ThreeDsModule,
-  readModels: [projectionReadModel(cardAuthenticationsProjection)],
+  readModels: [
+    projectionReadModel(cardAuthenticationsProjection),
+    projectionReadModel(cardAuthenticationDeadlinesProjection),
+  ],
   publicEvents: [cardAuthenticationPublicEvents],
   sagas: [cardAuthenticationResultsSaga],
   controllers: THREE_DS_CONTROLLERS,

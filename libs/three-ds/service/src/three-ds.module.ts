@@ -20,7 +20,10 @@ import {
 } from '@cip/shared/runtime';
 import { acsContract, threeDsContract, threeDsVerificationContract, type RReq } from '@cip/three-ds/contract';
 import { randomBytes } from 'node:crypto';
-import { cardAuthenticationsProjection } from '@cip/three-ds/read-models';
+import {
+  cardAuthenticationDeadlinesProjection,
+  cardAuthenticationsProjection,
+} from '@cip/three-ds/read-models';
 import { WALLETS_API, type WalletsApi } from '@cip/wallets/contract';
 import { CardAuthenticationExpiryScheduler } from './card-authentication-expiry.scheduler';
 import { DirectoryServerClient } from './directory-server-client';
@@ -56,7 +59,9 @@ function processKeys(): (environment: Environment) => Buffer {
   };
 }
 
-const PROJECTION_GROUPS = [`projection.${cardAuthenticationsProjection.name}`];
+const PROJECTION_GROUPS = [cardAuthenticationsProjection, cardAuthenticationDeadlinesProjection].map(
+  (p) => `projection.${p.name}`,
+);
 
 /**
  * The 3-D Secure context: the issuer's access control server. It finds cards through the cards network

@@ -1,5 +1,5 @@
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
-import type { FilterValue, ReadDocument, ReadStore } from '@cip/shared/read-store';
+import type { ReadStore } from '@cip/shared/read-store';
 import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
 
 const DUE_PAGE = 100;
@@ -77,27 +77,19 @@ export abstract class DeadlineSweep {
   }
 
   /**
-   * The read model's candidates whose `expiresAt` has passed `now`, oldest first (the sweeps' one way to read
-   * them). `inDeadlineOrder`: the collection's creation order is its deadline order (one deadline for all), so
-   * the read stops at the first one not yet due.
+   * The ids of a deadline read model's documents whose `expiresAt` has passed `now`, earliest first (the
+   * sweeps' one way to read them). The read model keeps `expiresAt` only while something is due on a
+   * document, and the store reads it by an index on it: a sweep costs what has fallen due, never the
+   * number of pending ones (at 500 challenges a second with a 5-minute deadline, 150,000 wait at once).
    */
-  protected async pastDeadline(
-    readStore: ReadStore,
-    collection: string,
-    filter: Record<string, FilterValue>,
-    now: string,
-    options: { inDeadlineOrder?: boolean } = {},
-  ): Promise<string[]> {
+  protected async pastDeadline(readStore: ReadStore, collection: string, now: string): Promise<string[]> {
     const due: string[] = [];
-    for (let page = 0; ; page++) {
-      const { items, hasMore } = await readStore.find<
-        ReadDocument & { id: string; expiresAt?: string | null }
-      >(collection, { filter, sort: { field: 'createdAt', direction: 'asc' }, page, limit: DUE_PAGE });
-      for (const item of items) {
-        if (item.expiresAt && item.expiresAt <= now) due.push(item.id);
-        else if (options.inDeadlineOrder) return due;
-      }
-      if (!hasMore) return due;
+    let after: { expiresAt: string; id: string } | undefined;
+    for (;;) {
+      const page = await readStore.expiredBy(collection, now, { after, limit: DUE_PAGE });
+      due.push(...page.map((doc) => doc.id));
+      if (page.length < DUE_PAGE) return due;
+      after = page[page.length - 1];
     }
   }
 

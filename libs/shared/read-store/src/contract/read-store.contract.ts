@@ -195,6 +195,48 @@ export function readStoreContract(target: ReadStoreContractTarget): void {
     expect((await tenantA.getOwned<Thing>(collection, 'thg-002', 'Thing')).n).toBe(2);
   });
 
+  it('reads what has expired by a time, earliest deadline first, in pages that resume after a key', async () => {
+    // Deadlines out of creation order (programs with different windows); some without one; one deleted.
+    const deadline = (n: number, expiresAt: string | null) => thing(n, { expiresAt } as Partial<Thing>);
+    await store.upsertMany(collection, [
+      { id: 'thg-001', doc: deadline(1, at(30)), version: 0 },
+      { id: 'thg-002', doc: deadline(2, at(10)), version: 0 },
+      { id: 'thg-003', doc: deadline(3, null), version: 0 },
+      { id: 'thg-004', doc: thing(4), version: 0 },
+      { id: 'thg-005', doc: deadline(5, at(20)), version: 0 },
+      { id: 'thg-006', doc: deadline(6, at(20)), version: 0 },
+      { id: 'thg-007', doc: deadline(7, at(40)), version: 0 },
+      { id: 'thg-008', doc: deadline(8, at(15)), version: 0 },
+      { id: 'thg-008', doc: null, version: 1 },
+    ]);
+    await store.upsertMany(`${collection}_other`, [{ id: 'thg-009', doc: deadline(9, at(1)), version: 0 }]);
+    const ids = (docs: ReadDocument[]) => docs.map((d) => d.id);
+
+    expect(ids(await store.expiredBy(collection, at(30), { limit: 10 }))).toEqual([
+      'thg-002',
+      'thg-005',
+      'thg-006',
+      'thg-001',
+    ]);
+    expect(await store.expiredBy(collection, at(9), { limit: 10 })).toEqual([]);
+    const first = await store.expiredBy(collection, at(59), { limit: 2 });
+    expect(ids(first)).toEqual(['thg-002', 'thg-005']);
+    const last = first[first.length - 1];
+    expect(ids(await store.expiredBy(collection, at(59), { after: last, limit: 2 }))).toEqual([
+      'thg-006',
+      'thg-001',
+    ]);
+    // A deadline moved later, then dropped: the document leaves the earlier reads.
+    await store.upsertMany(collection, [{ id: 'thg-002', doc: deadline(2, at(50)), version: 1 }]);
+    expect(ids(await store.expiredBy(collection, at(30), { limit: 10 }))).toEqual([
+      'thg-005',
+      'thg-006',
+      'thg-001',
+    ]);
+    await store.upsertMany(collection, [{ id: 'thg-005', doc: deadline(5, null), version: 1 }]);
+    expect(ids(await store.expiredBy(collection, at(30), { limit: 10 }))).toEqual(['thg-006', 'thg-001']);
+  });
+
   it('keeps collections apart and clears one without touching another', async () => {
     const other = `${collection}_other`;
     await store.upsertMany(collection, [{ id: 'thg-001', doc: thing(1), version: 0 }]);

@@ -152,6 +152,33 @@ export class MongoReadStore implements ReadStore {
     return page(rows.map((r) => r.doc as T));
   }
 
+  async expiredBy<T extends ReadDocument & { expiresAt: string }>(
+    collection: string,
+    at: string,
+    { after, limit }: { after?: { expiresAt: string; id: string }; limit: number },
+  ): Promise<T[]> {
+    const records = await this.collection(collection);
+    const due: mongo.Filter<StoredRecord> = { 'doc.expiresAt': { $type: 'string', $lte: at } };
+    const conditions: mongo.Filter<StoredRecord>[] = [due];
+    if (after) {
+      conditions.push({
+        $or: [
+          { 'doc.expiresAt': { $gt: after.expiresAt } },
+          { 'doc.expiresAt': after.expiresAt, _id: { $gt: after.id } },
+        ],
+      });
+    }
+    const rows = await records
+      .find({ $and: conditions })
+      .sort([
+        ['doc.expiresAt', 1],
+        ['_id', 1],
+      ])
+      .limit(limit)
+      .toArray();
+    return rows.map((r) => r.doc as T);
+  }
+
   async all<T extends ReadDocument>(collection: string): Promise<T[]> {
     const records = await this.collection(collection);
     const live = await records
@@ -188,6 +215,12 @@ export class MongoReadStore implements ReadStore {
             {
               key: { 'doc.distributorId': 1, 'doc.updatedAt': 1, 'positions.updated': 1, _id: 1 },
               name: 'tenant_updated_order',
+            },
+            // The deadline sweeps' read (`expiredBy`): only documents with a deadline are indexed.
+            {
+              key: { 'doc.expiresAt': 1, _id: 1 },
+              name: 'expiry',
+              partialFilterExpression: { 'doc.expiresAt': { $type: 'string' } },
             },
           ]),
         )

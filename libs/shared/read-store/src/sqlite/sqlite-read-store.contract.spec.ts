@@ -1,4 +1,5 @@
 import { openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
+import type { Statement } from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,29 @@ describe('read store contract: SQLite (embedded)', () => {
       db.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  });
+});
+
+describe('read store: SQLite query plans', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-rs-plan-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads expired documents through the expiry index, not by scanning the collection', () => {
+    const db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
+    const store = new SqliteReadStore(db);
+    // The statement expiredBy runs, as SQLite plans it. A scan would read every document with a deadline on
+    // every sweep: the 3DS sweep did (pending challenges, once a second) and stalled the ACS for 100s of ms.
+    const { source } = (store as unknown as { selectExpired: Statement }).selectExpired;
+    const plan = (
+      db
+        .prepare(`EXPLAIN QUERY PLAN ${source}`)
+        .all({ collection: 'c', at: 'z', afterAt: '', afterId: '', limit: 100 }) as { detail: string }[]
+    )
+      .map((row) => row.detail)
+      .join('\n');
+    expect(plan).toMatch(/USING INDEX read_models_expiry/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    db.close();
   });
 });
 

@@ -21,6 +21,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly upsert: Statement;
   private readonly select: Statement;
   private readonly selectAll: Statement;
+  private readonly selectExpired: Statement;
   private readonly deleteCollection: Statement;
   private readonly findStatements = new Map<string, Statement>();
 
@@ -55,6 +56,9 @@ export class SqliteReadStore implements ReadStore {
         ON read_models (collection, json_extract(doc, '$.distributorId'), created_at, created_position, id);
       CREATE INDEX IF NOT EXISTS read_models_tenant_updated_order
         ON read_models (collection, json_extract(doc, '$.distributorId'), updated_at, updated_position, id);
+      CREATE INDEX IF NOT EXISTS read_models_expiry
+        ON read_models (collection, json_extract(doc, '$.expiresAt'), id)
+        WHERE json_extract(doc, '$.expiresAt') IS NOT NULL;
     `);
     this.upsert = db.prepare(`
       INSERT INTO read_models
@@ -72,6 +76,14 @@ export class SqliteReadStore implements ReadStore {
     this.selectAll = db.prepare(
       'SELECT doc FROM read_models WHERE collection = ? AND doc IS NOT NULL ORDER BY id',
     );
+    // The partial index's own condition is spelled out, so SQLite knows the index covers every row asked for.
+    this.selectExpired = db.prepare(`
+      SELECT doc FROM read_models
+      WHERE collection = @collection AND json_extract(doc, '$.expiresAt') IS NOT NULL
+        AND json_extract(doc, '$.expiresAt') <= @at
+        AND (json_extract(doc, '$.expiresAt'), id) > (@afterAt, @afterId)
+      ORDER BY json_extract(doc, '$.expiresAt'), id
+      LIMIT @limit`);
     this.deleteCollection = db.prepare('DELETE FROM read_models WHERE collection = ?');
   }
 
@@ -157,6 +169,21 @@ export class SqliteReadStore implements ReadStore {
       if (value !== null) params[field] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
     }
     return page((statement.all(params) as { doc: string }[]).map((r) => JSON.parse(r.doc) as T));
+  }
+
+  async expiredBy<T extends ReadDocument & { expiresAt: string }>(
+    collection: string,
+    at: string,
+    { after, limit }: { after?: { expiresAt: string; id: string }; limit: number },
+  ): Promise<T[]> {
+    const rows = this.selectExpired.all({
+      collection,
+      at,
+      afterAt: after?.expiresAt ?? '',
+      afterId: after?.id ?? '',
+      limit,
+    }) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc) as T);
   }
 
   async all<T extends ReadDocument>(collection: string): Promise<T[]> {
