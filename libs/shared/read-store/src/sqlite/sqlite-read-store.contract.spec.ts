@@ -48,7 +48,7 @@ describe('read store: a SQLite file written before lists ordered ties by log pos
   const dir = mkdtempSync(join(tmpdir(), 'cip-rs-old-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('opens it, keeps its documents (positions 0, ties by id) and stores positions from then on', async () => {
+  it('opens it, keeps its documents (positions 0, ties by id, deadlines found) and stores positions from then on', async () => {
     const db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
     db.exec(`
       CREATE TABLE read_models (
@@ -67,7 +67,17 @@ describe('read store: a SQLite file written before lists ordered ties by log pos
       at,
       at,
     );
+    const deadline = { ...doc('kyc-a'), expiresAt: '2026-01-15T00:00:00.000Z' };
+    db.prepare('INSERT INTO read_models VALUES (?, ?, 0, ?, ?, ?)').run(
+      'deadlines',
+      'kyc-a',
+      JSON.stringify(deadline),
+      at,
+      at,
+    );
     const store = new SqliteReadStore(db);
+    // A deadline written before the sweeps read by the expiry column is still found.
+    expect(await store.expiredBy('deadlines', '2026-02-01T00:00:00.000Z', { limit: 10 })).toEqual([deadline]);
     await store.upsertMany('users', [
       { id: 'usr-a', doc: doc('usr-a'), version: 0, positions: { created: 5, updated: 5 } },
     ]);

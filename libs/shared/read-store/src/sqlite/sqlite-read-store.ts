@@ -15,7 +15,8 @@ const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * Read models of the embedded runtime: one table of JSON documents in the environment's SQLite file.
  * Equality filters use json_extract; the tenant field (distributorId) and the sort keys (time, log
- * position, id) are indexed together.
+ * position, id) are indexed together. A document's `expiresAt` is kept in a column of its own (indexed where
+ * set), so a deadline sweep's read parses no JSON and a write without one costs no index entry.
  */
 export class SqliteReadStore implements ReadStore {
   private readonly upsert: Statement;
@@ -36,16 +37,25 @@ export class SqliteReadStore implements ReadStore {
         updated_at       TEXT,
         created_position INTEGER NOT NULL DEFAULT 0,
         updated_position INTEGER NOT NULL DEFAULT 0,
+        expires_at       TEXT,
         PRIMARY KEY (collection, id)
       ) WITHOUT ROWID;
     `);
     // Files written before lists ordered ties by log position: their documents keep 0 until a rebuild.
-    // Checked and altered under the write lock: another process opening the file at once may be adding them.
+    // Files written before the deadline sweeps read by `expires_at`: the column is filled from the documents
+    // once. Checked and altered under the write lock: another process opening the file at once may be adding
+    // them.
     db.transaction(() => {
       const columns = db.prepare("SELECT name FROM pragma_table_info('read_models')").pluck().all();
       for (const column of ['created_position', 'updated_position']) {
         if (!columns.includes(column))
           db.exec(`ALTER TABLE read_models ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 0`);
+      }
+      if (!columns.includes('expires_at')) {
+        db.exec(`
+          ALTER TABLE read_models ADD COLUMN expires_at TEXT;
+          UPDATE read_models SET expires_at = json_extract(doc, '$.expiresAt')
+            WHERE doc IS NOT NULL AND json_type(doc, '$.expiresAt') = 'text';`);
       }
     }).immediate();
     // One index per sort field, in list order within a tenant, so a page (or a cursor's range) is one scan.
@@ -57,17 +67,18 @@ export class SqliteReadStore implements ReadStore {
       CREATE INDEX IF NOT EXISTS read_models_tenant_updated_order
         ON read_models (collection, json_extract(doc, '$.distributorId'), updated_at, updated_position, id);
       CREATE INDEX IF NOT EXISTS read_models_expiry
-        ON read_models (collection, json_extract(doc, '$.expiresAt'), id)
-        WHERE json_extract(doc, '$.expiresAt') IS NOT NULL;
+        ON read_models (collection, expires_at, id) WHERE expires_at IS NOT NULL;
     `);
     this.upsert = db.prepare(`
       INSERT INTO read_models
-        (collection, id, version, doc, created_at, updated_at, created_position, updated_position)
-      VALUES (@collection, @id, @version, @doc, @createdAt, @updatedAt, @createdPosition, @updatedPosition)
+        (collection, id, version, doc, created_at, updated_at, created_position, updated_position, expires_at)
+      VALUES (@collection, @id, @version, @doc, @createdAt, @updatedAt, @createdPosition, @updatedPosition,
+              @expiresAt)
       ON CONFLICT (collection, id) DO UPDATE SET
         version = excluded.version, doc = excluded.doc,
         created_at = excluded.created_at, updated_at = excluded.updated_at,
-        created_position = excluded.created_position, updated_position = excluded.updated_position
+        created_position = excluded.created_position, updated_position = excluded.updated_position,
+        expires_at = excluded.expires_at
       WHERE excluded.version > read_models.version`);
     this.select = db.prepare(
       `SELECT doc, version, created_position AS created, updated_position AS updated
@@ -79,10 +90,9 @@ export class SqliteReadStore implements ReadStore {
     // The partial index's own condition is spelled out, so SQLite knows the index covers every row asked for.
     this.selectExpired = db.prepare(`
       SELECT doc FROM read_models
-      WHERE collection = @collection AND json_extract(doc, '$.expiresAt') IS NOT NULL
-        AND json_extract(doc, '$.expiresAt') <= @at
-        AND (json_extract(doc, '$.expiresAt'), id) > (@afterAt, @afterId)
-      ORDER BY json_extract(doc, '$.expiresAt'), id
+      WHERE collection = @collection AND expires_at IS NOT NULL AND expires_at <= @at
+        AND (expires_at, id) > (@afterAt, @afterId)
+      ORDER BY expires_at, id
       LIMIT @limit`);
     this.deleteCollection = db.prepare('DELETE FROM read_models WHERE collection = ?');
   }
@@ -100,6 +110,7 @@ export class SqliteReadStore implements ReadStore {
           updatedAt: write.doc?.updatedAt ?? null,
           createdPosition: write.positions?.created ?? 0,
           updatedPosition: write.positions?.updated ?? 0,
+          expiresAt: typeof write.doc?.expiresAt === 'string' ? write.doc.expiresAt : null,
         }).changes;
       }
     })();
