@@ -7,6 +7,7 @@ import { chainDepositLatencyBench } from './chain-deposit-latency';
 import { iso8583Bench } from './iso8583-bench';
 import { issuerAuthorizationsBench } from './issuer-authorizations-bench';
 import { networkAuthorizationsBench } from './network-authorizations-bench';
+import { readModelLookupsBench } from './read-model-lookups-bench';
 import { startupMemoryBench } from './startup-memory-bench';
 import { threeDsBench } from './three-ds-bench';
 import { usersHttpBench } from './users-http-bench';
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
     ...(await networkAuthorizationsBench()),
     ...(await issuerAuthorizationsBench()),
     ...(await threeDsBench()),
+    ...(await readModelLookupsBench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));

@@ -96,6 +96,8 @@ export const authorizationsProjection: Projection<AuthorizationView> = {
   name: 'authorizations',
   collection: 'authorizations',
   topics: [AUTHORIZATIONS_TOPIC],
+  // A card's window limits read its payments on every authorization of that card.
+  indexes: ['cardId'],
   evolve(doc: AuthorizationView | null, event: ProjectedEvent): AuthorizationView | null {
     return evolveAuthorizationView(doc, authorizationEvents.read(event), event.metadata.occurredAt);
   },

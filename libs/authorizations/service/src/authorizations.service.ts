@@ -793,7 +793,9 @@ export class AuthorizationsService implements AuthorizationsApi {
 
   /**
    * The card's approved payments, net of reversals (the read model; a payment decided a moment ago may not
-   * be in it yet, which the ledger's hold makes harmless for funds but not for limits).
+   * be in it yet, which the ledger's hold makes harmless for funds but not for limits). Read through the
+   * read model's `cardId` index: the card's own payments, whatever the platform's volume (without it, every
+   * authorization of a card with a window limit read every authorization of every card).
    */
   private async spendHistory(environment: Environment, cardId: string): Promise<SpendRecord[]> {
     const history: SpendRecord[] = [];

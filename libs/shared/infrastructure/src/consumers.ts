@@ -14,6 +14,8 @@ export interface ConsumerDefinition {
   topics: string[];
   /** Scopes it runs in; both environments by default. */
   scopes?: StoreScope[];
+  /** Runs once per scope before its consumer starts (a read model's indexes). */
+  prepare?(ports: ScopePorts): Promise<void>;
   handle(ports: ScopePorts, messages: BusMessage[]): Promise<void>;
 }
 
@@ -21,6 +23,11 @@ export interface ConsumerDefinition {
 export const readModelConsumer = (model: RebuildableReadModel): ConsumerDefinition => ({
   group: model.group,
   topics: model.topics,
+  prepare: async (ports) => {
+    for (const [collection, fields] of Object.entries(model.indexes ?? {})) {
+      await ports.readStore.ensureIndexes(collection, fields);
+    }
+  },
   handle: (ports, messages) =>
     model.apply(
       ports.readStore,
@@ -83,6 +90,7 @@ export class ConsumerHost {
     for (const definition of this.definitions) {
       for (const scope of definition.scopes ?? ENVIRONMENTS) {
         const ports = infrastructure.scope(scope);
+        await definition.prepare?.(ports);
         // The buses retry a failing handler on the same messages; counting here sees every bus alike.
         const failures = { consecutive: 0 };
         const consumer = await ports.bus.consume({

@@ -58,7 +58,10 @@ class ConsumerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
 function processClock(logger: Logger): Clock {
   const clock = clockFromEnvironment();
   if (clock instanceof FileClock) {
-    logger.warn({ file: process.env.TEST_CLOCK_FILE }, 'TEST_CLOCK_FILE is set: this process runs on a test clock');
+    logger.warn(
+      { file: process.env.TEST_CLOCK_FILE },
+      'TEST_CLOCK_FILE is set: this process runs on a test clock',
+    );
   }
   return clock;
 }

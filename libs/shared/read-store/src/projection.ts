@@ -21,5 +21,11 @@ export interface Projection<Doc extends ReadDocument = ReadDocument> {
   collection: string;
   /** Stream categories it reads. */
   topics: string[];
+  /**
+   * Fields its documents are looked up by without the tenant (a card's payments, a deposit address's
+   * wallet): each gets an index in the read store (`ReadStore.ensureIndexes`), so such a lookup costs the
+   * matching documents, not the collection.
+   */
+  indexes?: readonly string[];
   evolve(doc: Doc | null, event: ProjectedEvent): Doc | null;
 }

@@ -112,6 +112,12 @@ export interface ReadStore {
     at: string,
     page: { after?: { expiresAt: string; id: string }; limit: number },
   ): Promise<T[]>;
+  /**
+   * Indexes the documents of `collection` by each of `fields`, in list order (`createdAt`, then log position,
+   * then id), for the lookups a read model makes without the tenant; a `find` whose filter names one of
+   * these fields reads that index. Idempotent: the consumer of the read model calls it before it starts.
+   */
+  ensureIndexes(collection: string, fields: readonly string[]): Promise<void>;
   /** Every live document, in id order (verification and export; not for request paths). */
   all<T extends ReadDocument>(collection: string): Promise<T[]>;
   /** Removes every document of a collection (projection rebuilds). */

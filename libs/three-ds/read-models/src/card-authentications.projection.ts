@@ -44,6 +44,8 @@ export const cardAuthenticationsProjection: Projection<CardAuthenticationView> =
   name: 'card-authentications',
   collection: 'card_authentications',
   topics: [THREE_DS_TOPIC],
+  // The frictionless rule asks, on a low-value AReq, whether the card's holder approved this merchant before.
+  indexes: ['cardId'],
   evolve(doc: CardAuthenticationView | null, recorded: ProjectedEvent): CardAuthenticationView | null {
     const event = cardAuthenticationEvents.read(recorded);
     if (event.type === 'CardAuthenticationChallenged') {

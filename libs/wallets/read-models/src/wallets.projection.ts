@@ -9,6 +9,8 @@ export const walletsProjection: Projection<WalletView> = {
   name: 'wallets',
   collection: WALLETS_COLLECTION,
   topics: ['wlt'],
+  // The deposit watcher asks, for every recipient of the token on chain, whose deposit address it is.
+  indexes: ['depositAddress'],
   evolve(doc: WalletView | null, recorded: ProjectedEvent): WalletView | null {
     const event = walletEvents.read(recorded);
     switch (event.type) {

@@ -21,6 +21,8 @@ export interface RebuildableReadModel {
   topics: string[];
   /** The live collections it writes. */
   collections: string[];
+  /** Per live collection, the fields its documents are looked up by (`ReadStore.ensureIndexes`). */
+  indexes?: Readonly<Record<string, readonly string[]>>;
   /**
    * Applies a batch of the log's events of `topics` to the live collections (the consumer group's work);
    * `eventStore` is the scope's log, for a model that folds a stream's earlier events it does not hold.
@@ -81,6 +83,7 @@ export const projectionReadModel = (projection: Projection): RebuildableReadMode
   group: `projection.${projection.name}`,
   topics: projection.topics,
   collections: [projection.collection],
+  ...(projection.indexes ? { indexes: { [projection.collection]: projection.indexes } } : {}),
   apply: (readStore, events) => applyToProjection(projection, readStore, events),
   replay: (eventStore, readStore, target) =>
     replayProjection(projection, eventStore, readStore, target(projection.collection)),

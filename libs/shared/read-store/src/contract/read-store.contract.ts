@@ -195,6 +195,48 @@ export function readStoreContract(target: ReadStoreContractTarget): void {
     expect((await tenantA.getOwned<Thing>(collection, 'thg-002', 'Thing')).n).toBe(2);
   });
 
+  it('looks documents up by an indexed field with the same answers as without the index', async () => {
+    const docs = Array.from({ length: 30 }, (_, i) =>
+      thing(i + 1, { cardId: `card-${i % 3}`, distributorId: i % 2 ? 'dst-a' : 'dst-b' } as Partial<Thing>),
+    );
+    await store.upsertMany(
+      collection,
+      docs.map((doc, i) => ({ id: doc.id, doc, version: 0, positions: { created: i + 1, updated: i + 1 } })),
+    );
+    const reads = async () => {
+      const query = (overrides: Partial<FindQuery>): FindQuery => ({
+        filter: { cardId: 'card-1' },
+        sort: { field: 'createdAt', direction: 'asc' },
+        page: 0,
+        limit: 4,
+        ...overrides,
+      });
+      const ids = async (q: FindQuery) => {
+        const { items, hasMore } = await store.find<Thing>(collection, q);
+        return { ids: items.map((t) => t.id), hasMore };
+      };
+      const first = await store.find<Thing>(collection, query({}));
+      const last = first.items[first.items.length - 1];
+      return [
+        await ids(query({})),
+        await ids(query({ page: 1 })),
+        await ids(query({ sort: { field: 'createdAt', direction: 'desc' } })),
+        await ids(query({ sort: { field: 'updatedAt', direction: 'asc' } })),
+        await ids(query({ filter: { cardId: 'card-1', distributorId: 'dst-a' } })),
+        await ids(query({ filter: { cardId: 'card-1', status: 'active', vip: false } })),
+        await ids(
+          query({ cursor: { side: 'after', key: { value: last.createdAt, position: 0, id: last.id } } }),
+        ),
+        await ids(query({ filter: { cardId: 'card-9' } })),
+      ];
+    };
+    const withoutIndex = await reads();
+    expect(withoutIndex[0]).toEqual({ ids: ['thg-002', 'thg-005', 'thg-008', 'thg-011'], hasMore: true });
+    await store.ensureIndexes(collection, ['cardId', 'status']);
+    await store.ensureIndexes(collection, ['cardId']);
+    expect(await reads()).toEqual(withoutIndex);
+  });
+
   it('reads what has expired by a time, earliest deadline first, in pages that resume after a key', async () => {
     // Deadlines out of creation order (programs with different windows); some without one; one deleted.
     const deadline = (n: number, expiresAt: string | null) => thing(n, { expiresAt } as Partial<Thing>);

@@ -179,6 +179,17 @@ export class MongoReadStore implements ReadStore {
     return rows.map((r) => r.doc as T);
   }
 
+  async ensureIndexes(collection: string, fields: readonly string[]): Promise<void> {
+    const records = await this.collection(collection);
+    for (const field of fields) {
+      if (!FIELD_NAME.test(field)) throw new Error(`Invalid index field ${field}`);
+      await records.createIndex(
+        { [`doc.${field}`]: 1, 'doc.createdAt': 1, 'positions.created': 1, _id: 1 },
+        { name: `lookup_${field}` },
+      );
+    }
+  }
+
   async all<T extends ReadDocument>(collection: string): Promise<T[]> {
     const records = await this.collection(collection);
     const live = await records

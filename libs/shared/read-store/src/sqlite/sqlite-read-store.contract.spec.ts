@@ -42,6 +42,46 @@ describe('read store: SQLite query plans', () => {
     expect(plan).not.toMatch(/TEMP B-TREE/);
     db.close();
   });
+
+  it('reads a lookup by an indexed field through its index, also in a store opened after it was made', async () => {
+    const db = openSqliteDatabase(join(dir, 'lookups.sqlite'));
+    await new SqliteReadStore(db).ensureIndexes('authorizations', ['cardId']);
+    // Another process (or the next start) opens the file: it finds the index without declaring it.
+    const store = new SqliteReadStore(db);
+    const statements = (store as unknown as { findStatements: Map<string, Statement> }).findStatements;
+    const plans: string[] = [];
+    const filters: Record<string, string>[] = [
+      { cardId: 'crd-1', type: 'payment' },
+      { cardId: 'crd-1', distributorId: 'dst-a' },
+    ];
+    for (const filter of filters) {
+      await store.find('authorizations', {
+        filter,
+        sort: { field: 'createdAt', direction: 'asc' },
+        page: 0,
+        limit: 10,
+      });
+    }
+    for (const { source } of statements.values()) {
+      plans.push(
+        (
+          db
+            .prepare(`EXPLAIN QUERY PLAN ${source}`)
+            .all({ cardId: 'c', type: 't', distributorId: 'd', limit: 1, offset: 0 }) as { detail: string }[]
+        )
+          .map((row) => row.detail)
+          .join(' '),
+      );
+    }
+    // A scan of the collection (the spend history of a card read every payment of every card) would show
+    // the primary key or the tenant index instead, and a sort.
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) {
+      expect(plan).toMatch(/USING INDEX read_models_lookup\/authorizations\/cardId/);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+    }
+    db.close();
+  });
 });
 
 describe('read store: a SQLite file written before lists ordered ties by log position', () => {

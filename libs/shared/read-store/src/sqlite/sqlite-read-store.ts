@@ -11,6 +11,10 @@ import type {
 import { pageReading } from '../read-store.port';
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const COLLECTION_NAME = /^[A-Za-z0-9_-]+$/;
+/** A lookup index's name: `read_models_lookup/<collection>/<field>` (quoted where used). */
+const LOOKUP_INDEX = /^read_models_lookup\/([A-Za-z0-9_-]+)\/([A-Za-z_][A-Za-z0-9_]*)$/;
+const lookupIndexName = (collection: string, field: string) => `read_models_lookup/${collection}/${field}`;
 
 /**
  * Read models of the embedded runtime: one table of JSON documents in the environment's SQLite file.
@@ -25,6 +29,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly selectExpired: Statement;
   private readonly deleteCollection: Statement;
   private readonly findStatements = new Map<string, Statement>();
+  /** Per collection, the fields with a lookup index (`ensureIndexes`, by this or another process). */
+  private readonly lookups = new Map<string, Set<string>>();
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(`
@@ -69,6 +75,14 @@ export class SqliteReadStore implements ReadStore {
       CREATE INDEX IF NOT EXISTS read_models_expiry
         ON read_models (collection, expires_at, id) WHERE expires_at IS NOT NULL;
     `);
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'read_models'")
+      .pluck()
+      .all() as string[];
+    for (const name of indexes) {
+      const lookup = LOOKUP_INDEX.exec(name);
+      if (lookup) this.lookupFields(lookup[1]).add(lookup[2]);
+    }
     this.upsert = db.prepare(`
       INSERT INTO read_models
         (collection, id, version, doc, created_at, updated_at, created_position, updated_position, expires_at)
@@ -135,11 +149,35 @@ export class SqliteReadStore implements ReadStore {
     return (await this.getVersioned<T>(collection, id))?.doc ?? null;
   }
 
+  /**
+   * A partial index per collection and field (only that collection's rows, so other read models' writes do
+   * not pay for it); `find` names it (INDEXED BY) with the collection as a literal, which is what lets SQLite
+   * use a partial index, and what keeps the planner from preferring the tenant index and filtering.
+   */
+  async ensureIndexes(collection: string, fields: readonly string[]): Promise<void> {
+    if (!COLLECTION_NAME.test(collection)) throw new Error(`Invalid collection name ${collection}`);
+    for (const field of fields) {
+      if (!FIELD_NAME.test(field)) throw new Error(`Invalid index field ${field}`);
+      this.db.exec(`
+        CREATE INDEX IF NOT EXISTS "${lookupIndexName(collection, field)}"
+          ON read_models (json_extract(doc, '$.${field}'), created_at, created_position, id)
+          WHERE collection = '${collection}'`);
+      this.lookupFields(collection).add(field);
+    }
+  }
+
+  private lookupFields(collection: string): Set<string> {
+    let fields = this.lookups.get(collection);
+    if (!fields) this.lookups.set(collection, (fields = new Set()));
+    return fields;
+  }
+
   async find<T extends ReadDocument>(collection: string, query: FindQuery): Promise<FindResult<T>> {
     const fields = Object.keys(query.filter).sort();
     for (const field of fields) {
       if (!FIELD_NAME.test(field)) throw new Error(`Invalid filter field ${field}`);
     }
+    const lookup = fields.find((f) => query.filter[f] !== null && this.lookups.get(collection)?.has(f));
     const [column, position] =
       query.sort.field === 'updatedAt'
         ? ['updated_at', 'updated_position']
@@ -148,7 +186,7 @@ export class SqliteReadStore implements ReadStore {
     const { ascending, page } = pageReading(query);
     const direction = ascending ? 'ASC' : 'DESC';
     const isNull = (f: string) => query.filter[f] === null;
-    const key = `${fields.map((f) => (isNull(f) ? `${f}:null` : f)).join(',')}|${column}|${direction}|${cursor ? 'keyset' : 'offset'}`;
+    const key = `${fields.map((f) => (isNull(f) ? `${f}:null` : f)).join(',')}|${column}|${direction}|${cursor ? 'keyset' : 'offset'}${lookup ? `|${collection}` : ''}`;
     let statement = this.findStatements.get(key);
     if (!statement) {
       const where = fields
@@ -158,15 +196,18 @@ export class SqliteReadStore implements ReadStore {
       const range = cursor
         ? `AND (${column}, ${position}, id) ${ascending ? '>' : '<'} (@keyValue, @keyPosition, @keyId)`
         : '';
+      const source = lookup
+        ? `read_models INDEXED BY "${lookupIndexName(collection, lookup)}" WHERE collection = '${collection}'`
+        : 'read_models WHERE collection = @collection';
       statement = this.db.prepare(
-        `SELECT doc FROM read_models WHERE collection = @collection AND doc IS NOT NULL ${where} ${range}
+        `SELECT doc FROM ${source} AND doc IS NOT NULL ${where} ${range}
          ORDER BY ${column} ${direction}, ${position} ${direction}, id ${direction}
          LIMIT @limit OFFSET @offset`,
       );
       this.findStatements.set(key, statement);
     }
     const params: Record<string, unknown> = {
-      collection,
+      ...(lookup ? {} : { collection }),
       limit: query.limit + 1,
       offset: cursor ? 0 : query.page * query.limit,
     };
