@@ -58,9 +58,10 @@ export interface SqliteEventStoreOptions {
    */
   pollIntervalMs?: number;
   /**
-   * How long a live subscription lets new commits gather before reading them. Under load this turns many
-   * small consumer batches (each a read-model transaction) into a few larger ones, at the cost of that much
-   * extra projection lag. 0: read at once.
+   * How long a live subscription lets new commits gather before reading them, when woken less than this
+   * after its last batch (under load). This turns many small consumer batches (each a read-model
+   * transaction) into a few larger ones, at the cost of that much extra projection lag under load; an event
+   * after a quiet spell is read at once. 0: always read at once.
    */
   subscriptionCoalesceMs?: number;
   /** Observes each group commit: number of appends and the time they waited, for metrics. */
@@ -376,7 +377,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private wakeSubscriptions(): void {
-    for (const subscription of this.subscriptions) subscription.wake();
+    for (const subscription of this.subscriptions) subscription.wake(this.knownHead);
   }
 
   subscribeToAll(options: SubscribeOptions): StoreSubscription {
