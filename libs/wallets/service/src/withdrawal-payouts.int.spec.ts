@@ -29,14 +29,18 @@ const caller = {
 
 /**
  * A payout port standing in for the chain: the saga is under test, not the payout. A withdrawal's sends
- * throw (as an unreachable RPC node does) while it is listed in `down`, and confirm otherwise.
+ * throw (as an unreachable RPC node does) while it is listed in `down`, and confirm otherwise. While
+ * `downForNew` is set, a withdrawal sent for the first time joins `down`: the saga may send it as soon as it is
+ * requested, before the test could list its id.
  */
 class FlakyPayout implements PayoutPort {
   readonly chain = 'simulated';
   readonly sends: PayoutRequest[] = [];
   readonly down = new Set<string>();
+  downForNew = false;
 
   async send(request: PayoutRequest) {
+    if (this.downForNew && this.sendsOf(request.withdrawalId) === 0) this.down.add(request.withdrawalId);
     this.sends.push(request);
     if (this.down.has(request.withdrawalId)) throw new Error('RPC node unreachable: fetch failed');
     return { status: 'confirmed' as const, hash: `0x${'ab'.repeat(32)}`, blockHeight: 7, rawTxReceipt: '{}' };
@@ -129,9 +133,10 @@ describe('withdrawal payouts run independently and are retried on the clock', ()
   });
 
   it('confirms withdrawal B while the payout of an earlier withdrawal A keeps failing', async () => {
+    payout.downForNew = true;
     const a = await opened.withdraw('usr-a', 4 * USDC);
-    payout.down.add(a.id);
     await opened.settled();
+    payout.downForNew = false;
     expect(payout.sendsOf(a.id)).toBe(1);
 
     const b = await opened.withdraw('usr-b', 3 * USDC);
@@ -148,9 +153,10 @@ describe('withdrawal payouts run independently and are retried on the clock', ()
   });
 
   it('retries a failing payout after a growing, jittered back-off and records one confirmation once the node is back', async () => {
+    payout.downForNew = true;
     const a = await opened.withdraw('usr-retry', 4 * USDC);
-    payout.down.add(a.id);
     await opened.settled();
+    payout.downForNew = false;
     expect(payout.sendsOf(a.id)).toBe(1);
 
     // First retry: between 0.5 and 1 s after the failure (1 s with equal jitter).
@@ -180,8 +186,8 @@ describe('withdrawal payouts run independently and are retried on the clock', ()
   });
 
   it('resumes a withdrawal left pending by the previous process and pays it once', async () => {
+    payout.downForNew = true;
     const a = await opened.withdraw('usr-restart', 4 * USDC);
-    payout.down.add(a.id);
     await opened.settled();
     expect(await opened.status(a.id)).toBe('pending');
     await opened.close();
