@@ -16,11 +16,11 @@ export const AUTHORIZATION_EXPIRY_SWEEP_MS = 60_000;
 export class AuthorizationExpiryScheduler extends DeadlineSweep {
   constructor(
     private readonly authorizations: AuthorizationsService,
-    private readonly ports: {
+    ports: {
       readStore(environment: Environment): ReadStore;
       settle(environment: Environment): Promise<void>;
     },
-    private readonly clock: Clock,
+    clock: Clock,
     logger: Logger,
     metrics?: PlatformMetrics,
   ) {
@@ -30,23 +30,11 @@ export class AuthorizationExpiryScheduler extends DeadlineSweep {
       logger,
       clock,
       metrics,
+      deadlines: { collection: authorizationsProjection.collection, ...ports },
     });
-  }
-
-  protected settle(environment: Environment): Promise<void> {
-    return this.ports.settle(environment);
   }
 
   protected expireIfDue(environment: Environment, authorizationId: string): Promise<boolean> {
     return this.authorizations.expireIfDue(environment, authorizationId);
-  }
-
-  /**
-   * Holding authorizations (confirmed, partially cleared) whose `expiresAt` has passed: the read model keeps
-   * `expiresAt` only while the authorization holds funds (cleared, reversed and expired ones have none).
-   */
-  protected due(environment: Environment): Promise<string[]> {
-    const now = this.clock.now().toISOString();
-    return this.pastDeadline(this.ports.readStore(environment), authorizationsProjection.collection, now);
   }
 }

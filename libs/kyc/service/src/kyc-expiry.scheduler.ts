@@ -15,27 +15,25 @@ export const KYC_EXPIRY_SWEEP_MS = 60_000;
 export class KycExpiryScheduler extends DeadlineSweep {
   constructor(
     private readonly kyc: KycService,
-    private readonly ports: {
+    ports: {
       readStore(environment: Environment): ReadStore;
       settle(environment: Environment): Promise<void>;
     },
-    private readonly clock: Clock,
+    clock: Clock,
     logger: Logger,
     metrics?: PlatformMetrics,
   ) {
-    super({ what: 'KYC expiry', intervalMs: KYC_EXPIRY_SWEEP_MS, logger, clock, metrics });
-  }
-
-  protected settle(environment: Environment): Promise<void> {
-    return this.ports.settle(environment);
+    super({
+      what: 'KYC expiry',
+      intervalMs: KYC_EXPIRY_SWEEP_MS,
+      logger,
+      clock,
+      metrics,
+      deadlines: { collection: kycLinkDeadlinesProjection.collection, ...ports },
+    });
   }
 
   protected expireIfDue(environment: Environment, kycId: string): Promise<boolean> {
     return this.kyc.expireIfDue(environment, kycId);
-  }
-
-  protected due(environment: Environment): Promise<string[]> {
-    const now = this.clock.now().toISOString();
-    return this.pastDeadline(this.ports.readStore(environment), kycLinkDeadlinesProjection.collection, now);
   }
 }

@@ -10,18 +10,19 @@ export const CARD_AUTHENTICATION_EXPIRY_SWEEP_MS = 1_000;
 
 /**
  * Fails closed: expires every pending challenge whose deadline has passed (`cardAuthentication.expired`,
- * then the results saga sends the refusing RReq). Candidates come from the
- * `card_authentication_deadlines` read model (pending challenges only); each is checked on its stream before expiring, so a challenge answered meanwhile, or expired by
- * another sweep, is left alone: it expires exactly once, also after a restart (the deadlines are in the log).
+ * then the results saga sends the refusing RReq). Candidates come from the `card_authentication_deadlines`
+ * read model (pending challenges only); each is checked on its stream before expiring, so a challenge
+ * answered meanwhile, or expired by another sweep, is left alone: it expires exactly once, also after a
+ * restart (the deadlines are in the log).
  */
 export class CardAuthenticationExpiryScheduler extends DeadlineSweep {
   constructor(
     private readonly threeDs: ThreeDsService,
-    private readonly ports: {
+    ports: {
       readStore(environment: Environment): ReadStore;
       settle(environment: Environment): Promise<void>;
     },
-    private readonly clock: Clock,
+    clock: Clock,
     logger: Logger,
     metrics?: PlatformMetrics,
   ) {
@@ -31,21 +32,11 @@ export class CardAuthenticationExpiryScheduler extends DeadlineSweep {
       logger,
       clock,
       metrics,
+      deadlines: { collection: cardAuthenticationDeadlinesProjection.collection, ...ports },
     });
-  }
-
-  protected settle(environment: Environment): Promise<void> {
-    return this.ports.settle(environment);
   }
 
   protected expireIfDue(environment: Environment, cardAuthenticationId: string): Promise<boolean> {
     return this.threeDs.expireIfDue(environment, cardAuthenticationId);
-  }
-
-  /** Pending challenges past their deadline. */
-  protected due(environment: Environment): Promise<string[]> {
-    const now = this.clock.now().toISOString();
-    const collection = cardAuthenticationDeadlinesProjection.collection;
-    return this.pastDeadline(this.ports.readStore(environment), collection, now);
   }
 }

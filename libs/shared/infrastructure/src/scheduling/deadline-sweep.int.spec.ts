@@ -34,11 +34,11 @@ class Deadlines extends DeadlineSweep {
     });
   }
 
-  protected settle(): Promise<void> {
+  protected override settle(): Promise<void> {
     return Promise.resolve();
   }
 
-  protected async due(environment: Environment): Promise<string[]> {
+  protected override async due(environment: Environment): Promise<string[]> {
     if (environment !== 'sandbox') return [];
     const now = this.clock.now().getTime();
     if (this.hold) this.onHeld?.();

@@ -26,13 +26,43 @@ export abstract class DeadlineSweep {
       logger: Logger;
       clock: Clock;
       metrics?: PlatformMetrics;
+      /**
+       * The deadline read model the candidates come from (its documents keep `expiresAt` only while
+       * something is due on them) and the wait for it to catch up with the log.
+       */
+      deadlines?: {
+        collection: string;
+        readStore(environment: Environment): ReadStore;
+        settle(environment: Environment): Promise<void>;
+      };
     },
   ) {}
 
   /** Waits until the read model the candidates come from has caught up with the log. */
-  protected abstract settle(environment: Environment): Promise<void>;
-  /** The ids due now in `environment`. */
-  protected abstract due(environment: Environment): Promise<string[]>;
+  protected settle(environment: Environment): Promise<void> {
+    return this.deadlineModel().settle(environment);
+  }
+
+  /**
+   * The ids of the deadline read model's documents whose `expiresAt` has passed `now` (the time the sweep
+   * looks at), earliest first. The store reads them by an index on `expiresAt`: a sweep costs what has
+   * fallen due, never the number of pending ones (at 500 challenges a second with a 5-minute deadline,
+   * 150,000 wait at once).
+   */
+  protected async due(environment: Environment, now: Date): Promise<string[]> {
+    const { collection, readStore } = this.deadlineModel();
+    const due: string[] = [];
+    let after: { expiresAt: string; id: string } | undefined;
+    for (;;) {
+      const page = await readStore(environment).expiredBy(collection, now.toISOString(), {
+        after,
+        limit: DUE_PAGE,
+      });
+      due.push(...page.map((doc) => doc.id));
+      if (page.length < DUE_PAGE) return due;
+      after = page[page.length - 1];
+    }
+  }
   /** Expires one if it is still due; whether it did. */
   protected abstract expireIfDue(environment: Environment, id: string): Promise<boolean>;
 
@@ -76,21 +106,9 @@ export abstract class DeadlineSweep {
     );
   }
 
-  /**
-   * The ids of a deadline read model's documents whose `expiresAt` has passed `now`, earliest first (the
-   * sweeps' one way to read them). The read model keeps `expiresAt` only while something is due on a
-   * document, and the store reads it by an index on it: a sweep costs what has fallen due, never the
-   * number of pending ones (at 500 challenges a second with a 5-minute deadline, 150,000 wait at once).
-   */
-  protected async pastDeadline(readStore: ReadStore, collection: string, now: string): Promise<string[]> {
-    const due: string[] = [];
-    let after: { expiresAt: string; id: string } | undefined;
-    for (;;) {
-      const page = await readStore.expiredBy(collection, now, { after, limit: DUE_PAGE });
-      due.push(...page.map((doc) => doc.id));
-      if (page.length < DUE_PAGE) return due;
-      after = page[page.length - 1];
-    }
+  private deadlineModel(): NonNullable<(typeof this.sweepOf)['deadlines']> {
+    if (!this.sweepOf.deadlines) throw new Error(`${this.sweepOf.what}: no deadline read model given`);
+    return this.sweepOf.deadlines;
   }
 
   private async sweep(): Promise<number> {
@@ -98,7 +116,7 @@ export abstract class DeadlineSweep {
     let expired = 0;
     for (const environment of ENVIRONMENTS) {
       await this.settle(environment);
-      for (const id of await this.due(environment)) {
+      for (const id of await this.due(environment, at)) {
         if (await this.expireIfDue(environment, id)) expired++;
       }
     }
