@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@cip/shared/testing';
@@ -51,6 +51,37 @@ describe('the WAL checkpointer thread', () => {
         // The connection never checkpoints itself (wal_autocheckpoint = 0): the pages reach the database file
         // only through the checkpointer's thread.
         await waitFor(() => statSync(late).size > before, { what: 'the late store checkpointed' });
+      } finally {
+        db.close();
+      }
+      expect(reported).toEqual([expect.stringContaining(gone)]);
+    } finally {
+      await checkpointer.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('checkpoints a store whose file it found before the store had set up its journal', async () => {
+    // The file exists, empty, when the thread looks (the store's connection has created it and not yet
+    // switched it to WAL). A connection that never read the file stays in rollback mode, where a checkpoint
+    // does nothing, so the store's WAL would grow for good (a CI run timed out on the spec above this way).
+    const dir = mkdtempSync(join(tmpdir(), 'cip-checkpointer-empty-'));
+    const path = join(dir, 'empty.sqlite');
+    writeFileSync(path, '');
+    const gone = inRemovedDirectory();
+    const reported: string[] = [];
+    const checkpointer = new SqliteCheckpointer([gone, path], 20, (message) => reported.push(message));
+    try {
+      await waitFor(() => reported.length > 0, { what: 'the thread to look at its files' });
+      const db = openSqliteDatabase(path);
+      try {
+        db.exec('CREATE TABLE t (v TEXT)');
+        db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(100_000));
+        const before = statSync(path).size;
+        await waitFor(() => statSync(path).size > before, {
+          what: 'the store found empty checkpointed',
+          timeoutMs: 10_000,
+        });
       } finally {
         db.close();
       }

@@ -11,14 +11,25 @@ const databases = [];
 // cannot be opened (its directory removed, as when a store is closed and its data directory deleted at once)
 // is reported with its path, never thrown: an error thrown here would reach the process that started the
 // thread as an uncaught exception.
+//
+// A file is kept only once it is in WAL mode. A file found while its store is still setting it up (empty, or
+// in rollback mode) is closed and looked at again at the next tick: a connection learns that a file is in WAL
+// mode only when it reads it, and a checkpoint does not read it, so a connection opened before the switch
+// would run checkpoints that do nothing for good, and the store's WAL would grow without bound.
 const pending = new Set(workerData.paths);
 const openThoseThatExist = () => {
-  for (const path of pending) {
+  for (const path of [...pending]) {
     if (!existsSync(path) && existsSync(dirname(path))) continue;
     pending.delete(path);
     try {
       const db = new Database(path, { fileMustExist: true });
       db.pragma('busy_timeout = 5000');
+      db.pragma('schema_version');
+      if (db.pragma('journal_mode', { simple: true }) !== 'wal') {
+        db.close();
+        pending.add(path);
+        continue;
+      }
       databases.push(db);
     } catch (error) {
       parentPort.postMessage(path + ': ' + String(error));

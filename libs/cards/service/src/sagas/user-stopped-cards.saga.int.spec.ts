@@ -53,6 +53,9 @@ class UsersStandIn implements Pick<UserLifecycleApi, 'findUser'> {
   async changeStatus(userId: string, to: keyof typeof EVENT_OF, reason: string | null = null): Promise<void> {
     const previousStatus = this.statuses.get(userId) ?? 'onboarding';
     const at = new Date().toISOString();
+    // The users service answers from the user's stream, so its answer changes with the append itself: the
+    // saga may read the event as soon as it is appended, before `append` resolves here.
+    this.statuses.set(userId, to);
     await this.infrastructure
       .scope('sandbox')
       .eventStore.append(userId, [
@@ -61,7 +64,6 @@ class UsersStandIn implements Pick<UserLifecycleApi, 'findUser'> {
           { occurredAt: at, distributorId: DISTRIBUTOR, environment: 'sandbox' },
         ),
       ]);
-    this.statuses.set(userId, to);
   }
 }
 
