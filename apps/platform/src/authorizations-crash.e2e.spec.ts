@@ -23,7 +23,7 @@ describe('durability: kill -9 in the middle of an authorization storm on the ISO
     await network.close();
   });
 
-  it('keeps the hold of every 00-approved authorization, and the wallet projection equals a rebuild', async () => {
+  it('keeps the hold of every 00-approved authorization and the count of its spend limit; the wallet projection equals a rebuild', async () => {
     const networkPort = await network.listen(0);
     const env = { CARD_NETWORK_ISO_ADDRESS: `127.0.0.1:${networkPort}` };
     const port = await freePort();
@@ -42,6 +42,13 @@ describe('durability: kill -9 in the middle of an authorization storm on the ISO
     const pan = /<dd class="pan">(.*?)<\/dd>/.exec(page)?.[1].replace(/<[^>]+>/g, '') as string;
     expect(pan).toMatch(/^\d{16}$/);
     await linkUp('the issuer connected to the network');
+    // A limit over the card's whole life, reached only after the restart: the payments approved before the
+    // kill must count toward it, and concurrent ones must not pass it together.
+    const LIMIT = 200;
+    const limits = await call('PUT', `/v1/cards/${cardId}/spending-controls`, {
+      limits: [{ amount: LIMIT, interval: 'all_time' }],
+    });
+    expect(limits.status).toBe(200);
 
     let stan = 0;
     const message = (mti: string, s: string, rrn: string) =>
@@ -94,6 +101,20 @@ describe('durability: kill -9 in the middle of an authorization storm on the ISO
       const s = String(++stan).padStart(6, '0');
       expect((await network.request(message('0420', s, rrn))).get(F.RESPONSE_CODE)).toBe('00');
     }
+    // A second storm up to the limit: each sender stops at its first 61 (exceeds the limit).
+    const declined: string[] = [];
+    const untilLimit = async () => {
+      for (;;) {
+        const s = String(++stan).padStart(6, '0');
+        const rrn = `332800${s}`;
+        const code = (await network.request(message('0100', s, rrn))).get(F.RESPONSE_CODE);
+        if (code === '00') approved.push(rrn);
+        else return declined.push(code as string);
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, untilLimit));
+    expect(new Set(declined)).toEqual(new Set(['61']));
+    expect(approved).toHaveLength(LIMIT);
 
     for (const rrn of approved) {
       const id = authorizationIdOf('sandbox', { acquirerId: ACQUIRER, rrn });
@@ -107,7 +128,8 @@ describe('durability: kill -9 in the middle of an authorization storm on the ISO
       confirmed.push(...items.filter((a) => a.status === 'confirmed').map((a) => a.amount));
       if (!listed.body.hasMore) break;
     }
-    expect(confirmed.length).toBeGreaterThanOrEqual(approved.length);
+    // What got no answer was reversed: the approved ones are all that is confirmed, exactly the limit.
+    expect(confirmed).toHaveLength(LIMIT);
     const wallet = await call('GET', `/v1/wallets/${walletId}`);
     const held = (wallet.body.balance as number) - (wallet.body.availableBalance as number);
     expect(wallet.body.balance).toBe(1000);

@@ -309,6 +309,21 @@ describe('card authorizations over the ISO 8583 link', () => {
     ]);
   });
 
+  it('approves exactly what a daily limit allows under 20 concurrent 0100s on one card, funds to spare', async () => {
+    const card = await fundedCard(100);
+    const controls = await h.http
+      .put(`/v1/cards/${card.cardId}/spending-controls`)
+      .set({ 'x-api-key': SANDBOX_KEY, 'content-type': 'application/json' })
+      .send({ limits: [{ amount: 30, interval: 'daily' }] });
+    expect(controls.status).toBe(200);
+    // A card used from several terminals at once (a copied card, a burst of payments): the limit holds.
+    const answers = await Promise.all(Array.from({ length: 20 }, () => send(authorization(card, 1000))));
+    const codes = answers.map((answer) => answer.code);
+    expect(codes.filter((code) => code === '00')).toHaveLength(3);
+    expect(codes.filter((code) => code === '61')).toHaveLength(17);
+    expect(await walletOf(card.walletId)).toMatchObject({ balance: 100, availableBalance: 70 });
+  });
+
   it('declines a frozen card as notActive (62), an unknown card number with 14 and records nothing for it', async () => {
     const card = await fundedCard(100);
     expect((await post(`/v1/cards/${card.cardId}/freeze`)).status).toBe(200);

@@ -62,7 +62,7 @@ import type {
 } from './network/iso-issuer-messages';
 import { networkAnswerOf, RESPONSE } from './network/response-codes';
 import { executeLedger, holdForDecision, releaseUnrecordedHold } from './wallet-ledger-execution';
-import type { DistributorDecisioning } from './decisioning/distributor-decisioning';
+import type { DecisioningParties, DistributorDecisioning } from './decisioning/distributor-decisioning';
 
 export interface AuthorizationsPorts {
   eventStore(environment: Environment): EventStore;
@@ -113,6 +113,9 @@ const isPlaced = (step: LedgerInstruction, placed: PlacedHold | undefined) =>
   !step.force &&
   step.holdId === placed.holdId &&
   step.amount === placed.amount;
+/** Whether a card's controls count its past payments (a limit over a window, not per authorization). */
+const hasWindowLimit = (card: CardForAuthorization) =>
+  card.spendingControls.limits.some((limit) => limit.interval !== 'per_authorization');
 /** Concurrent messages on one authorization (a retry racing its original) retry on the fresh stream. */
 const STREAM_ATTEMPTS = 10;
 /** Events carried out inline and not yet passed by the ledger saga; bounded where no saga runs. */
@@ -158,6 +161,14 @@ const NO_PROGRAM: ProgramRules = {
 export class AuthorizationsService implements AuthorizationsApi {
   /** One message of an authorization at a time in this process: append, then its ledger, then the next. */
   private readonly streams = new KeyedSerializer();
+  /**
+   * One payment at a time per card with a window limit (daily, monthly, ...), from reading its spend to
+   * recording its decision: payments decided together would each count only what was recorded before them,
+   * and pass the limit together (20 concurrent 10 USDC payments on a 30 USDC daily limit: 10 approved, as
+   * many as the wallet covered). The issuer is a singleton (helm `singleton`), so this process's order is
+   * the platform's. Cards without such a limit, and refunds, are not serialized.
+   */
+  private readonly windowedCards = new KeyedSerializer();
   /** `streamId@revision` of events whose ledger instructions ran inline (the saga skips them). */
   private readonly carriedOut = new Set<string>();
   /** Per environment, once the ledger saga has caught up with what earlier processes recorded. */
@@ -259,6 +270,21 @@ export class AuthorizationsService implements AuthorizationsApi {
       });
     }
 
+    const decide = () => this.decidePayment(environment, request, card, program, context, parties, now);
+    return hasWindowLimit(card) ? this.windowedCards.run(card.cardId, decide) : decide();
+  }
+
+  /** A payment (or an advice) on a card found: the facts, the decision, its hold, recorded. */
+  private async decidePayment(
+    environment: Environment,
+    request: NetworkAuthorizationRequest,
+    card: CardForAuthorization,
+    program: AuthorizationProgram,
+    context: CommandContext,
+    parties: DecisioningParties,
+    now: string,
+  ): Promise<NetworkAnswer> {
+    const { authorizationId } = parties;
     const userStatus = await this.userStatus(environment, card);
     const verification = request.advice
       ? null
@@ -775,9 +801,9 @@ export class AuthorizationsService implements AuthorizationsApi {
   ): Promise<ControlsOutcome> {
     const priced = priceAuthorization(request.charge, program, { authFee: true });
     if (!priced.ok) return { ok: true }; // declined as unpriceable by the policy, before the controls
-    // Only window limits read the history; the read model is settled first so that a payment answered a
-    // moment ago counts (concurrent ones may still pass together: limits are not the funds guard).
-    const windowed = card.spendingControls.limits.some((limit) => limit.interval !== 'per_authorization');
+    // Only window limits read the history; the read model is settled first so that the payment decided
+    // just before (this card's payments are decided one at a time: `windowedCards`) counts.
+    const windowed = hasWindowLimit(card);
     if (windowed) await this.ports.settle(environment);
     const decision = evaluateControls(
       card.spendingControls,
