@@ -312,6 +312,15 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
       expect((await getKyc(second.id)).body.status).toBe('pending');
       expect(await eventsOf({ userId: first.userId, eventName: 'kyc.revoked' })).toHaveLength(1);
     });
+
+    it('leaves one pending KYC of a type when starts for the same user come at once (a double click)', async () => {
+      const userId = await createUser();
+      const started = await Promise.all(Array.from({ length: 10 }, () => startKyc({ userId, type: 'full' })));
+      expect(started.map((response) => response.status)).toEqual(Array(10).fill(201));
+      const statuses = await Promise.all(started.map(async ({ body }) => (await getKyc(body.id)).body.status));
+      expect(statuses.filter((status) => status === 'pending')).toHaveLength(1);
+      expect(statuses.filter((status) => status === 'revoked')).toHaveLength(9);
+    });
   });
 
   describe('link expiry after 14 days, and resume', () => {

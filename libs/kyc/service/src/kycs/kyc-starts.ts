@@ -1,6 +1,6 @@
 import { Caller, DomainError } from '@cip/shared/contracts';
 import { handleCommand } from '@cip/shared/eventing';
-import { newId } from '@cip/shared/runtime';
+import { KeyedSerializer, newId } from '@cip/shared/runtime';
 import type { KycResource } from '@cip/kyc/contract';
 import {
   decideKyc,
@@ -17,9 +17,25 @@ import type { KycRecords } from './kyc-records';
 
 /** Starting KYCs: hosted ones (a link for the user), RFIs raised by operators, imports, and resumes. */
 export class KycStarts {
+  /**
+   * Starts of one user's KYC of one kind, one at a time in this process: each closes what the one before it
+   * opened. Started together (a double click, a retry racing its original), each found no other pending
+   * and all stayed open (10 at once left 9 pending). Replicas of the KYC service do not share this: two
+   * starts of one user on two replicas at the same moment can still leave two links open (ARCHITECTURE.md).
+   */
+  private readonly starts = new KeyedSerializer();
+
   constructor(private readonly records: KycRecords) {}
 
-  async startHostedKyc(
+  startHostedKyc(
+    caller: Caller,
+    input: { userId: string; type: HostedKycType; rfiSubtype?: RfiSubtype },
+  ): Promise<KycResource> {
+    const kind = [caller.environment, caller.distributorId, input.userId, input.type, input.rfiSubtype ?? ''];
+    return this.starts.run(kind.join('|'), () => this.startHostedKycNow(caller, input));
+  }
+
+  private async startHostedKycNow(
     caller: Caller,
     input: { userId: string; type: HostedKycType; rfiSubtype?: RfiSubtype },
   ): Promise<KycResource> {
