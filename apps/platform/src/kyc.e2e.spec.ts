@@ -317,7 +317,9 @@ describe('KYC over /v1 and the hosted page, as a distributor and its user meet t
       const userId = await createUser();
       const started = await Promise.all(Array.from({ length: 10 }, () => startKyc({ userId, type: 'full' })));
       expect(started.map((response) => response.status)).toEqual(Array(10).fill(201));
-      const statuses = await Promise.all(started.map(async ({ body }) => (await getKyc(body.id)).body.status));
+      const statuses = await Promise.all(
+        started.map(async ({ body }) => (await getKyc(body.id)).body.status),
+      );
       expect(statuses.filter((status) => status === 'pending')).toHaveLength(1);
       expect(statuses.filter((status) => status === 'revoked')).toHaveLength(9);
     });
