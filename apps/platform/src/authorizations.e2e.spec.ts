@@ -289,13 +289,17 @@ describe('card authorizations over the ISO 8583 link', () => {
     },
   );
 
-  it("declines past the card's daily limit (61), counting the day's approved payments net of reversals", async () => {
-    const card = await fundedCard(100);
+  const dailyLimit = async (card: { cardId: string }, amount: number) => {
     const controls = await h.http
       .put(`/v1/cards/${card.cardId}/spending-controls`)
       .set({ 'x-api-key': SANDBOX_KEY, 'content-type': 'application/json' })
-      .send({ limits: [{ amount: 30, interval: 'daily' }] });
+      .send({ limits: [{ amount, interval: 'daily' }] });
     expect(controls.status).toBe(200);
+  };
+
+  it("declines past the card's daily limit (61), counting the day's approved payments net of reversals", async () => {
+    const card = await fundedCard(100);
+    await dailyLimit(card, 30);
     const first = authorization(card, 2000);
     expect((await send(first)).code).toBe('00');
     expect((await send(authorization(card, 1500))).code).toBe('61');
@@ -311,11 +315,7 @@ describe('card authorizations over the ISO 8583 link', () => {
 
   it('approves exactly what a daily limit allows under 20 concurrent 0100s on one card, funds to spare', async () => {
     const card = await fundedCard(100);
-    const controls = await h.http
-      .put(`/v1/cards/${card.cardId}/spending-controls`)
-      .set({ 'x-api-key': SANDBOX_KEY, 'content-type': 'application/json' })
-      .send({ limits: [{ amount: 30, interval: 'daily' }] });
-    expect(controls.status).toBe(200);
+    await dailyLimit(card, 30);
     // A card used from several terminals at once (a copied card, a burst of payments): the limit holds.
     const answers = await Promise.all(Array.from({ length: 20 }, () => send(authorization(card, 1000))));
     const codes = answers.map((answer) => answer.code);
