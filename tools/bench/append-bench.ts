@@ -85,7 +85,7 @@ function tempDir(label: string): string {
  */
 async function fsyncRate(
   durationMs: number,
-  between: (sliceMs: number) => Promise<void> = async () => undefined,
+  between: (sliceMs: number) => Promise<void>,
 ): Promise<{ syncs: number; perSecond: number; msPerSync: number }> {
   const dir = tempDir('fsync');
   const fd = openSync(join(dir, 'log'), 'a');

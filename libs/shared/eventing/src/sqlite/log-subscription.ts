@@ -1,13 +1,13 @@
 import type { RecordedEvent, StoreSubscription, SubscribeOptions } from '../event-store.port';
 
+/** At most this many new events after a quiet spell are read at once, without coalescing. */
+const QUIET_EVENTS = 8;
+
 /**
  * A catch-up subscription over a log that can be read synchronously: it reads batches after its position
  * until the log is exhausted, then waits to be woken (`wake`): by the store after a commit of this process,
  * or when the store's head watcher sees events appended by another process sharing the file.
  */
-/** At most this many new events after a quiet spell are read at once, without coalescing. */
-const QUIET_EVENTS = 8;
-
 export class LogSubscription implements StoreSubscription {
   private current: number;
   private stopped = false;
