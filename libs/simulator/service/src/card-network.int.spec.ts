@@ -4,7 +4,8 @@ import { CardNetwork } from './card-network';
 import { authorizationRequest, reversalMessage, type AcquirerTransaction } from './network/acquirer-messages';
 
 // The network's side of the link against a fake issuer (an IsoClient, as the platform's authorizations
-// service is), over loopback TCP. Timeouts are short real ones: the stand-in timeout is what is tested.
+// service is), over loopback TCP. Timeouts are real: short (100 ms) only where a test needs one to expire,
+// long (5 s) where the issuer answers, so a loaded machine answering late does not change what happens.
 
 const clock = new ManualClock(new Date('2026-11-23T09:00:00Z'));
 const card = { pan: '4000009912345678', expMonth: 3, expYear: 2029, cvv2: '321' };
@@ -36,12 +37,24 @@ afterEach(async () => {
   while (closers.length) await closers.pop()?.();
 });
 
-async function startNetwork(events: IsoLinkEvent[] = []) {
+const SHORT_MS = 100;
+
+interface Timeouts {
+  standInTimeoutMs?: number;
+  reversalTimeoutMs?: number;
+  ackTimeoutMs?: number;
+}
+
+async function startNetwork(events: IsoLinkEvent[] = [], timeouts: Timeouts = {}) {
   const network = new CardNetwork({
     clock,
-    standInTimeoutMs: 100,
+    standInTimeoutMs: timeouts.standInTimeoutMs ?? 5_000,
+    reversalTimeoutMs: timeouts.reversalTimeoutMs,
     standIn: { limitMinor: 10_000 },
-    advices: { retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 } },
+    advices: {
+      ackTimeoutMs: timeouts.ackTimeoutMs ?? 5_000,
+      retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 },
+    },
     link: { echoIdleMs: 0 },
     onEvent: (event) => events.push(event),
   });
@@ -87,7 +100,10 @@ describe('the card network link', () => {
 
   it('stands in when the issuer does not answer in time, then repeats the 0120 advice until it is acknowledged', async () => {
     const events: IsoLinkEvent[] = [];
-    const { network, port } = await startNetwork(events);
+    const { network, port } = await startNetwork(events, {
+      standInTimeoutMs: SHORT_MS,
+      ackTimeoutMs: SHORT_MS,
+    });
     const advices: IsoMessage[] = [];
     let late: IsoMessage | undefined;
     const issuer = await connectIssuer(port, (request) => {
@@ -111,7 +127,9 @@ describe('the card network link', () => {
 
     const ack = await result.standIn?.acknowledged;
     expect(ack?.mti).toBe('0130');
-    expect(advices).toHaveLength(3);
+    // Two lost, the third acknowledged; on a loaded machine the third's 0130 can itself come after the 100 ms
+    // wait, and the network sends the advice once more (the same STAN and RRN: still the same advice).
+    expect(advices.length).toBeGreaterThanOrEqual(3);
     for (const advice of advices) {
       expect(advice.mti).toBe('0120');
       expect(advice.get(F.STAN)).toBe(tx.stan);
@@ -125,7 +143,7 @@ describe('the card network link', () => {
   });
 
   it('declines in stand-in above the stand-in limit, and the advice says so', async () => {
-    const { network, port } = await startNetwork();
+    const { network, port } = await startNetwork([], { standInTimeoutMs: SHORT_MS });
     const advices: IsoMessage[] = [];
     await connectIssuer(port, (request) => {
       if (request.mti === '0120') {
@@ -160,7 +178,7 @@ describe('the card network link', () => {
   });
 
   it('sends a reversal as 0400 and, when the issuer does not answer it, an 0420 advice until acknowledged', async () => {
-    const { network, port } = await startNetwork();
+    const { network, port } = await startNetwork([], { reversalTimeoutMs: SHORT_MS });
     const seen: string[] = [];
     await connectIssuer(port, (request) => {
       seen.push(request.mti);

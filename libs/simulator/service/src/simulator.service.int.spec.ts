@@ -52,7 +52,7 @@ async function setUp() {
   closers.push(() => rmSync(dir, { recursive: true, force: true }));
   const network = new CardNetwork({
     clock,
-    standInTimeoutMs: 200,
+    standInTimeoutMs: 5_000, // the issuer answers (or is not connected: stand-in at once); never waited out
     standIn: { limitMinor: 10_000 },
     link: { echoIdleMs: 0 },
   });
@@ -262,7 +262,7 @@ describe('store and forward across a restart', () => {
   async function start(dir: string) {
     const network = new CardNetwork({
       clock,
-      standInTimeoutMs: 200,
+      standInTimeoutMs: 5_000, // the issuer answers (or is not connected: stand-in at once); never waited out
       standIn: { limitMinor: 10_000 },
       advices: { retry: { initialDelayMs: 5, maxDelayMs: 20, jitter: 0 } },
       link: { echoIdleMs: 0 },
