@@ -543,7 +543,9 @@ describe('payout journal on the wallet stream', () => {
     const proxy = await startRpcProxy(chain.rpcUrl);
     // Two confirmations: on the local chain (one block per transaction) a payout is mined but not confirmed
     // until another block comes, so the receipt wait gives up, as a process would die after broadcasting.
-    const evmPayout = (wallets: WalletsService) =>
+    // The receipt wait gives up after 300 ms where the test needs it to (step 2); where a confirmation is
+    // awaited (step 3) it is long, so a loaded machine mining late does not fail the test.
+    const evmPayout = (wallets: WalletsService, receiptTimeoutMs = 300) =>
       new EvmPayout(
         {
           rpcUrl: proxy.url,
@@ -551,7 +553,7 @@ describe('payout journal on the wallet stream', () => {
           tokenAddress: chain.tokenAddress,
           hotWalletPrivateKey: localChainKey('account-0'),
           confirmations: 2,
-          receiptTimeoutMs: 300,
+          receiptTimeoutMs,
           receiptPollIntervalMs: 10,
           rpcTimeoutMs: 2_000,
         },
@@ -588,7 +590,7 @@ describe('payout journal on the wallet stream', () => {
 
       // 3. Another fresh payout finds that transaction mined instead of paying a second time; once it
       // polls the head for confirmations, one more block confirms it.
-      opened.chain.payout = evmPayout(opened.newService());
+      opened.chain.payout = evmPayout(opened.newService(), 10_000);
       const lookups = proxy.methods.length;
       const retried = opened.wallets.executeWithdrawal('sandbox', requested);
       await waitFor(() => proxy.methods.slice(lookups).includes('eth_blockNumber'), {
