@@ -87,6 +87,16 @@ export default [
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
       '@typescript-eslint/no-explicit-any': 'error',
+      // SQLite prepares a statement again on every run when its LIMIT or OFFSET is a bare bound parameter
+      // (docs/STACK-NOTES.md, "A bare bound LIMIT prepares the statement again"): write CAST(? AS INTEGER).
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value', 'TemplateElement[value.raw'].map((node) => ({
+          selector: `${node}=/\\b(LIMIT|OFFSET)\\s+[?@:$]/i]`,
+          message:
+            'A bare bound LIMIT/OFFSET makes SQLite prepare the statement on every run: CAST(? AS INTEGER).',
+        })),
+      ],
     },
   },
   {

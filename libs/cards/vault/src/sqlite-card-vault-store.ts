@@ -132,7 +132,9 @@ export class SqliteCardVaultStore implements CardVaultStore {
     this.selectActiveKek = db
       .prepare("SELECT kek_id FROM key_encryption_keys WHERE status = 'active'")
       .pluck();
-    this.selectOthers = db.prepare('SELECT * FROM cards WHERE kek_id <> ? ORDER BY vault_ref LIMIT ?');
+    this.selectOthers = db.prepare(
+      'SELECT * FROM cards WHERE kek_id <> ? ORDER BY vault_ref LIMIT CAST(? AS INTEGER)',
+    );
     this.updateKey = db.prepare('UPDATE cards SET kek_id = ?, wrapped_key = ? WHERE vault_ref = ?');
     this.insertLink = db.prepare(
       `INSERT INTO reveal_links (token_hash, vault_ref, card_id, distributor_id, request_id, created_at,

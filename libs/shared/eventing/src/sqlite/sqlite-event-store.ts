@@ -128,10 +128,13 @@ export class SqliteEventStore implements EventStore {
     this.streamRevision = db
       .prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1')
       .pluck();
+    // A bound LIMIT is CAST, never bare: docs/STACK-NOTES.md, "A bare bound LIMIT prepares the statement again".
     this.selectStream = db.prepare(
-      'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+      'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT CAST(? AS INTEGER)',
     );
-    this.selectAll = db.prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+    this.selectAll = db.prepare(
+      'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)',
+    );
     this.selectHead = db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
     this.walGrowth = WalGrowth.of(db);
     this.appends = new GroupCommit(

@@ -107,7 +107,7 @@ export class SqliteReadStore implements ReadStore {
       WHERE collection = @collection AND expires_at IS NOT NULL AND expires_at <= @at
         AND (expires_at, id) > (@afterAt, @afterId)
       ORDER BY expires_at, id
-      LIMIT @limit`);
+      LIMIT CAST(@limit AS INTEGER)`);
     this.deleteCollection = db.prepare('DELETE FROM read_models WHERE collection = ?');
   }
 
@@ -202,7 +202,7 @@ export class SqliteReadStore implements ReadStore {
       statement = this.db.prepare(
         `SELECT doc FROM ${source} AND doc IS NOT NULL ${where} ${range}
          ORDER BY ${column} ${direction}, ${position} ${direction}, id ${direction}
-         LIMIT @limit OFFSET @offset`,
+         LIMIT CAST(@limit AS INTEGER) OFFSET CAST(@offset AS INTEGER)`,
       );
       this.findStatements.set(key, statement);
     }
