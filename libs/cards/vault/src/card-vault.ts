@@ -8,7 +8,7 @@ import {
   type CardExpiry,
 } from '@cip/cards/domain';
 import { DomainError, notFound } from '@cip/shared/contracts';
-import { newId, SecretBox } from '@cip/shared/runtime';
+import { newId, pooledRandomBytes, SecretBox } from '@cip/shared/runtime';
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { CardVaultStore, RevealLink, SealedCard } from './card-vault-store.port';
 import { newKekId, type KeyEncryptionKeys } from './key-encryption-keys';
@@ -105,7 +105,7 @@ export class CardVault {
       const pan = generatePan(input.bin, this.randomDigit);
       const vaultRef = input.vaultRef ?? newId('vlt');
       const { kekId, kek } = await this.wrappingKek();
-      const dataKey = randomBytes(32);
+      const dataKey = pooledRandomBytes(32);
       const outcome = await this.store.put({
         vaultRef,
         panHash: this.panHash(pan),

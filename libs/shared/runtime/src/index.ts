@@ -9,6 +9,7 @@ export * from './sqlite-checkpointer';
 export * from './secrets';
 export * from './back-off';
 export * from './secret-box';
+export * from './pooled-random-bytes';
 export * from './public-base-url';
 export * from './group-commit';
 export * from './keyed-serializer';

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { pooledRandomBytes } from './pooled-random-bytes';
 
 /**
  * AES-256-GCM sealing of small values at rest (webhook subscription secrets, the personal-data keys): the
@@ -12,7 +13,7 @@ export class SecretBox {
   }
 
   seal(plain: string | Buffer, context?: string): string {
-    const iv = randomBytes(12);
+    const iv = pooledRandomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     if (context !== undefined) cipher.setAAD(Buffer.from(context, 'utf8'));
     const sealed = Buffer.concat([

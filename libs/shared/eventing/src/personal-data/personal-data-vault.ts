@@ -1,5 +1,5 @@
 import { DomainError, type PersonalDataPolicy, type PersonalFields } from '@cip/shared/contracts';
-import { SecretBox } from '@cip/shared/runtime';
+import { pooledRandomBytes, SecretBox } from '@cip/shared/runtime';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { EventData, RecordedEvent } from '../event-store.port';
 import type { PersonalDataKeyStore } from './personal-data-key-store.port';
@@ -274,7 +274,7 @@ export class PersonalDataVault {
     let stored = await this.keys.get(subjectId);
     let made: { key: Buffer; wrapped: string } | undefined;
     if (!stored && createAt !== undefined) {
-      const key = randomBytes(32);
+      const key = pooledRandomBytes(32);
       made = { key, wrapped: this.wrapping.seal(key, wrapContext(subjectId)) };
       stored = await this.keys.create(subjectId, made.wrapped, createAt);
     }
