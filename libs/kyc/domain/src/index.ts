@@ -3,3 +3,4 @@ export * from './kyc.events';
 export * from './kyc.commands';
 export * from './kyc.decider';
 export * from './kyc-approval.policy';
+export * from './kyc-start-claims.decider';

@@ -1,5 +1,5 @@
 import { Caller, DomainError } from '@cip/shared/contracts';
-import { handleCommand } from '@cip/shared/eventing';
+import { handleCommand, loadState } from '@cip/shared/eventing';
 import { KeyedSerializer, newId } from '@cip/shared/runtime';
 import type { KycResource } from '@cip/kyc/contract';
 import {
@@ -9,6 +9,8 @@ import {
   KycCommand,
   kycDecider,
   KycRecord,
+  kycStartClaimsDecider,
+  kycStartClaimsStream,
   resumePlan,
   RfiSubtype,
 } from '@cip/kyc/domain';
@@ -18,10 +20,9 @@ import type { KycRecords } from './kyc-records';
 /** Starting KYCs: hosted ones (a link for the user), RFIs raised by operators, imports, and resumes. */
 export class KycStarts {
   /**
-   * Starts of one user's KYC of one kind, one at a time in this process: each closes what the one before it
-   * opened. Started together (a double click, a retry racing its original), each found no other pending
-   * and all stayed open (10 at once left 9 pending). Replicas of the KYC service do not share this: two
-   * starts of one user on two replicas at the same moment can still leave two links open (ARCHITECTURE.md).
+   * Starts of one user's KYC of one kind, one at a time in this process, so that they claim their turn
+   * (`kycStartClaimsDecider`) one after the other instead of conflicting on the claims stream. Replicas of the
+   * KYC service each have their own: between them the claims' expected revisions decide the order.
    */
   private readonly starts = new KeyedSerializer();
 
@@ -35,29 +36,66 @@ export class KycStarts {
     return this.starts.run(kind.join('|'), () => this.startHostedKycNow(caller, input));
   }
 
+  /**
+   * One open link per user and kind: a start closes the one it supersedes (kyc.revoked). Started together
+   * (a double click, a retry racing its original, on one replica or several), each start claims its turn
+   * first, so each knows the one before it; that one's KYC may not exist yet (its start is still creating
+   * it), in which case its start, finding itself superseded once its KYC exists, closes it itself.
+   */
   private async startHostedKycNow(
     caller: Caller,
     input: { userId: string; type: HostedKycType; rfiSubtype?: RfiSubtype },
   ): Promise<KycResource> {
     await this.records.existingUser(caller, input.userId);
-    // One open link per user and kind: starting again closes the previous pending one (kyc.revoked).
+    const store = this.records.ports.eventStore(caller.environment);
+    const claims = kycStartClaimsStream(input.userId, input.type, input.rfiSubtype);
+    const kycId = newId('kyc');
+    const context = this.records.context(caller);
+    const claimed = await handleCommand(
+      store,
+      kycStartClaimsDecider,
+      claims,
+      { type: 'ClaimKycStart', data: { kycId, now: context.occurredAt } },
+      context,
+      // Each conflict means another start claimed in between (on another replica): decided again on the
+      // fresh stream, the claim still goes through.
+      { maxAttempts: 20 },
+    );
+    const superseded = new Set(claimed.state.superseded ? [claimed.state.superseded] : []);
+    // Pending ones no start claimed: started before the claims existed. The claims are read after the list: a
+    // KYC is created after its start claimed, so a claimed one the list shows is in that read, and stays open
+    // (it may be a newer start's).
     const open = await this.records.find(caller, {
       userId: input.userId,
       type: input.type,
       status: 'pending',
     });
-    for (const previous of open.filter((k) => (k.rfiSubtype ?? null) === (input.rfiSubtype ?? null))) {
-      await this.records
-        .execute(caller, previous.id, (now) => ({
-          type: 'RevokeKyc',
-          data: { reason: 'superseded by a new KYC of the same type', now },
-        }))
-        .catch((error: unknown) => {
-          // It moved on in the meantime (submitted, expired): nothing left to close.
-          if (!(error instanceof DomainError)) throw error;
-        });
+    const { claimed: everClaimed } = (await loadState(store, kycStartClaimsDecider, claims)).state;
+    for (const kyc of open) {
+      const sameKind = (kyc.rfiSubtype ?? null) === (input.rfiSubtype ?? null);
+      if (sameKind && !everClaimed.includes(kyc.id)) superseded.add(kyc.id);
     }
-    return this.start(caller, input.userId, input.type, input.rfiSubtype);
+    for (const previous of superseded) await this.closeSuperseded(caller, previous);
+    const started = await this.start(caller, input.userId, input.type, input.rfiSubtype, kycId);
+    const { state } = await loadState(store, kycStartClaimsDecider, claims);
+    if (state.latest === kycId) return started;
+    // Superseded while it was being created: the newer start could not close it, so this one does.
+    await this.closeSuperseded(caller, kycId);
+    return this.records.resource(caller.environment, await this.records.owned(caller, kycId));
+  }
+
+  /** Revokes a pending KYC that a newer start superseded. */
+  private async closeSuperseded(scope: KycScope, kycId: string): Promise<void> {
+    await this.records
+      .execute(scope, kycId, (now) => ({
+        type: 'RevokeKyc',
+        data: { reason: 'superseded by a new KYC of the same type', now },
+      }))
+      .catch((error: unknown) => {
+        // Moved on in the meantime (submitted, expired: nothing left to close), or not created yet (its own
+        // start closes it once it exists).
+        if (!(error instanceof DomainError)) throw error;
+      });
   }
 
   /** An RFI raised by the operator's compliance staff (CLI); the user answers through the link. */
@@ -111,8 +149,8 @@ export class KycStarts {
     userId: string,
     type: HostedKycType,
     rfiSubtype?: RfiSubtype,
+    kycId = newId('kyc'),
   ): Promise<KycResource> {
-    const kycId = newId('kyc');
     const { referenceId } = await this.records.ports.provider.openSession({
       environment: scope.environment,
       kycId,
