@@ -274,6 +274,12 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     sandboxKey: SANDBOX_KEY,
     env,
     startTimeoutMs: 150_000,
+    // A process dying mid-test fails the test on what it no longer answers: say which one, and why.
+    onExit: (name, code, signal) => {
+      const logFile = join(dataDir, 'logs', `${name}.log`); // SplitProcess.logFile
+      const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-4_000) : '';
+      console.error(`split topology: ${name} exited (${code ?? signal}) during ${specName()}:\n${tail}`);
+    },
   });
   splitStarts.add(starting);
   const topology: SplitTopology = await starting;
@@ -299,9 +305,7 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
       await waitFor(
         async () => {
           const text = await (await fetch(metricsUrl)).text();
-          const line = text
-            .split('\n')
-            .find((l) => l.startsWith(`${gauge} `));
+          const line = text.split('\n').find((l) => l.startsWith(`${gauge} `));
           // Seconds with milliseconds as the gauge holds them: compared in whole milliseconds.
           return line !== undefined && Math.round(Number(line.split(' ').pop()) * 1000) >= at;
         },
