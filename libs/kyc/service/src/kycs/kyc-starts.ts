@@ -49,9 +49,17 @@ export class KycStarts {
     await this.records.existingUser(caller, input.userId);
     const store = this.records.ports.eventStore(caller.environment);
     const claims = kycStartClaimsStream(input.userId, input.type, input.rfiSubtype);
+    // Listed before the claim: a KYC is created after its start claimed, so every claimed one the list shows
+    // is in the claims the claim below reads, and only those no start claimed (started before the claims
+    // existed) are closed from the list; a claimed one may be a newer start's, and stays open.
+    const open = await this.records.find(caller, {
+      userId: input.userId,
+      type: input.type,
+      status: 'pending',
+    });
     const kycId = newId('kyc');
     const context = this.records.context(caller);
-    const claimed = await handleCommand(
+    const { state: claimed } = await handleCommand(
       store,
       kycStartClaimsDecider,
       claims,
@@ -61,19 +69,10 @@ export class KycStarts {
       // fresh stream, the claim still goes through.
       { maxAttempts: 20 },
     );
-    const superseded = new Set(claimed.state.superseded ? [claimed.state.superseded] : []);
-    // Pending ones no start claimed: started before the claims existed. The claims are read after the list: a
-    // KYC is created after its start claimed, so a claimed one the list shows is in that read, and stays open
-    // (it may be a newer start's).
-    const open = await this.records.find(caller, {
-      userId: input.userId,
-      type: input.type,
-      status: 'pending',
-    });
-    const { claimed: everClaimed } = (await loadState(store, kycStartClaimsDecider, claims)).state;
+    const superseded = new Set(claimed.superseded ? [claimed.superseded] : []);
     for (const kyc of open) {
       const sameKind = (kyc.rfiSubtype ?? null) === (input.rfiSubtype ?? null);
-      if (sameKind && !everClaimed.includes(kyc.id)) superseded.add(kyc.id);
+      if (sameKind && !claimed.claimed.includes(kyc.id)) superseded.add(kyc.id);
     }
     for (const previous of superseded) await this.closeSuperseded(caller, previous);
     const started = await this.start(caller, input.userId, input.type, input.rfiSubtype, kycId);
