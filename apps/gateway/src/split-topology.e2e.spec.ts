@@ -1,6 +1,7 @@
 import {
   exited,
   freePort,
+  freePorts,
   listening,
   spawnPlatform,
   SplitStoreDriver,
@@ -175,7 +176,7 @@ describe(`the split topology (one process per service, ${driver} stores) through
     topology = await startSplitTopology({
       dataDir,
       driver,
-      ports: 'free',
+      ports: freePorts,
       sandboxKey: SANDBOX_KEY,
       env: ENV,
       startTimeoutMs: 120_000,

@@ -22,7 +22,7 @@ import {
   readPlatformConfig,
   systemClock,
 } from '@cip/shared/runtime';
-import { waitFor } from '@cip/shared/testing';
+import { freePorts, waitFor } from '@cip/shared/testing';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -268,14 +268,17 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     mkdirSync(dirname(env.TEST_CLOCK_FILE), { recursive: true });
     clock.shareThrough(env.TEST_CLOCK_FILE);
   }
+  let started = false;
   const starting = startSplitTopologyOnFreePorts({
     dataDir,
-    ports: 'free',
+    ports: freePorts,
     sandboxKey: SANDBOX_KEY,
     env,
     startTimeoutMs: 150_000,
-    // A process dying mid-test fails the test on what it no longer answers: say which one, and why.
+    // A process dying mid-test fails the test on what it no longer answers: say which one, and why. (One that
+    // dies while the topology starts fails the start, whose error says the same; EADDRINUSE is retried.)
     onExit: (name, code, signal) => {
+      if (!started) return;
       const logFile = join(dataDir, 'logs', `${name}.log`); // SplitProcess.logFile
       const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-4_000) : '';
       console.error(`split topology: ${name} exited (${code ?? signal}) during ${specName()}:\n${tail}`);
@@ -283,6 +286,7 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
   });
   splitStarts.add(starting);
   const topology: SplitTopology = await starting;
+  started = true;
   const parts: TopologyParts = {
     topology: 'split',
     url: topology.gatewayUrl,

@@ -21,9 +21,10 @@ export interface SplitTopologyOptions {
   driver?: SplitStoreDriver;
   /**
    * `table` (default): the ports of PLATFORM_SERVICES (or `<SERVICE>_TCP_PORT`), PORT 3000, DASHBOARD_PORT 3001,
-   * SIMULATOR_ISO_PORT 8583, /health from 9464 up; `free`: any free ones.
+   * SIMULATOR_ISO_PORT 8583, /health from 9464 up; `free`: any free ones (the OS picks them); a function: those
+   * it gives for `count` ports (tests pass `freePorts` of @cip/shared/testing, which no other worker can take).
    */
-  ports?: 'table' | 'free';
+  ports?: 'table' | 'free' | ((count: number) => Promise<number[]>);
   /** The sandbox key the gateway registers (BOOTSTRAP_SANDBOX_API_KEY); by default one kept under DATA_DIR/secrets. */
   sandboxKey?: string;
   /** Variables every process gets on top of this process's environment. */
@@ -121,7 +122,12 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     port('SIMULATOR_ISO_PORT', 8583),
     FIRST_METRICS_PORT + PLATFORM_SERVICES.length,
   ];
-  const ports = options.ports === 'free' ? await freePorts(table.length) : table;
+  const ports =
+    options.ports === 'free'
+      ? await freePorts(table.length)
+      : typeof options.ports === 'function'
+        ? await options.ports(table.length)
+        : table;
   const services = PLATFORM_SERVICES.map((service, i) => ({
     name: service.name,
     tcp: ports[2 * i],
