@@ -43,6 +43,7 @@ describe('dashboard app (distributed runtime)', () => {
           infrastructure: {
             open: () => ({ ...infrastructure, close: async () => undefined }),
             runConsumers: false,
+            process: 'dashboard',
             logger,
             metrics: new PlatformMetrics(false),
           },
@@ -52,7 +53,6 @@ describe('dashboard app (distributed runtime)', () => {
           openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(dataDir)),
           masterKey: randomBytes(32),
           invitationUrl: (token) => `http://dashboard.test/invitations/${token}`,
-          webhookBacklog: () => 0,
         },
       }),
       { logger, dashboardDir: join(dataDir, 'no-dashboard-build') },

@@ -55,8 +55,8 @@ export class DashboardPlatformModule {
 /**
  * The operator app's root module in the split platform: the platform above on the stores STORE_DRIVER names,
  * and the backoffice with its staff credentials on MongoDB (`cip_staff_credentials`, distributed) or in
- * DATA_DIR/staff-credentials.sqlite (embedded). The webhook backlog is the webhooks service's, in its
- * memory: this process reports 0 (README).
+ * DATA_DIR/staff-credentials.sqlite (embedded). The health page gathers every process's report from the
+ * control store (ProcessHealthReporter).
  */
 export function dashboardModule(options: {
   config: PlatformConfig;
@@ -93,7 +93,6 @@ export function dashboardModule(options: {
     backoffice: {
       ...credentials(),
       invitationUrl: (token) => `${dashboardBaseUrl(config)}/invitations/${token}`,
-      webhookBacklog: () => 0,
     },
   });
 }

@@ -11,6 +11,7 @@ import {
   startHarness,
 } from './testing/platform-harness';
 import { e2eTopology, itOnOneProcess } from './testing/topology';
+import { waitFor } from '@cip/shared/testing';
 
 // Issue 14: the control plane in the operator API (admin changes, any role reads): distributors, programs
 // and API keys, each change audited with its reason, and what a distributor then meets on /v1.
@@ -227,8 +228,41 @@ describe('backoffice: distributors, programs and keys', () => {
     ).toEqual(detail);
   });
 
+  it('shows every process of the platform reporting, and each consumer group with the process running it', async () => {
+    // One process embedded; split, one per service plus the gateway and the dashboard (each wrote its report
+    // as it started; the dashboard's own is taken as the page is asked for).
+    const expected =
+      e2eTopology() === 'split'
+        ? [...PLATFORM_SERVICES.map(({ name }) => name), 'gateway', 'dashboard'].sort()
+        : ['platform'];
+    let body: {
+      processes: { process: string; reporting: boolean; reportedAt: string }[];
+      consumers: { scope: string; group: string; lagEvents: number; process: string }[];
+    } = { processes: [], consumers: [] };
+    await waitFor(
+      async () => {
+        body = (await op().get('/operator/v1/health').set('cookie', viewer.cookie).expect(200)).body;
+        return body.processes.filter((p) => p.reporting).length >= expected.length;
+      },
+      { what: 'a report of every process', timeoutMs: 30_000 },
+    );
+    expect(body.processes.map((p) => p.process).sort()).toEqual(expected);
+    expect(body.processes.every((p) => p.reporting)).toBe(true);
+    // The wallets context's provisioning group runs in the wallets service when split.
+    expect(body.consumers).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          scope: 'sandbox',
+          group: 'wallets.provisioning',
+          process: e2eTopology() === 'split' ? 'wallets' : 'platform',
+          lagEvents: expect.any(Number),
+        }),
+      ]),
+    );
+  });
+
   itOnOneProcess(
-    'on split the page shows the dashboard process only (ARCHITECTURE.md, Not built yet); a 5xx recorded in process',
+    'records the 5xx in the platform process itself; the report of each process is covered by process-health.int.spec',
     'shows the system health: consumer lag, recent 5xx of /v1 and the webhook backlog',
     async () => {
       const metrics = h.platform.app.get<PlatformMetrics>(METRICS, { strict: false });

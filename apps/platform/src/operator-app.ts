@@ -11,8 +11,12 @@ import { SqliteStaffCredentialStore, staffCredentialsFile } from '@cip/backoffic
 import { CONTROL_PLANE_API, PROGRAM_DIRECTORY } from '@cip/distributors/contract';
 import { PUBLIC_EVENT_LOG } from '@cip/events/contract';
 import { PLATFORM_CONTEXTS } from '@cip/platform/registry';
-import { DeliveryEngine } from '@cip/webhooks/service';
-import { ConsumerHost, INFRASTRUCTURE, loadPersonalDataMasterKey } from '@cip/shared/infrastructure';
+import {
+  ConsumerHost,
+  INFRASTRUCTURE,
+  loadPersonalDataMasterKey,
+  PROCESS_HEALTH,
+} from '@cip/shared/infrastructure';
 import {
   CLOCK,
   dashboardBaseUrl,
@@ -35,6 +39,7 @@ export const OPERATOR_BRIDGED_TOKENS: BridgedToken[] = [
   METRICS,
   INFRASTRUCTURE,
   ConsumerHost,
+  PROCESS_HEALTH,
 ];
 
 export interface RunningOperatorApp {
@@ -58,8 +63,6 @@ export async function startOperatorApp(
         openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(config.dataDir)),
         masterKey: loadPersonalDataMasterKey(config.dataDir, config.personalDataMasterKey),
         invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
-        webhookBacklog: (environment) =>
-          platform.get(DeliveryEngine, { strict: false }).backlogOf(environment),
       },
     }),
     { logger, dashboardDir: options.dashboardDir ?? DASHBOARD_DIR, timeouts: config.httpTimeouts },

@@ -53,6 +53,7 @@ export class PlatformModule {
               ],
             }),
           runConsumers: true,
+          process: 'platform',
           logger: options.logger,
           metrics: options.metrics,
           clock: options.clock,

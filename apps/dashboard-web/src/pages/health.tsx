@@ -1,10 +1,14 @@
+import { Chip } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Title } from 'react-admin';
 import type { SystemHealthView } from '@cip/backoffice/contract';
 import { api } from '../api';
 import { KeyValues, LoadError, Loading, PageHeading, RowsTable, Section, when } from '../ui';
 
-/** Consumer lag, the /v1 API's recent 5xx and the webhook backlog, from the platform's own metrics. */
+/**
+ * Every process of the platform (whether it still reports), consumer lag, the /v1 API's recent 5xx and the
+ * webhook backlog, from the reports each process writes from its own metrics.
+ */
 export function HealthPage() {
   const health = useQuery({
     queryKey: ['operator', '/health'],
@@ -23,14 +27,38 @@ export function HealthPage() {
       {h && (
         <>
           <KeyValues entries={[['Measured at', when(h.at)]]} />
+          <Section title="Processes">
+            <RowsTable
+              caption="Processes"
+              rows={h.processes}
+              rowKey={(p) => p.instance}
+              columns={[
+                { label: 'Process', render: (p) => p.process },
+                { label: 'Instance', render: (p) => p.instance },
+                { label: 'Started', render: (p) => when(p.startedAt) },
+                { label: 'Last report', render: (p) => when(p.reportedAt) },
+                {
+                  label: 'Status',
+                  render: (p) => (
+                    <Chip
+                      size="small"
+                      color={p.reporting ? 'success' : 'error'}
+                      label={p.reporting ? 'reporting' : 'not reporting'}
+                    />
+                  ),
+                },
+              ]}
+            />
+          </Section>
           <Section title="Consumer lag">
             <RowsTable
               caption="Consumer lag"
               rows={consumers}
-              rowKey={(c) => `${c.scope}/${c.group}`}
+              rowKey={(c) => `${c.scope}/${c.group}/${c.process}`}
               columns={[
                 { label: 'Scope', render: (c) => c.scope },
                 { label: 'Consumer group', render: (c) => c.group },
+                { label: 'Process', render: (c) => c.process },
                 { label: 'Events behind', render: (c) => c.lagEvents },
               ]}
             />

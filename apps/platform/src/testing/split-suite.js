@@ -12,7 +12,7 @@ module.exports = {
     'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
     'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
     'apps/platform/src/authorizations.e2e.spec.ts', // findByNetworkReference one-process only
-    'apps/platform/src/backoffice-control-plane.e2e.spec.ts', // the health page one-process only (dashboard's only)
+    'apps/platform/src/backoffice-control-plane.e2e.spec.ts', // a 5xx recorded in process one-process only
     'apps/platform/src/backoffice-environment.e2e.spec.ts',
     'apps/platform/src/backoffice-sessions.e2e.spec.ts', // the page shown when not built one-process only (dashboardDir)
     'apps/platform/src/card-holds.e2e.spec.ts', // PIN/CVV2 records through the cards contract one-process only

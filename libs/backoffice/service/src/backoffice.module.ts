@@ -1,8 +1,12 @@
 import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AUDIT_TRAIL } from '@cip/backoffice/contract';
-import { Infrastructure, INFRASTRUCTURE } from '@cip/shared/infrastructure';
-import type { Environment } from '@cip/shared/contracts';
-import { CLOCK, Clock, METRICS, PlatformMetrics } from '@cip/shared/runtime';
+import {
+  Infrastructure,
+  INFRASTRUCTURE,
+  PROCESS_HEALTH,
+  type ProcessHealthReporter,
+} from '@cip/shared/infrastructure';
+import { CLOCK, Clock } from '@cip/shared/runtime';
 import { SystemHealthService } from './health/system-health.service';
 import { AuditTrailService } from './audit/audit-trail.service';
 import { OPERATIONS_PROVIDERS } from './operations';
@@ -21,8 +25,6 @@ export interface BackofficeOptions {
   masterKey: Buffer;
   /** The dashboard's page of an invitation token. */
   invitationUrl(token: string): string;
-  /** Webhook deliveries not yet finished in an environment (the health page); where the dispatcher runs. */
-  webhookBacklog(environment: Environment): number;
 }
 
 export const BACKOFFICE_OPTIONS = Symbol('BACKOFFICE_OPTIONS');
@@ -71,9 +73,15 @@ export class BackofficeModule implements OnModuleInit, OnApplicationShutdown {
         { provide: AUDIT_TRAIL, useExisting: AuditTrailService },
         {
           provide: SystemHealthService,
-          inject: [METRICS, CLOCK],
-          useFactory: (metrics: PlatformMetrics, clock: Clock) =>
-            new SystemHealthService(metrics, clock, options.webhookBacklog),
+          inject: [CLOCK, PROCESS_HEALTH],
+          useFactory: (clock: Clock, reporter: ProcessHealthReporter | null) => {
+            if (!reporter) {
+              throw new Error(
+                "The operator app's InfrastructureModule needs a `process` (the health page's reports)",
+              );
+            }
+            return new SystemHealthService(clock, reporter);
+          },
         },
         ...OPERATIONS_PROVIDERS,
       ],

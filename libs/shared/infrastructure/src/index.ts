@@ -10,3 +10,4 @@ export * from './health/readiness';
 export * from './scheduling/deadline-sweep';
 export * from './embedded-service-options';
 export * from './service-infrastructure';
+export * from './health/process-health';

@@ -19,6 +19,7 @@ import {
 import { ConsumerHost } from './consumers';
 import { Infrastructure, INFRASTRUCTURE } from './infrastructure';
 import { Readiness, registerConsumerChecks, registerStoreChecks } from './health/readiness';
+import { ProcessHealthReporter } from './health/process-health';
 
 export const LOGGER = Symbol('LOGGER');
 
@@ -27,6 +28,11 @@ export interface InfrastructureModuleOptions {
   open(deps: { metrics: PlatformMetrics; logger: Logger }): Infrastructure | Promise<Infrastructure>;
   /** Whether this process runs the log consumers (projections, recorders, sagas). */
   runConsumers: boolean;
+  /**
+   * The app this process runs (`platform`, a service's name, `gateway`, ...): when given, the process writes its
+   * health report to the control scope every few seconds (ProcessHealthReporter, the dashboard's health page).
+   */
+  process?: string;
   clock?: Clock;
   metrics?: PlatformMetrics;
   logger?: Logger;
@@ -37,17 +43,23 @@ class ConsumerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(ConsumerHost) private readonly host: ConsumerHost,
     @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
     private readonly runConsumers: boolean,
+    private readonly health: ProcessHealthReporter | null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.runConsumers) await this.host.start(this.infrastructure);
+    this.health?.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.health?.stop();
     await this.host.stop();
     await this.infrastructure.close();
   }
 }
+
+/** This process's ProcessHealthReporter, or null when InfrastructureModule was given no `process`. */
+export const PROCESS_HEALTH = Symbol('PROCESS_HEALTH');
 
 /**
  * Provides the ports (INFRASTRUCTURE), the clock, metrics, logger, the consumer host and the process's
@@ -92,13 +104,29 @@ export class InfrastructureModule {
           },
         },
         {
+          provide: PROCESS_HEALTH,
+          inject: [INFRASTRUCTURE],
+          useFactory: (infrastructure: Infrastructure) =>
+            options.process
+              ? new ProcessHealthReporter(
+                  options.process,
+                  metrics,
+                  () => infrastructure.scope('control').readStore,
+                  logger,
+                )
+              : null,
+        },
+        {
           provide: ConsumerLifecycle,
-          inject: [ConsumerHost, INFRASTRUCTURE],
-          useFactory: (host: ConsumerHost, infrastructure: Infrastructure) =>
-            new ConsumerLifecycle(host, infrastructure, options.runConsumers),
+          inject: [ConsumerHost, INFRASTRUCTURE, PROCESS_HEALTH],
+          useFactory: (
+            host: ConsumerHost,
+            infrastructure: Infrastructure,
+            health: ProcessHealthReporter | null,
+          ) => new ConsumerLifecycle(host, infrastructure, options.runConsumers, health),
         },
       ],
-      exports: [METRICS, LOGGER, CLOCK, INFRASTRUCTURE, ConsumerHost, Readiness],
+      exports: [METRICS, LOGGER, CLOCK, INFRASTRUCTURE, ConsumerHost, Readiness, PROCESS_HEALTH],
     };
   }
 }

@@ -65,5 +65,5 @@ export function serviceInfrastructure(
           const config = readDistributedConfig(`cip-${name}`, env, policies);
           return openDistributedInfrastructure({ ...config, logger, metrics });
         };
-  return { open, runConsumers: options.runConsumers, logger: options.logger };
+  return { open, runConsumers: options.runConsumers, logger: options.logger, process: name };
 }

@@ -69,6 +69,28 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * Where the webhook backlog is read when the gauge below is collected: set by the process that delivers
+   * webhooks (its delivery engine), null elsewhere, where the gauge has no value.
+   */
+  webhookBacklogSource: { environments: readonly string[]; pending(environment: string): number } | null =
+    null;
+
+  readonly webhookBacklog = new Gauge({
+    name: 'webhook_delivery_backlog',
+    help: 'Webhook deliveries not yet finished (queued or waiting for a retry), per environment',
+    labelNames: ['environment'] as const,
+    registers: [this.registry],
+    // An arrow function: `this` is these metrics, read at each collection (a scrape, a health report).
+    collect: () => {
+      const source = this.webhookBacklogSource;
+      if (!source) return;
+      for (const environment of source.environments) {
+        this.webhookBacklog.set({ environment }, source.pending(environment));
+      }
+    },
+  });
+
   readonly consumerErrors = new Counter({
     name: 'consumer_errors_total',
     help: 'Handler failures of a consumer group (the batch is retried)',

@@ -195,8 +195,15 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
     },
     {
       provide: DeliveryEngine,
-      inject: [WebhookDispatcher],
-      useFactory: (dispatcher: WebhookDispatcher) => dispatcher.engine,
+      inject: [WebhookDispatcher, METRICS],
+      useFactory: (dispatcher: WebhookDispatcher, metrics: PlatformMetrics) => {
+        // This process delivers the webhooks: its backlog is on /metrics and in its health report.
+        metrics.webhookBacklogSource = {
+          environments: ENVIRONMENTS,
+          pending: (environment) => dispatcher.engine.backlogOf(environment as Environment),
+        };
+        return dispatcher.engine;
+      },
     },
     {
       provide: WebhooksService,

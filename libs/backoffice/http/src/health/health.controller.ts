@@ -4,10 +4,25 @@ import { SystemHealthService } from '@cip/backoffice/service';
 import { ENVIRONMENTS } from '@cip/shared/contracts';
 import { StaffAccess } from '../access/staff-access';
 
+class ProcessEntry {
+  @ApiProperty({
+    description: 'The app it runs: platform (one process), a service, gateway, dashboard, relay',
+    example: 'users',
+  })
+  process: string;
+  @ApiProperty({ description: 'process@host:pid', example: 'users@cip-users-7d9f:1' }) instance: string;
+  @ApiProperty() host: string;
+  @ApiProperty() pid: number;
+  @ApiProperty({ format: 'date-time' }) startedAt: string;
+  @ApiProperty({ format: 'date-time', description: 'Its last report (every 5 s)' }) reportedAt: string;
+  @ApiProperty({ description: 'Whether its last report is under 15 s old' }) reporting: boolean;
+}
+
 class ConsumerLag {
   @ApiProperty({ example: 'sandbox' }) scope: string;
   @ApiProperty({ example: 'users.projection' }) group: string;
   @ApiProperty({ description: 'Events in the log not yet processed by the group' }) lagEvents: number;
+  @ApiProperty({ description: 'The process running the group', example: 'users' }) process: string;
 }
 
 class ServerErrorEntry {
@@ -31,6 +46,8 @@ class WebhookBacklog {
 
 export class SystemHealthResponse {
   @ApiProperty({ format: 'date-time' }) at: string;
+  @ApiProperty({ type: [ProcessEntry], description: 'Every process of the platform seen in the last hour' })
+  processes: ProcessEntry[];
   @ApiProperty({ type: [ConsumerLag] }) consumers: ConsumerLag[];
   @ApiProperty({ type: ServerErrors }) serverErrors: ServerErrors;
   @ApiProperty({ type: [WebhookBacklog] }) webhookBacklog: WebhookBacklog[];
@@ -47,8 +64,9 @@ export class HealthController {
     operationId: 'getSystemHealth',
     summary: 'System health',
     description:
-      "From the platform's own metrics: consumer lag per group and scope, the /v1 API's 5xx answers of the last " +
-      'hour (and the last ten), and the webhook delivery backlog per environment.',
+      'From the reports every process of the platform writes every 5 s from its own metrics: the processes ' +
+      "(and whether each still reports), consumer lag per group and scope, the /v1 API's 5xx answers of the " +
+      'last hour (and the last ten), and the webhook delivery backlog per environment.',
   })
   @ApiResponse({ status: 200, type: SystemHealthResponse })
   get() {
