@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     driver,
     sandboxKey: process.env.BOOTSTRAP_SANDBOX_API_KEY || undefined,
     ports: process.env.SPLIT_PORTS === 'free' ? 'free' : 'table',
-    onExit: (name, code, signal) =>
+    onExit: ({ name }, code, signal) =>
       process.stderr.write(`${name} exited (${code ?? signal}); the other processes keep running\n`),
   });
   const width = Math.max(...topology.services.map((s) => s.name.length));

@@ -277,9 +277,8 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     startTimeoutMs: 150_000,
     // A process dying mid-test fails the test on what it no longer answers: say which one, and why. (One that
     // dies while the topology starts fails the start, whose error says the same; EADDRINUSE is retried.)
-    onExit: (name, code, signal) => {
+    onExit: ({ name, logFile }, code, signal) => {
       if (!started) return;
-      const logFile = join(dataDir, 'logs', `${name}.log`); // SplitProcess.logFile
       const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-4_000) : '';
       console.error(`split topology: ${name} exited (${code ?? signal}) during ${specName()}:\n${tail}`);
     },

@@ -32,7 +32,7 @@ export interface SplitTopologyOptions {
   /** How long every process has to answer its /health (default 60 s). */
   startTimeoutMs?: number;
   /** A process exited that nobody stopped (not `kill`, `restart` or `close`): the others keep running. */
-  onExit?(name: string, code: number | null, signal: NodeJS.Signals | null): void;
+  onExit?(process: SplitProcess, code: number | null, signal: NodeJS.Signals | null): void;
 }
 
 export interface SplitProcess {
@@ -264,7 +264,7 @@ class ManagedProcess implements SplitProcess {
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
     this.child.once('exit', (code, signal) => {
-      if (!this.stopping) this.onExit?.(this.name, code, signal);
+      if (!this.stopping) this.onExit?.(this, code, signal);
     });
     return this.child;
   }
