@@ -8,8 +8,8 @@ import { SplitStoreDriver, startSplitTopology } from '@cip/platform/topologies';
 // DATA_DIR (default ./data, like npm start's), SPLIT_STORE_DRIVER=embedded (default) or distributed (with
 // EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL; the relay is started too), BOOTSTRAP_SANDBOX_API_KEY (default:
 // one kept under DATA_DIR/secrets). Ports are those of PLATFORM_SERVICES, PORT 3000 and DASHBOARD_PORT
-// 3001 for the gateway and the dashboard (each variable overrides its port), or any free ones with
-// SPLIT_PORTS=free. Each process writes to DATA_DIR/logs/<name>.log.
+// 3001 for the gateway and the dashboard (each variable overrides its port), or free ones below the kernel's
+// ephemeral range with SPLIT_PORTS=free. Each process writes to DATA_DIR/logs/<name>.log.
 // ---------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {

@@ -1,7 +1,6 @@
 import {
   exited,
   freePort,
-  freePorts,
   listening,
   spawnPlatform,
   SplitStoreDriver,
@@ -176,7 +175,7 @@ describe(`the split topology (one process per service, ${driver} stores) through
     topology = await startSplitTopology({
       dataDir,
       driver,
-      ports: freePorts,
+      ports: 'free',
       sandboxKey: SANDBOX_KEY,
       env: ENV,
       startTimeoutMs: 120_000,

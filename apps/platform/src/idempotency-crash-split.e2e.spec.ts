@@ -1,5 +1,5 @@
 import { SplitTopology, startSplitTopology } from '@cip/platform/topologies';
-import { deadline, freePorts, waitFor } from '@cip/shared/testing';
+import { deadline, waitFor } from '@cip/shared/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ describe('durability: kill -9 of the split topology gateway in the middle of key
     topology = await startSplitTopology({
       dataDir,
       driver: 'embedded',
-      ports: freePorts,
+      ports: 'free',
       sandboxKey: KEY,
       env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000' },
       startTimeoutMs: 120_000,

@@ -22,7 +22,7 @@ import {
   readPlatformConfig,
   systemClock,
 } from '@cip/shared/runtime';
-import { freePorts, waitFor } from '@cip/shared/testing';
+import { waitFor } from '@cip/shared/testing';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -271,7 +271,7 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
   let started = false;
   const starting = startSplitTopologyOnFreePorts({
     dataDir,
-    ports: freePorts,
+    ports: 'free',
     sandboxKey: SANDBOX_KEY,
     env,
     startTimeoutMs: 150_000,

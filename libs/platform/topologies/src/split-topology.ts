@@ -6,8 +6,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync, WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { freePorts } from '@cip/shared/testing';
 import { builtAppMain } from './platform-process';
-import { createServer, Server } from 'node:net';
 
 /** Where each process's /health and /metrics listen by default: 9464 (METRICS_PORT's default) and up. */
 const FIRST_METRICS_PORT = 9464;
@@ -21,10 +21,10 @@ export interface SplitTopologyOptions {
   driver?: SplitStoreDriver;
   /**
    * `table` (default): the ports of PLATFORM_SERVICES (or `<SERVICE>_TCP_PORT`), PORT 3000, DASHBOARD_PORT 3001,
-   * SIMULATOR_ISO_PORT 8583, /health from 9464 up; `free`: any free ones (the OS picks them); a function: those
-   * it gives for `count` ports (tests pass `freePorts` of @cip/shared/testing, which no other worker can take).
+   * SIMULATOR_ISO_PORT 8583, /health from 9464 up; `free`: free ones below the kernel's ephemeral range, which
+   * no other process (no other Jest worker) takes between the pick and the listen (`freePorts`).
    */
-  ports?: 'table' | 'free' | ((count: number) => Promise<number[]>);
+  ports?: 'table' | 'free';
   /** The sandbox key the gateway registers (BOOTSTRAP_SANDBOX_API_KEY); by default one kept under DATA_DIR/secrets. */
   sandboxKey?: string;
   /** Variables every process gets on top of this process's environment. */
@@ -77,27 +77,6 @@ function sandboxKeyOf(dataDir: string): string {
   });
 }
 
-/**
- * `count` ports free now, all different: held open together until each is known (ports asked one after the
- * other, each closed at once, may come back twice).
- */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<Server>((resolveServer, reject) => {
-          const server = createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolveServer(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((closed) => server.close(closed))));
-  return ports;
-}
-
 /** What each process of the topology runs, on which ports, with which variables. */
 async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, sandboxKey: string) {
   // Loaded here, not with this file: the registry brings every context, which the one-process helpers of
@@ -122,12 +101,7 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     port('SIMULATOR_ISO_PORT', 8583),
     FIRST_METRICS_PORT + PLATFORM_SERVICES.length,
   ];
-  const ports =
-    options.ports === 'free'
-      ? await freePorts(table.length)
-      : typeof options.ports === 'function'
-        ? await options.ports(table.length)
-        : table;
+  const ports = options.ports === 'free' ? await freePorts(table.length) : table;
   const services = PLATFORM_SERVICES.map((service, i) => ({
     name: service.name,
     tcp: ports[2 * i],
