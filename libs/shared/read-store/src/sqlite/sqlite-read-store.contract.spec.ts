@@ -134,3 +134,104 @@ describe('read store: a SQLite file written before lists ordered ties by log pos
     db.close();
   });
 });
+
+describe('read store: a SQLite file whose documents were keyed by (collection, id) in a WITHOUT ROWID table', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cip-rs-rowid-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('moves its documents into the rowid table, keeps its lookup indexes, and goes on guarding versions', async () => {
+    const db = openSqliteDatabase(join(dir, 'sandbox.sqlite'));
+    // The table and indexes as the previous version made them.
+    db.exec(`
+      CREATE TABLE read_models (
+        collection TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL, doc TEXT,
+        created_at TEXT, updated_at TEXT,
+        created_position INTEGER NOT NULL DEFAULT 0, updated_position INTEGER NOT NULL DEFAULT 0,
+        expires_at TEXT,
+        PRIMARY KEY (collection, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX read_models_tenant_created_order
+        ON read_models (collection, json_extract(doc, '$.distributorId'), created_at, created_position, id);
+      CREATE INDEX "read_models_lookup/authorizations/cardId"
+        ON read_models (json_extract(doc, '$.cardId'), created_at, created_position, id)
+        WHERE collection = 'authorizations';
+    `);
+    const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;
+    const authorization = (id: string, second: number) => ({
+      id,
+      cardId: 'crd-1',
+      distributorId: 'dst-a',
+      createdAt: at(second),
+      updatedAt: at(second),
+    });
+    const insert = db.prepare('INSERT INTO read_models VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const [id, second] of [
+      ['aut-b', 2],
+      ['aut-a', 1],
+    ] as const) {
+      const doc = authorization(id, second);
+      insert.run(
+        'authorizations',
+        id,
+        second * 10,
+        JSON.stringify(doc),
+        doc.createdAt,
+        doc.updatedAt,
+        second,
+        second,
+        null,
+      );
+    }
+    const deadline = {
+      id: 'kyc-a',
+      distributorId: 'dst-a',
+      createdAt: at(3),
+      updatedAt: at(3),
+      expiresAt: at(5),
+    };
+    insert.run('deadlines', 'kyc-a', 30, JSON.stringify(deadline), at(3), at(3), 3, 3, deadline.expiresAt);
+
+    const store = new SqliteReadStore(db);
+    const tableSql = db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'read_models'`).pluck().get();
+    expect(tableSql).not.toMatch(/WITHOUT ROWID/i);
+    // Every document kept, with its version and positions; lists and deadlines read as before.
+    expect(await store.getVersioned('authorizations', 'aut-a')).toEqual({
+      doc: authorization('aut-a', 1),
+      version: 10,
+      positions: { created: 1, updated: 1 },
+    });
+    const page = await store.find('authorizations', {
+      filter: { cardId: 'crd-1' },
+      sort: { field: 'createdAt', direction: 'asc' },
+      page: 0,
+      limit: 10,
+    });
+    expect(page.items.map((d) => d.id)).toEqual(['aut-a', 'aut-b']);
+    expect(await store.expiredBy('deadlines', at(6), { limit: 10 })).toEqual([deadline]);
+    // The lookup index made on the old table exists on the new one, and a store opened now uses it.
+    const plan = (
+      db
+        .prepare(
+          `EXPLAIN QUERY PLAN ${
+            [...(store as unknown as { findStatements: Map<string, Statement> }).findStatements.values()][0]
+              .source
+          }`,
+        )
+        .all({ cardId: 'c', limit: 1, offset: 0 }) as { detail: string }[]
+    )
+      .map((row) => row.detail)
+      .join(' ');
+    expect(plan).toMatch(/USING INDEX read_models_lookup\/authorizations\/cardId/);
+    // Writes still keep the newest version of a document, once.
+    const older = { ...authorization('aut-a', 1), updatedAt: at(8) };
+    expect(await store.upsertMany('authorizations', [{ id: 'aut-a', version: 5, doc: older }])).toBe(0);
+    const newer = { ...authorization('aut-a', 1), updatedAt: at(9) };
+    expect(await store.upsertMany('authorizations', [{ id: 'aut-a', version: 11, doc: newer }])).toBe(1);
+    expect(await store.get('authorizations', 'aut-a')).toEqual(newer);
+    expect(db.prepare('SELECT count(*) FROM read_models').pluck().get()).toBe(3);
+    // The next start opens the converted file as it is.
+    expect(() => new SqliteReadStore(db)).not.toThrow();
+    expect(db.prepare('SELECT count(*) FROM read_models').pluck().get()).toBe(3);
+    db.close();
+  });
+});

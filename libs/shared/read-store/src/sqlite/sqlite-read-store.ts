@@ -15,12 +15,35 @@ const COLLECTION_NAME = /^[A-Za-z0-9_-]+$/;
 /** A lookup index's name: `read_models_lookup/<collection>/<field>` (quoted where used). */
 const LOOKUP_INDEX = /^read_models_lookup\/([A-Za-z0-9_-]+)\/([A-Za-z_][A-Za-z0-9_]*)$/;
 const lookupIndexName = (collection: string, field: string) => `read_models_lookup/${collection}/${field}`;
+const COLUMNS =
+  'collection, id, version, doc, created_at, updated_at, created_position, updated_position, expires_at';
+/** The documents' table (a rowid table: see SqliteReadStore); (collection, id) is its unique index. */
+const createTable = (name: string) => `
+  CREATE TABLE IF NOT EXISTS ${name} (
+    collection       TEXT    NOT NULL,
+    id               TEXT    NOT NULL,
+    version          INTEGER NOT NULL,
+    doc              TEXT,
+    created_at       TEXT,
+    updated_at       TEXT,
+    created_position INTEGER NOT NULL DEFAULT 0,
+    updated_position INTEGER NOT NULL DEFAULT 0,
+    expires_at       TEXT
+  );`;
 
 /**
  * Read models of the embedded runtime: one table of JSON documents in the environment's SQLite file.
  * Equality filters use json_extract; the tenant field (distributorId) and the sort keys (time, log
  * position, id) are indexed together. A document's `expiresAt` is kept in a column of its own (indexed where
  * set), so a deadline sweep's read parses no JSON and a write without one costs no index entry.
+ *
+ * The documents are rows of a rowid table (a new one lands at the table's end) and (collection, id) is a
+ * small unique index beside it. Keyed by (collection, id) in a WITHOUT ROWID table, as earlier versions
+ * were, each new document (an Event record, an authorization: random ids) landed on a random leaf of the
+ * whole table, and a document over ~1 KB (most Event records) spilled into an overflow page of its own
+ * (SQLite keeps at most ~1/4 of a page inline in a WITHOUT ROWID row): an upsert cost ~55 us and 18 KB of
+ * WAL, against ~21 us and 8 KB this way (20,000 Event records in batches of 40 into a 350 MB file; see
+ * docs/STACK-NOTES.md). Files of earlier versions are converted when opened (`convertToRowidTable`).
  */
 export class SqliteReadStore implements ReadStore {
   private readonly upsert: Statement;
@@ -33,20 +56,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly lookups = new Map<string, Set<string>>();
 
   constructor(private readonly db: SqliteDatabase) {
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS read_models (
-        collection       TEXT    NOT NULL,
-        id               TEXT    NOT NULL,
-        version          INTEGER NOT NULL,
-        doc              TEXT,
-        created_at       TEXT,
-        updated_at       TEXT,
-        created_position INTEGER NOT NULL DEFAULT 0,
-        updated_position INTEGER NOT NULL DEFAULT 0,
-        expires_at       TEXT,
-        PRIMARY KEY (collection, id)
-      ) WITHOUT ROWID;
-    `);
+    db.exec(createTable('read_models'));
     // Files written before lists ordered ties by log position: their documents keep 0 until a rebuild.
     // Files written before the deadline sweeps read by `expires_at`: the column is filled from the documents
     // once. Checked and altered under the write lock: another process opening the file at once may be adding
@@ -64,8 +74,10 @@ export class SqliteReadStore implements ReadStore {
             WHERE doc IS NOT NULL AND json_type(doc, '$.expiresAt') = 'text';`);
       }
     }).immediate();
+    this.convertToRowidTable();
     // One index per sort field, in list order within a tenant, so a page (or a cursor's range) is one scan.
     db.exec(`
+      CREATE UNIQUE INDEX IF NOT EXISTS read_models_key ON read_models (collection, id);
       DROP INDEX IF EXISTS read_models_tenant_created;
       DROP INDEX IF EXISTS read_models_tenant_updated;
       CREATE INDEX IF NOT EXISTS read_models_tenant_created_order
@@ -109,6 +121,42 @@ export class SqliteReadStore implements ReadStore {
       ORDER BY expires_at, id
       LIMIT CAST(@limit AS INTEGER)`);
     this.deleteCollection = db.prepare('DELETE FROM read_models WHERE collection = ?');
+  }
+
+  /**
+   * A file of an earlier version keeps its documents in a WITHOUT ROWID table keyed by (collection, id):
+   * they are moved into a rowid table of the same columns, in one transaction (under the write lock, looked
+   * at again there: another process opening the file at once may have converted it), and the lookup indexes
+   * made on the old table are made again on the new one; the constructor then makes the others.
+   */
+  private convertToRowidTable(): void {
+    const isWithoutRowid = () =>
+      /WITHOUT\s+ROWID/i.test(
+        (this.db
+          .prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'read_models'`)
+          .pluck()
+          .get() as string | undefined) ?? '',
+      );
+    if (!isWithoutRowid()) return;
+    this.db
+      .transaction(() => {
+        if (!isWithoutRowid()) return;
+        const lookupIndexes = this.db
+          .prepare(
+            `SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'read_models'
+             AND name LIKE 'read_models_lookup/%' AND sql IS NOT NULL`,
+          )
+          .pluck()
+          .all() as string[];
+        this.db.exec(`
+          ${createTable('read_models_rowid')}
+          INSERT INTO read_models_rowid (${COLUMNS}) SELECT ${COLUMNS} FROM read_models ORDER BY updated_position;
+          DROP TABLE read_models;
+          ALTER TABLE read_models_rowid RENAME TO read_models;
+        `);
+        for (const sql of lookupIndexes) this.db.exec(sql);
+      })
+      .immediate();
   }
 
   async upsertMany<T extends ReadDocument>(collection: string, writes: VersionedWrite<T>[]): Promise<number> {
