@@ -3,6 +3,7 @@ import {
   CommandContext,
   EventStore,
   loadState,
+  RecentStreamStates,
   RecordedEvent,
   WrongExpectedRevisionError,
 } from '@cip/shared/eventing';
@@ -19,7 +20,6 @@ import {
 } from '@cip/wallets/read-models';
 import { AddressIndexAllocator } from '../address-index-allocator';
 import { WalletCommandBatches } from '../wallet-command-batches';
-import { WalletStateCache } from '../wallet-stream-cache';
 
 /** The chain adapters of one environment, chosen by the app. */
 export interface WalletChain {
@@ -75,8 +75,8 @@ function holdOf(wallet: WalletRecord, holdId: string): LedgerHold | null {
  */
 export class WalletStreams {
   private readonly allocators = new Map<Environment, AddressIndexAllocator>();
-  private readonly caches = new Map<EventStore, WalletStateCache>();
-  private readonly viewCaches = new Map<EventStore, WalletStateCache<WalletView | null>>();
+  private readonly caches = new Map<EventStore, RecentStreamStates<WalletState>>();
+  private readonly viewCaches = new Map<EventStore, RecentStreamStates<WalletView | null>>();
   private readonly batches = new WalletCommandBatches(LEDGER_ATTEMPTS);
 
   constructor(
@@ -116,7 +116,7 @@ export class WalletStreams {
     build: (state: WalletState) => WalletCommand,
   ): Promise<WalletState> {
     let cache = this.caches.get(store);
-    if (!cache) this.caches.set(store, (cache = new WalletStateCache()));
+    if (!cache) this.caches.set(store, (cache = new RecentStreamStates<WalletState>()));
     try {
       return await this.batches.run(store, walletId, cache, context, build);
     } catch (error) {
@@ -172,7 +172,7 @@ export class WalletStreams {
   /** The wallet as the API shows it, folded from its stream (read-your-writes), newest events only when cached. */
   async view(store: EventStore, walletId: string): Promise<WalletView | null> {
     let cache = this.viewCaches.get(store);
-    if (!cache) this.viewCaches.set(store, (cache = new WalletStateCache<WalletView | null>()));
+    if (!cache) this.viewCaches.set(store, (cache = new RecentStreamStates<WalletView | null>()));
     const { state, revision } = await loadState(
       store,
       {
