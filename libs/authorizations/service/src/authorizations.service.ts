@@ -116,6 +116,31 @@ const isPlaced = (step: LedgerInstruction, placed: PlacedHold | undefined) =>
 /** Whether a card's controls count its past payments (a limit over a window, not per authorization). */
 const hasWindowLimit = (card: CardForAuthorization) =>
   card.spendingControls.limits.some((limit) => limit.interval !== 'per_authorization');
+
+/** The answer already given to a message of the transaction (`networkKey`), from its recorded events; null: none. */
+function answerRecorded(
+  events: AuthorizationEvent[],
+  authorizationId: string,
+  networkKey: string,
+): NetworkAnswer | null {
+  if (events.length === 0) return null;
+  const decided = events.find((event) => event.type === 'AuthorizationDecided');
+  const seen = events.some((event) => 'networkKey' in event.data && event.data.networkKey === networkKey);
+  if (!seen) {
+    // Another 0100 of a decided transaction (another STAN) is not a retry: refused as a duplicate. An
+    // 0120 for it (the network stood in after our 0110 came late) is acknowledged: our decision stands,
+    // and the network would repeat an unanswered advice for ever.
+    if (networkKey.startsWith('0100'))
+      return { responseCode: RESPONSE.duplicateTransmission, authorizationId };
+    if (networkKey.startsWith('0120')) return { responseCode: RESPONSE.approved, authorizationId };
+    return null;
+  }
+  if (decided?.type === 'AuthorizationDecided' && decided.data.networkKey === networkKey) {
+    return networkAnswerOf(decided.data);
+  }
+  return { responseCode: RESPONSE.approved, authorizationId };
+}
+
 /** Concurrent messages on one authorization (a retry racing its original) retry on the fresh stream. */
 const STREAM_ATTEMPTS = 10;
 /** Events carried out inline and not yet passed by the ledger saga; bounded where no saga runs. */
@@ -232,8 +257,12 @@ export class AuthorizationsService implements AuthorizationsApi {
   /** An 0100 (or an 0120 advice): decided, recorded, its hold placed; the answer for the 0110 / 0130. */
   async authorize(environment: Environment, request: NetworkAuthorizationRequest): Promise<NetworkAnswer> {
     const authorizationId = authorizationIdOf(environment, request.reference);
-    const recorded = await this.recordedAnswer(environment, authorizationId, request.networkKey);
+    const history = await this.events(environment, authorizationId);
+    const recorded = answerRecorded(history, authorizationId, request.networkKey);
     if (recorded) return recorded;
+    // Nothing recorded yet (a first message): its command appends without reading the stream again (a
+    // message of the same transaction recorded meanwhile makes that append conflict, and it runs again on it).
+    const expectNew = history.length === 0;
     if (request.advice && request.networkDecision !== RESPONSE.approved) {
       // The network declined on the issuer's behalf: nothing was spent, nothing to hold. Acknowledged.
       return { responseCode: RESPONSE.approved };
@@ -257,20 +286,27 @@ export class AuthorizationsService implements AuthorizationsApi {
 
     if (request.kind === 'refund') {
       const originalAuthorizationId = await this.refundedPayment(environment, card, request);
-      return this.run(environment, authorizationId, context, {
-        type: 'RefundAuthorization',
-        data: {
-          ...parties,
-          networkKey: request.networkKey,
-          charge: request.charge,
-          pricing: program,
-          now,
-          ...(originalAuthorizationId ? { originalAuthorizationId } : {}),
+      return this.run(
+        environment,
+        authorizationId,
+        context,
+        {
+          type: 'RefundAuthorization',
+          data: {
+            ...parties,
+            networkKey: request.networkKey,
+            charge: request.charge,
+            pricing: program,
+            now,
+            ...(originalAuthorizationId ? { originalAuthorizationId } : {}),
+          },
         },
-      });
+        { expectNew },
+      );
     }
 
-    const decide = () => this.decidePayment(environment, request, card, program, context, parties, now);
+    const decide = () =>
+      this.decidePayment(environment, request, card, program, context, parties, now, expectNew);
     return hasWindowLimit(card) ? this.windowedCards.run(card.cardId, decide) : decide();
   }
 
@@ -283,6 +319,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     context: CommandContext,
     parties: DecisioningParties,
     now: string,
+    expectNew: boolean,
   ): Promise<NetworkAnswer> {
     const { authorizationId } = parties;
     const userStatus = await this.userStatus(environment, card);
@@ -325,7 +362,7 @@ export class AuthorizationsService implements AuthorizationsApi {
       authorizationId,
       context,
       { type: 'DecideAuthorization', data: { ...parties, networkKey: request.networkKey, facts } },
-      placed,
+      { placed, expectNew },
     );
   }
 
@@ -497,15 +534,19 @@ export class AuthorizationsService implements AuthorizationsApi {
     authorizationId: string,
     context: CommandContext,
     command: AuthorizationCommand,
-    /** The hold this message placed just before (`authorize`): its instruction need not go to the ledger again. */
-    placed?: PlacedHold,
+    options: {
+      /** The hold this message placed just before (`authorize`): its instruction need not go to the ledger again. */
+      placed?: PlacedHold;
+      /** The stream was read empty just before (`authorize`): append without reading it again. */
+      expectNew?: boolean;
+    } = {},
   ): Promise<NetworkAnswer> {
     await this.ledgerRecovered(environment);
     if (this.owed.has(authorizationId) && (await this.ports.ledgerRecovery(environment))) {
       this.owed.delete(authorizationId);
     }
     return this.streams.run(authorizationId, () =>
-      this.runInTurn(environment, authorizationId, context, command, placed),
+      this.runInTurn(environment, authorizationId, context, command, options),
     );
   }
 
@@ -514,7 +555,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     authorizationId: string,
     context: CommandContext,
     command: AuthorizationCommand,
-    placed: PlacedHold | undefined,
+    { placed, expectNew }: { placed?: PlacedHold; expectNew?: boolean },
   ): Promise<NetworkAnswer> {
     const networkKey = 'networkKey' in command.data ? command.data.networkKey : null;
     let events: AuthorizationEvent[];
@@ -526,7 +567,7 @@ export class AuthorizationsService implements AuthorizationsApi {
         authorizationId,
         command,
         context,
-        { maxAttempts: STREAM_ATTEMPTS },
+        { maxAttempts: STREAM_ATTEMPTS, expectNew },
       ));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'invalid_state_transition' && networkKey) {
@@ -634,23 +675,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     authorizationId: string,
     networkKey: string,
   ): Promise<NetworkAnswer | null> {
-    const events = await this.events(environment, authorizationId);
-    if (events.length === 0) return null;
-    const decided = events.find((event) => event.type === 'AuthorizationDecided');
-    const seen = events.some((event) => 'networkKey' in event.data && event.data.networkKey === networkKey);
-    if (!seen) {
-      // Another 0100 of a decided transaction (another STAN) is not a retry: refused as a duplicate. An
-      // 0120 for it (the network stood in after our 0110 came late) is acknowledged: our decision stands,
-      // and the network would repeat an unanswered advice for ever.
-      if (networkKey.startsWith('0100'))
-        return { responseCode: RESPONSE.duplicateTransmission, authorizationId };
-      if (networkKey.startsWith('0120')) return { responseCode: RESPONSE.approved, authorizationId };
-      return null;
-    }
-    if (decided?.type === 'AuthorizationDecided' && decided.data.networkKey === networkKey) {
-      return networkAnswerOf(decided.data);
-    }
-    return { responseCode: RESPONSE.approved, authorizationId };
+    return answerRecorded(await this.events(environment, authorizationId), authorizationId, networkKey);
   }
 
   private async events(environment: Environment, authorizationId: string): Promise<AuthorizationEvent[]> {

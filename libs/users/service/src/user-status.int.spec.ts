@@ -76,6 +76,24 @@ describe('UsersService.userStatus: the status alone, personal data left sealed',
     expect(openedReads).toEqual([]);
   });
 
+  it('sees the status another process changed since it last answered', async () => {
+    const { id } = await users.createUser(caller, PERSON);
+    expect(await users.userStatus(caller, id)).toBe('onboarding');
+    const replica = openEmbeddedInfrastructure({ dataDir, personalData: { policies: [userPersonalData] } });
+    try {
+      const elsewhere = new UsersService(
+        { ...environmentStores(replica), settle: async () => undefined },
+        systemClock,
+      );
+      await elsewhere.changeStatus(caller, id, 'active', 'kyc');
+      expect(await users.userStatus(caller, id)).toBe('active');
+      await elsewhere.changeStatus(caller, id, 'frozen', 'operator');
+      expect(await users.userStatus(caller, id)).toBe('frozen');
+    } finally {
+      await replica.close();
+    }
+  });
+
   it("answers null for an unknown user and for another distributor's", async () => {
     const { id } = await users.createUser(caller, PERSON);
     expect(await users.userStatus(caller, 'usr-00000000-0000-4000-8000-000000000000')).toBeNull();

@@ -15,6 +15,7 @@ import {
   loadState,
   callerContext,
   PersonalDataVault,
+  RecentStreamStates,
   WrongExpectedRevisionError,
 } from '@cip/shared/eventing';
 import { forTenant, ReadStore } from '@cip/shared/read-store';
@@ -44,6 +45,8 @@ import type {
   UserStatus,
 } from '@cip/users/contract';
 
+/** Users whose folded state `userStatus` keeps. */
+const USERS_HELD = 10_000;
 /** A reservation older than this whose owner never came to exist was left by a creation that died. */
 const ABANDONED_RESERVATION_MS = 30_000;
 
@@ -89,6 +92,13 @@ const phoneValue = (phone: Phone) => `${phone.country}${phone.number}`;
  * succeeds.
  */
 export class UsersService implements UsersApi, UserLifecycleApi {
+  /**
+   * Per log, the users whose status was asked lately (every card payment asks for its user's): folded from
+   * the log as stored where the ports give it (the platform's do), so what is kept holds personal data
+   * sealed only.
+   */
+  private readonly statuses = new Map<EventStore, RecentStreamStates<UserState>>();
+
   constructor(
     private readonly ports: UsersPorts,
     private readonly clock: Clock,
@@ -177,7 +187,11 @@ export class UsersService implements UsersApi, UserLifecycleApi {
   async userStatus(caller: Caller, userId: string): Promise<UserStatus | null> {
     const { environment } = caller;
     const log = this.ports.storedEventStore?.(environment) ?? this.ports.eventStore(environment);
-    const { state } = await loadState(log, userDecider, userId);
+    let cache = this.statuses.get(log);
+    if (!cache) this.statuses.set(log, (cache = new RecentStreamStates<UserState>(USERS_HELD)));
+    // Read from the cached state on: whatever was appended since, by any process, is folded in.
+    const { state, revision } = await loadState(log, userDecider, userId, cache.get(userId));
+    cache.set(userId, state, revision);
     return isUser(state) && isOwnedBy(caller, state) ? state.status : null;
   }
 
