@@ -8,21 +8,22 @@ import type {
   NetworkVerification,
 } from '@cip/cards/contract';
 import {
-  cardDecider,
   cardIdOfVaultRef,
   isCard,
   PROGRAM_DEFAULT_SPENDING_CONTROLS,
   type CardRecord,
-  type CardState,
 } from '@cip/cards/domain';
 import type { CardVault } from '@cip/cards/vault';
 import { DomainError, notFound, type Environment } from '@cip/shared/contracts';
-import { loadState, RecentStreamStates, type EventStore } from '@cip/shared/eventing';
+import type { EventStore } from '@cip/shared/eventing';
+import { CardStates } from './card-states';
 
 export interface CardNetworkPorts {
   eventStore(environment: Environment): EventStore;
   vault(environment: Environment): CardVault;
   verification: CardVerificationApi;
+  /** The cards' states, kept (shared with the sandbox cardholder); one of the network's own by default. */
+  cards?: CardStates;
 }
 
 /** `YYMM` (DE-014) as the card's expiry month and year; null when it is not one. */
@@ -31,18 +32,6 @@ function parseExpiry(expiry: string): { expMonth: number; expYear: number } | nu
   const expMonth = Number(expiry.slice(2));
   return expMonth >= 1 && expMonth <= 12 ? { expMonth, expYear: 2000 + Number(expiry.slice(0, 2)) } : null;
 }
-
-/** Cards whose folded state the network keeps (each well under a kilobyte). */
-const CARDS_HELD = 10_000;
-/** The card decider's fold without the card's personal data (see `CardNetworkService.card`). */
-const NETWORK_CARD_FOLD: Pick<typeof cardDecider, 'evolve' | 'initialState' | 'events'> = {
-  initialState: cardDecider.initialState,
-  events: cardDecider.events,
-  evolve: (state, event) => {
-    const next = cardDecider.evolve(state, event);
-    return isCard(next) && next.shippingAddress !== null ? { ...next, shippingAddress: null } : next;
-  },
-};
 
 /** What the network's messages need of a card (no PAN, no secret). */
 function cardForNetwork(cardId: string, record: CardRecord): CardForAuthorization {
@@ -66,10 +55,11 @@ function cardForNetwork(cardId: string, record: CardRecord): CardForAuthorizatio
  * or logs the PAN, the CVV2 or the PIN.
  */
 export class CardNetworkService implements CardNetworkApi {
-  /** Per store, the cards the network asked about lately (an authorization reads its card twice). */
-  private readonly cards = new Map<EventStore, RecentStreamStates<CardState>>();
+  private readonly cards: CardStates;
 
-  constructor(private readonly ports: CardNetworkPorts) {}
+  constructor(private readonly ports: CardNetworkPorts) {
+    this.cards = ports.cards ?? new CardStates(ports.eventStore);
+  }
 
   async cardForAuthorization(
     environment: Environment,
@@ -81,7 +71,7 @@ export class CardNetworkService implements CardNetworkApi {
     if (!found) return null;
     const cardId = cardIdOfVaultRef(found.vaultRef);
     if (!cardId) return null;
-    const state = await this.card(environment, cardId);
+    const state = await this.cards.of(environment, cardId);
     // The card is recorded after its number is issued: a number whose card was never recorded is unknown.
     if (!isCard(state) || state.vaultRef !== found.vaultRef) return null;
     return cardForNetwork(cardId, state);
@@ -89,7 +79,7 @@ export class CardNetworkService implements CardNetworkApi {
 
   async cardForClearing(environment: Environment, cardId: string): Promise<CardForAuthorization | null> {
     if (typeof cardId !== 'string' || cardId.length === 0) return null;
-    const state = await this.card(environment, cardId);
+    const state = await this.cards.of(environment, cardId);
     return isCard(state) ? cardForNetwork(cardId, state) : null;
   }
 
@@ -145,22 +135,8 @@ export class CardNetworkService implements CardNetworkApi {
   }
 
   private async record(environment: Environment, cardId: string): Promise<CardRecord> {
-    const state = await this.card(environment, cardId);
+    const state = await this.cards.of(environment, cardId);
     if (!isCard(state)) throw notFound('Card', cardId);
-    return state;
-  }
-
-  /**
-   * The card's state now (its stream read from what is cached on: every event appended since, by any
-   * process, is folded in). The network needs none of the card's personal data: the shipping address is
-   * left out of what is folded and cached, so no one's address stays in memory here after an erasure.
-   */
-  private async card(environment: Environment, cardId: string): Promise<CardState> {
-    const store = this.ports.eventStore(environment);
-    let cache = this.cards.get(store);
-    if (!cache) this.cards.set(store, (cache = new RecentStreamStates<CardState>(CARDS_HELD)));
-    const { state, revision } = await loadState(store, NETWORK_CARD_FOLD, cardId, cache.get(cardId));
-    cache.set(cardId, state, revision);
     return state;
   }
 }

@@ -1,12 +1,15 @@
 import type { CardholderDetails, CardSandboxApi } from '@cip/cards/contract';
-import { cardDecider, isCard } from '@cip/cards/domain';
+import { isCard } from '@cip/cards/domain';
 import type { CardVault } from '@cip/cards/vault';
 import { Caller, DomainError, Environment, ownedBy } from '@cip/shared/contracts';
-import { EventStore, loadState } from '@cip/shared/eventing';
+import type { EventStore } from '@cip/shared/eventing';
+import { CardStates } from './card-states';
 
 export interface CardSandboxPorts {
   eventStore(environment: Environment): EventStore;
   vault(environment: Environment): CardVault;
+  /** The cards' states, kept (shared with the card network); one of its own by default. */
+  cards?: CardStates;
 }
 
 /**
@@ -15,13 +18,17 @@ export interface CardSandboxPorts {
  * this way. Records nothing (a read) and never logs the answer.
  */
 export class CardSandboxService implements CardSandboxApi {
-  constructor(private readonly ports: CardSandboxPorts) {}
+  private readonly cards: CardStates;
+
+  constructor(private readonly ports: CardSandboxPorts) {
+    this.cards = ports.cards ?? new CardStates(ports.eventStore);
+  }
 
   async cardholderDetails(caller: Caller, cardId: string): Promise<CardholderDetails> {
     if (caller.environment !== 'sandbox') {
       throw new DomainError('sandbox_only', 'Card details for simulations exist in the sandbox only');
     }
-    const { state } = await loadState(this.ports.eventStore(caller.environment), cardDecider, cardId);
+    const state = await this.cards.of(caller.environment, cardId);
     const card = ownedBy(caller, isCard(state) ? state : null, 'Card', cardId);
     const { pan, cvv2, expMonth, expYear } = await this.ports
       .vault(caller.environment)

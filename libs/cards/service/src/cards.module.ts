@@ -27,6 +27,7 @@ import { CardIssuing, CardsService } from './cards.service';
 import type { FulfilmentProvider } from './fulfilment/fulfilment-provider.port';
 import { CARD_FULFILMENT_GROUP } from './sagas/card-fulfilment.saga';
 import { CardOperationsService } from './card-operations.service';
+import { CardStates } from './card-states';
 import { CardNetworkService } from './card-network.service';
 import { CardSandboxService } from './card-sandbox.service';
 
@@ -125,27 +126,36 @@ const CARDS_CATCH_UP_MS = 10_000;
     },
     ...contractProviders(CardRevealService, CARD_REVEAL_CONTRACTS),
     {
+      provide: CardStates,
+      inject: [INFRASTRUCTURE],
+      useFactory: (infrastructure: Infrastructure) =>
+        new CardStates(environmentStores(infrastructure).eventStore),
+    },
+    {
       provide: CardNetworkService,
-      inject: [INFRASTRUCTURE, CARDS_OPTIONS, CardOperationsService],
+      inject: [INFRASTRUCTURE, CARDS_OPTIONS, CardOperationsService, CardStates],
       useFactory: (
         infrastructure: Infrastructure,
         options: CardsModuleOptions,
         verification: CardOperationsService,
+        cards: CardStates,
       ) =>
         new CardNetworkService({
           eventStore: environmentStores(infrastructure).eventStore,
           vault: (environment) => options.vault(environment),
           verification,
+          cards,
         }),
     },
     ...contractProviders(CardNetworkService, CARD_NETWORK_CONTRACTS),
     {
       provide: CardSandboxService,
-      inject: [INFRASTRUCTURE, CARDS_OPTIONS],
-      useFactory: (infrastructure: Infrastructure, options: CardsModuleOptions) =>
+      inject: [INFRASTRUCTURE, CARDS_OPTIONS, CardStates],
+      useFactory: (infrastructure: Infrastructure, options: CardsModuleOptions, cards: CardStates) =>
         new CardSandboxService({
           eventStore: environmentStores(infrastructure).eventStore,
           vault: (environment) => options.vault(environment),
+          cards,
         }),
     },
     ...contractProviders(CardSandboxService, CARD_SANDBOX_CONTRACTS),
