@@ -406,6 +406,20 @@ describe('card authorizations over the ISO 8583 link', () => {
     expect(await walletOf(card.walletId)).toMatchObject({ availableBalance: 85 });
   });
 
+  it('decides a transaction once when two 0100s of its RRN (two STANs) arrive together: 00 and 94, one hold', async () => {
+    const card = await fundedCard(100);
+    for (let round = 0; round < 5; round++) {
+      const first = authorization(card, 1000);
+      const answers = await Promise.all([
+        send(first),
+        send(authorization(card, 1000, { rrn: first.get(F.RRN) })),
+      ]);
+      expect(answers.map((answer) => answer.code).sort()).toEqual(['00', '94']);
+    }
+    expect(await authorizationsOf(card.cardId)).toHaveLength(5);
+    expect(await walletOf(card.walletId)).toMatchObject({ balance: 100, availableBalance: 50 });
+  });
+
   it('approves exactly what the wallet covers under 50 concurrent 0100s, and the wallet holds their sum', async () => {
     const card = await fundedCard(100);
     const answers = await Promise.all(Array.from({ length: 50 }, () => send(authorization(card, 1000))));
