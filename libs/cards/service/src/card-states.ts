@@ -1,12 +1,12 @@
-import { cardDecider, isCard, type CardState } from '@cip/cards/domain';
+import { cardDecider, isCard, type CardEvent, type CardState } from '@cip/cards/domain';
 import type { Environment } from '@cip/shared/contracts';
-import { loadState, RecentStreamStates, type EventStore } from '@cip/shared/eventing';
+import { KeptStreamStates, type EventStore, type StreamFold } from '@cip/shared/eventing';
 
 /** Cards whose folded state is kept (each well under a kilobyte). */
 const CARDS_HELD = 10_000;
 
 /** The card decider's fold without the card's personal data (see `CardStates`). */
-const FOLD_WITHOUT_ADDRESS: Pick<typeof cardDecider, 'evolve' | 'initialState' | 'events'> = {
+const FOLD_WITHOUT_ADDRESS: StreamFold<CardEvent, CardState> = {
   initialState: cardDecider.initialState,
   events: cardDecider.events,
   evolve: (state, event) => {
@@ -23,16 +23,11 @@ const FOLD_WITHOUT_ADDRESS: Pick<typeof cardDecider, 'evolve' | 'initialState' |
  * folded and kept, so no one's address stays in memory here after an erasure.
  */
 export class CardStates {
-  private readonly kept = new Map<EventStore, RecentStreamStates<CardState>>();
+  private readonly kept = new KeptStreamStates(FOLD_WITHOUT_ADDRESS, CARDS_HELD);
 
   constructor(private readonly eventStore: (environment: Environment) => EventStore) {}
 
   async of(environment: Environment, cardId: string): Promise<CardState> {
-    const store = this.eventStore(environment);
-    let states = this.kept.get(store);
-    if (!states) this.kept.set(store, (states = new RecentStreamStates<CardState>(CARDS_HELD)));
-    const { state, revision } = await loadState(store, FOLD_WITHOUT_ADDRESS, cardId, states.get(cardId));
-    states.set(cardId, state, revision);
-    return state;
+    return (await this.kept.load(this.eventStore(environment), cardId)).state;
   }
 }

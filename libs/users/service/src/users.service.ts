@@ -15,7 +15,7 @@ import {
   loadState,
   callerContext,
   PersonalDataVault,
-  RecentStreamStates,
+  KeptStreamStates,
   WrongExpectedRevisionError,
 } from '@cip/shared/eventing';
 import { forTenant, ReadStore } from '@cip/shared/read-store';
@@ -97,7 +97,7 @@ export class UsersService implements UsersApi, UserLifecycleApi {
    * the log as stored where the ports give it (the platform's do), so what is kept holds personal data
    * sealed only.
    */
-  private readonly statuses = new Map<EventStore, RecentStreamStates<UserState>>();
+  private readonly statuses = new KeptStreamStates(userDecider, USERS_HELD);
 
   constructor(
     private readonly ports: UsersPorts,
@@ -187,11 +187,7 @@ export class UsersService implements UsersApi, UserLifecycleApi {
   async userStatus(caller: Caller, userId: string): Promise<UserStatus | null> {
     const { environment } = caller;
     const log = this.ports.storedEventStore?.(environment) ?? this.ports.eventStore(environment);
-    let cache = this.statuses.get(log);
-    if (!cache) this.statuses.set(log, (cache = new RecentStreamStates<UserState>(USERS_HELD)));
-    // Read from the cached state on: whatever was appended since, by any process, is folded in.
-    const { state, revision } = await loadState(log, userDecider, userId, cache.get(userId));
-    cache.set(userId, state, revision);
+    const { state } = await this.statuses.load(log, userId);
     return isUser(state) && isOwnedBy(caller, state) ? state.status : null;
   }
 

@@ -2,8 +2,7 @@ import { Caller, DomainError, domainEventReader, Environment, ownedBy } from '@c
 import {
   CommandContext,
   EventStore,
-  loadState,
-  RecentStreamStates,
+  KeptStreamStates,
   RecordedEvent,
   WrongExpectedRevisionError,
 } from '@cip/shared/eventing';
@@ -11,7 +10,13 @@ import type { ReadStore } from '@cip/shared/read-store';
 import { Clock, deterministicUuid } from '@cip/shared/runtime';
 import type { DepositAddressDeriver, PayoutPort, SimulatedChain } from '@cip/wallets/chain';
 import type { LedgerBalance, LedgerContext, LedgerHold } from '@cip/wallets/contract';
-import { availableBalance, WalletCommand, WalletRecord, WalletState } from '@cip/wallets/domain';
+import {
+  availableBalance,
+  walletDecider,
+  WalletCommand,
+  WalletRecord,
+  WalletState,
+} from '@cip/wallets/domain';
 import {
   TRANSACTIONS_COLLECTION,
   TransactionRecord,
@@ -75,8 +80,12 @@ function holdOf(wallet: WalletRecord, holdId: string): LedgerHold | null {
  */
 export class WalletStreams {
   private readonly allocators = new Map<Environment, AddressIndexAllocator>();
-  private readonly caches = new Map<EventStore, RecentStreamStates<WalletState>>();
-  private readonly viewCaches = new Map<EventStore, RecentStreamStates<WalletView | null>>();
+  private readonly states = new KeptStreamStates(walletDecider);
+  private readonly views = new KeptStreamStates<RecordedEvent, WalletView | null>({
+    initialState: () => null,
+    evolve: (doc, event) => walletsProjection.evolve(doc, event),
+    events: domainEventReader<RecordedEvent>(),
+  });
   private readonly batches = new WalletCommandBatches(LEDGER_ATTEMPTS);
 
   constructor(
@@ -115,10 +124,8 @@ export class WalletStreams {
     context: CommandContext,
     build: (state: WalletState) => WalletCommand,
   ): Promise<WalletState> {
-    let cache = this.caches.get(store);
-    if (!cache) this.caches.set(store, (cache = new RecentStreamStates<WalletState>()));
     try {
-      return await this.batches.run(store, walletId, cache, context, build);
+      return await this.batches.run(store, walletId, this.states.of(store), context, build);
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) {
         throw new DomainError('concurrency_conflict', `Wallet ${walletId} is too busy; retry the request`);
@@ -171,19 +178,6 @@ export class WalletStreams {
 
   /** The wallet as the API shows it, folded from its stream (read-your-writes), newest events only when cached. */
   async view(store: EventStore, walletId: string): Promise<WalletView | null> {
-    let cache = this.viewCaches.get(store);
-    if (!cache) this.viewCaches.set(store, (cache = new RecentStreamStates<WalletView | null>()));
-    const { state, revision } = await loadState(
-      store,
-      {
-        initialState: () => null,
-        evolve: (doc: WalletView | null, event: RecordedEvent) => walletsProjection.evolve(doc, event),
-        events: domainEventReader<RecordedEvent>(),
-      },
-      walletId,
-      cache.get(walletId),
-    );
-    if (revision >= 0) cache.set(walletId, state, revision);
-    return state;
+    return (await this.views.load(store, walletId)).state;
   }
 }
