@@ -1,5 +1,5 @@
 import { openSqliteDatabase, SqliteDatabase } from '@cip/shared/runtime';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -229,6 +229,46 @@ describe('SQLite event store: the WAL grown ahead of the commits', () => {
       // The WAL was grown past its frames: it ends with zeros, not with the last frame's page.
       expect(walTail.every((byte) => byte === 0)).toBe(true);
       await expect(recovered.append('cnt-after', [event(300)])).resolves.toMatchObject({ nextRevision: 0 });
+      await recovered.close();
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('never writes its zeros over frames another connection appended past the end it last saw', async () => {
+    const walBytes = () => statSync(`${t.file}-wal`).size;
+    await t.store.append('cnt-own', [event(1_000)]);
+    const seen = walBytes();
+    // Another connection on the file (the CLI's, a service of the split topology) commits ~3 MiB of frames:
+    // the WAL's end moves past the one this store last looked at, without this store knowing.
+    const other = openSqliteDatabase(t.file);
+    try {
+      const insert = other.prepare(
+        'INSERT INTO events (stream_id, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)',
+      );
+      other.transaction(() => {
+        for (let n = 0; n < 1_500; n++) {
+          insert.run('cnt-other', n, 'Counted', JSON.stringify(event(2_000 + n).data), '{"schemaVersion":1}');
+        }
+      })();
+    } finally {
+      other.close();
+    }
+    expect(walBytes()).toBeGreaterThan(seen + 2 * 1024 * 1024);
+    for (let n = 0; n < 20; n++) await t.store.append('cnt-own', [event(1_001 + n)]);
+
+    // Read back from the files as a killed process leaves them: every frame of both connections is there.
+    const crashed = join(t.dir, 'crashed-after-other.sqlite');
+    copyFileSync(t.file, crashed);
+    copyFileSync(`${t.file}-wal`, `${crashed}-wal`);
+    const reopened = openSqliteDatabase(crashed);
+    try {
+      expect(reopened.pragma('integrity_check', { simple: true })).toBe('ok');
+      const recovered = new SqliteEventStore(reopened, { name: 'sqlite:wal-after-other' });
+      expect((await recovered.readStream('cnt-other')).length).toBe(1_500);
+      expect((await recovered.readStream('cnt-own')).map((e) => (e.data as { n: number }).n)).toEqual(
+        Array.from({ length: 21 }, (_, n) => 1_000 + n),
+      );
       await recovered.close();
     } finally {
       reopened.close();
