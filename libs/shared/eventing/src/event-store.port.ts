@@ -103,7 +103,8 @@ export interface EventStore {
    * Appends to several streams atomically: every part is checked against its own expected revision, and
    * either all parts are written (in the order given, one transaction) or none is, the first conflicting
    * part's `WrongExpectedRevisionError` rejecting the whole call. One result per part, in order. Each
-   * stream may appear once. Only stores that have multi-stream transactions offer it (the embedded SQLite
+   * stream may appear once. A part with no events writes nothing: only its expected revision is checked
+   * with the others (a stream that must not exist, checked in the same transaction). Only stores that have multi-stream transactions offer it (the embedded SQLite
    * store, in one group commit); EventStoreDB has none, so its adapter leaves it out and callers keep
    * their one-stream-at-a-time path there.
    */

@@ -3,6 +3,7 @@ import type { EventStore } from '@cip/shared/eventing';
 import { environmentStores, Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { systemClock } from '@cip/shared/runtime';
 import { userPersonalData } from '@cip/users/domain';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +81,31 @@ describe.each([
     await expect(users.createUser(caller, person('TAKEN@example.com', 'Other'))).rejects.toMatchObject({
       code: 'duplicate_user_error',
       message: expect.stringContaining(first.id),
+    });
+    expect(await createdUsers()).toHaveLength(1);
+  });
+
+  it('refuses an email an earlier version reserved under its plain-hash stream, naming its owner', async () => {
+    const owner = await users.createUser(caller, person('owner@example.com'));
+    // What a version before keyed reservations wrote for `legacy@example.com` (and nothing under the new name).
+    const legacyStream = `uniq-${createHash('sha256')
+      .update(`${caller.distributorId}|email|legacy@example.com`)
+      .digest('hex')
+      .slice(0, 40)}`;
+    await infrastructure.scope('sandbox').storedEventStore.append(
+      legacyStream,
+      [
+        {
+          type: 'UniqueValueReserved',
+          data: { kind: 'email', ownerId: owner.id, at: '2026-11-01T10:00:00.000Z' },
+          metadata: { eventId: 'evt-legacy', occurredAt: '2026-11-01T10:00:00.000Z', schemaVersion: 1 },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    await expect(users.createUser(caller, person('Legacy@example.com', 'Late'))).rejects.toMatchObject({
+      code: 'duplicate_user_error',
+      message: expect.stringContaining(owner.id),
     });
     expect(await createdUsers()).toHaveLength(1);
   });

@@ -377,7 +377,6 @@ export class UsersService implements UsersApi, UserLifecycleApi {
   ): Promise<UserRecord | null> {
     if (!store.appendMany) return null;
     const { userId } = command.data;
-    if ((await loadState(store, uniqueValueDecider, reservation.legacyStreamId)).revision >= 0) return null;
     const reserved = decideUniqueValue(
       {
         type: 'ReserveUniqueValue',
@@ -398,6 +397,9 @@ export class UsersService implements UsersApi, UserLifecycleApi {
           events: reserved.map((e) => envelope(e, context)),
           expectedRevision: 'no_stream',
         },
+        // Writes nothing: a value reserved under its legacy stream (an earlier version's) is checked in the
+        // same transaction rather than read before it, and sends the creation down the path that handles it.
+        { streamId: reservation.legacyStreamId, events: [], expectedRevision: 'no_stream' },
         {
           streamId: userId,
           events: userEvents.map((e) => envelope(e, context)),
@@ -405,7 +407,12 @@ export class UsersService implements UsersApi, UserLifecycleApi {
         },
       ]);
     } catch (error) {
-      if (error instanceof WrongExpectedRevisionError && error.streamId === reservation.streamId) return null;
+      if (
+        error instanceof WrongExpectedRevisionError &&
+        (error.streamId === reservation.streamId || error.streamId === reservation.legacyStreamId)
+      ) {
+        return null;
+      }
       throw error;
     }
     return userEvents.reduce(userDecider.evolve, userDecider.initialState()) as UserRecord;

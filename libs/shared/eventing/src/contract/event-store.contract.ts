@@ -271,6 +271,29 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
       }
     });
 
+    it('checks a part with no events against its expected revision and writes nothing for it', async () => {
+      const legacy = stream('uniq');
+      const entity = stream();
+      const [checked, written] = await appendMany([
+        { streamId: legacy, events: [], expectedRevision: 'no_stream' },
+        { streamId: entity, events: [testEvent('Created')], expectedRevision: 'no_stream' },
+      ]);
+      expect(checked.nextRevision).toBe(-1);
+      expect(written.nextRevision).toBe(0);
+      expect(await store.readStream(legacy)).toEqual([]);
+
+      await store.append(legacy, [testEvent('Reserved')], { expectedRevision: 'no_stream' });
+      const other = stream();
+      const error = await appendMany([
+        { streamId: legacy, events: [], expectedRevision: 'no_stream' },
+        { streamId: other, events: [testEvent('Created')], expectedRevision: 'no_stream' },
+      ]).catch((e) => e);
+      expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(error.streamId).toBe(legacy);
+      expect(await store.readStream(other)).toEqual([]);
+      expect(await store.readStream(legacy)).toHaveLength(1);
+    });
+
     it('refuses a stream named twice, writing nothing', async () => {
       const id = stream();
       await expect(
