@@ -104,9 +104,9 @@ export interface EventStore {
    * either all parts are written (in the order given, one transaction) or none is, the first conflicting
    * part's `WrongExpectedRevisionError` rejecting the whole call. One result per part, in order. Each
    * stream may appear once. A part with no events writes nothing: only its expected revision is checked
-   * with the others (a stream that must not exist, checked in the same transaction). Only stores that have multi-stream transactions offer it (the embedded SQLite
-   * store, in one group commit); EventStoreDB has none, so its adapter leaves it out and callers keep
-   * their one-stream-at-a-time path there.
+   * with the others (a stream that must not exist, checked in the same transaction). Only stores that have
+   * multi-stream transactions offer it (the embedded SQLite store, in one group commit); EventStoreDB has
+   * none, so its adapter leaves it out and callers keep their one-stream-at-a-time path there.
    */
   appendMany?(appends: StreamAppend[]): Promise<AppendResult[]>;
   /** Events of one stream in order; an empty array when the stream does not exist. */
