@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { basename, join } from 'node:path';
 
 // Where the process-level tests take their ports from (kept here for the specs that import it from here).
-export { freePort } from '@cip/shared/testing';
+export { freePort } from '@cip/shared/runtime';
 
 /**
  * `dist/apps/<app>/src/main.js`, the built app as npm scripts run it (the e2e project's global setup builds

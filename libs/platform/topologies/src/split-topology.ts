@@ -6,7 +6,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync, WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePorts } from '@cip/shared/testing';
+import { freePorts } from '@cip/shared/runtime';
 import { builtAppMain } from './platform-process';
 
 /** Where each process's /health and /metrics listen by default: 9464 (METRICS_PORT's default) and up. */

@@ -17,3 +17,4 @@ export * from './outbound/url-guard';
 export * from './outbound/webhook-http-client';
 export * from './outbound/standard-webhooks';
 export * from './app-main';
+export * from './free-ports';

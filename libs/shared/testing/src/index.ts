@@ -1,5 +1,4 @@
 export * from './contract-targets';
 export * from './decider-spec';
 export * from './wait-for';
-export * from './ports';
 export * from './webhook-receiver';

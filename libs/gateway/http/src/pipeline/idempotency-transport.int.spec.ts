@@ -3,8 +3,8 @@ import { defineContext, DomainError, type Caller } from '@cip/shared/contracts';
 import { SqliteEventStore } from '@cip/shared/eventing';
 import { INFRASTRUCTURE, LOGGER, type Infrastructure } from '@cip/shared/infrastructure';
 import { SqliteIdempotencyStore } from '@cip/shared/read-store';
-import { createLogger, openSqliteDatabase, type SqliteDatabase } from '@cip/shared/runtime';
-import { freePort, waitFor } from '@cip/shared/testing';
+import { createLogger, freePort, openSqliteDatabase, type SqliteDatabase } from '@cip/shared/runtime';
+import { waitFor } from '@cip/shared/testing';
 import {
   contextClient,
   contextMessageController,

@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 
 /**
- * Ports for the processes a test starts: free on loopback now, and not handed to anyone else before the
- * process listens on them.
+ * Ports for the processes a test (or `npm run start:split` with SPLIT_PORTS=free) starts: free on loopback now,
+ * and not handed to anyone else before the process listens on them. In the runtime lib, not the testing one,
+ * because the split launcher uses it too.
  * - Below the kernel's ephemeral range (`/proc/sys/net/ipv4/ip_local_port_range`, 32768-60999 on Linux), from
  *   which `listen(0)` and every outgoing connection draw: a port the OS picked for us and we closed can go to any
  *   socket of the machine before the child binds it. A CI run lost a split topology that way: its users service

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 
 /** freePorts as a Jest worker of the given id loads it (each worker has its own block). */
-function portsModuleOf(workerId: string): typeof import('./ports') {
+function portsModuleOf(workerId: string): typeof import('./free-ports') {
   const before = process.env.JEST_WORKER_ID;
   process.env.JEST_WORKER_ID = workerId;
   try {
-    let loaded!: typeof import('./ports');
+    let loaded!: typeof import('./free-ports');
     jest.isolateModules(() => {
-      loaded = jest.requireActual('./ports');
+      loaded = jest.requireActual('./free-ports');
     });
     return loaded;
   } finally {
