@@ -577,7 +577,8 @@ export class AuthorizationsService implements AuthorizationsApi {
     }
     if (events.length === 0) {
       return (
-        (networkKey && (await this.recordedAnswer(environment, authorizationId, networkKey))) || {
+        (networkKey &&
+          answerRecorded(await this.events(environment, authorizationId), authorizationId, networkKey)) || {
           responseCode: RESPONSE.approved,
           authorizationId,
         }
@@ -667,15 +668,6 @@ export class AuthorizationsService implements AuthorizationsApi {
       this.recovered.set(environment, recovery);
     }
     return recovery;
-  }
-
-  /** The answer already given to `networkKey` on this authorization, or null when it is new. */
-  private async recordedAnswer(
-    environment: Environment,
-    authorizationId: string,
-    networkKey: string,
-  ): Promise<NetworkAnswer | null> {
-    return answerRecorded(await this.events(environment, authorizationId), authorizationId, networkKey);
   }
 
   private async events(environment: Environment, authorizationId: string): Promise<AuthorizationEvent[]> {
