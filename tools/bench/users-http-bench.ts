@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 import { readConsumerDelays, waitForConsumersCaughtUp, worstGroupP99 } from './consumer-delay';
@@ -229,6 +230,14 @@ export async function usersHttpBench(builds: Build[] = [{}], profileDir?: string
     const figures = LOADS.flatMap((kind) =>
       builds.flatMap((build, i) => loadFigures(build.label ?? '', kind, runs[kind][i])),
     );
+    // ~1.5 GB of WAL frames are written over the runs: the file shows whether the log was started again.
+    for (const [i, build] of builds.entries()) {
+      figures.push({
+        label: `${build.label ? `${build.label}: ` : ''}sandbox WAL file after the runs (bounded near 1 GiB)`,
+        value: statSync(join(platforms[i].dataDir, 'sandbox.sqlite-wal')).size / 2 ** 20,
+        unit: 'MiB',
+      });
+    }
     if (builds.length === 2) {
       for (const kind of LOADS) {
         const [base, next] = runs[kind];
