@@ -43,6 +43,7 @@ export class PlatformModule {
           open: ({ metrics, logger }) =>
             openEmbeddedInfrastructure({
               dataDir: config.dataDir,
+              walLimitBytes: config.walLimitBytes,
               metrics,
               logger,
               pollIntervalMs: options.pollIntervalMs,

@@ -38,6 +38,8 @@ export interface EmbeddedInfrastructureOptions {
    * checkpoint worker also runs: a worker thread each would cost about 10 MiB of memory.
    */
   checkpointedFiles?: string[];
+  /** Past this size a file's WAL is started again (SqliteCheckpointer's `walLimitBytes`; default 1 GiB). */
+  walLimitBytes?: number;
 }
 
 /** The master key of the embedded runtime: the deployment's, or one generated under DATA_DIR/secrets. */
@@ -119,6 +121,7 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
     ]).concat(options.checkpointedFiles ?? []),
     1000,
     (message) => options.logger?.warn({ message }, 'WAL checkpoint failed'),
+    { walLimitBytes: options.walLimitBytes },
   );
   let closed = false;
   return {

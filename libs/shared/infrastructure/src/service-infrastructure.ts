@@ -1,4 +1,4 @@
-import { ConfigError, type Logger } from '@cip/shared/runtime';
+import { ConfigError, type Logger, readWalLimitBytes } from '@cip/shared/runtime';
 import { resolve } from 'node:path';
 import { type ContextDefinition, personalDataOf } from './contexts/context-definition';
 import { openEmbeddedInfrastructure } from './embedded-infrastructure';
@@ -54,6 +54,7 @@ export function serviceInfrastructure(
       ? ({ metrics, logger }) =>
           openEmbeddedInfrastructure({
             dataDir: resolve(env.DATA_DIR || './data'),
+            walLimitBytes: readWalLimitBytes(env),
             metrics,
             logger,
             personalData: { policies, masterKey: env.PERSONAL_DATA_MASTER_KEY || undefined },

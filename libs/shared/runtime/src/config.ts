@@ -14,6 +14,8 @@ export interface PlatformConfig {
   dashboardPublicUrl?: string;
   host: string;
   dataDir: string;
+  /** SQLITE_WAL_LIMIT_MB: the size a SQLite file's WAL is started again past (see SqliteCheckpointer). */
+  walLimitBytes: number;
   logLevel: string;
   bootstrapSandboxApiKey?: string;
   bootstrapProductionApiKey?: string;
@@ -284,6 +286,7 @@ const PLATFORM_ENV = z.object({
   DASHBOARD_PUBLIC_URL: httpUrl.optional(),
   HOST: text.default('0.0.0.0'),
   DATA_DIR: text.default('./data'),
+  SQLITE_WAL_LIMIT_MB: integer(16).default(1024),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   BOOTSTRAP_SANDBOX_API_KEY: z
     .string()
@@ -353,6 +356,13 @@ export function parseEnvironment<S extends z.ZodObject>(schema: S, env: NodeJS.P
 /** LOG_LEVEL of the apps that read nothing else of the platform's configuration (relay, context services). */
 export function readLogLevel(env: NodeJS.ProcessEnv = process.env): (typeof LOG_LEVELS)[number] {
   return parseEnvironment(PLATFORM_ENV.pick({ LOG_LEVEL: true }), env).LOG_LEVEL;
+}
+
+/** SQLITE_WAL_LIMIT_MB in bytes, for the processes of the split topology that open the SQLite files. */
+export function readWalLimitBytes(env: NodeJS.ProcessEnv = process.env): number {
+  return (
+    parseEnvironment(PLATFORM_ENV.pick({ SQLITE_WAL_LIMIT_MB: true }), env).SQLITE_WAL_LIMIT_MB * 1024 * 1024
+  );
 }
 
 type PlatformEnv = z.infer<typeof PLATFORM_ENV>;
@@ -425,6 +435,7 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
     dashboardPublicUrl: env.DASHBOARD_PUBLIC_URL,
     host: env.HOST,
     dataDir: resolve(env.DATA_DIR),
+    walLimitBytes: readWalLimitBytes(source),
     logLevel: env.LOG_LEVEL,
     bootstrapSandboxApiKey: env.BOOTSTRAP_SANDBOX_API_KEY,
     bootstrapProductionApiKey: env.BOOTSTRAP_PRODUCTION_API_KEY,

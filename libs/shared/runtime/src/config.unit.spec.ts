@@ -1,5 +1,11 @@
 import { SANDBOX_ZPK } from '@cip/shared/iso8583';
-import { ConfigError, readLogLevel, readPlatformConfig, readSimulatorConfig } from './config';
+import {
+  ConfigError,
+  readLogLevel,
+  readPlatformConfig,
+  readSimulatorConfig,
+  readWalLimitBytes,
+} from './config';
 
 const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
   try {
@@ -96,6 +102,15 @@ describe('the platform configuration, read from the environment', () => {
     expect(problemsOf({ CHAIN_RPC_URL_PRODUCTION: 'https://rpc.example.com' })).toEqual([
       'CHAIN_ID_PRODUCTION: must be set when CHAIN_RPC_URL_PRODUCTION is',
       'USDC_CONTRACT_ADDRESS_PRODUCTION: must be set when CHAIN_RPC_URL_PRODUCTION is',
+    ]);
+  });
+
+  it('reads the WAL limit in MiB, 1 GiB unless set, and refuses one too small to hold a checkpoint pass', () => {
+    expect(readPlatformConfig({}).walLimitBytes).toBe(1024 * 1024 * 1024);
+    expect(readPlatformConfig({ SQLITE_WAL_LIMIT_MB: '64' }).walLimitBytes).toBe(64 * 1024 * 1024);
+    expect(readWalLimitBytes({ SQLITE_WAL_LIMIT_MB: '256' })).toBe(256 * 1024 * 1024);
+    expect(problemsOf({ SQLITE_WAL_LIMIT_MB: '8' })).toEqual([
+      expect.stringMatching(/^SQLITE_WAL_LIMIT_MB: .*\(got "8"\)$/),
     ]);
   });
 

@@ -210,7 +210,11 @@ export class SqliteCheckpointer {
         db.pragma('schema_version');
         this.finishing.set(path, db);
       }
-      const [row] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+      const [row] = db.pragma('wal_checkpoint(PASSIVE)') as {
+        busy: number;
+        log: number;
+        checkpointed: number;
+      }[];
       if (row.busy === 0 && row.log === row.checkpointed) {
         log = row.log;
         salt = walSalt(path);
