@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { SqliteEventStore } from './sqlite-event-store';
 
 /** The appender as the e2e project's global setup built it into dist/. */
@@ -35,27 +36,27 @@ describe('durability: kill -9 while the WAL is started again and again', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const killed = new Promise<void>((resolve, reject) => {
-      let buffered = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) {
-          const [what, stream, revision] = line.split(' ');
-          if (what !== 'ack') continue;
-          acks++;
-          acknowledged.set(stream, Number(revision));
-        }
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const [what, stream, revision] = line.split(' ');
+        if (what !== 'ack') return;
+        acks++;
+        acknowledged.set(stream, Number(revision));
         const now = performance.now();
         startedAt ||= now;
         if (!settled && now - startedAt > 1_000) settled = { at: now, wal: walSize(), acks };
-        if (settled && now - settled.at > 2_000 && acks - settled.acks >= 4_000 && child.signalCode === null) {
+        if (
+          settled &&
+          now - settled.at > 2_000 &&
+          acks - settled.acks >= 4_000 &&
+          child.signalCode === null
+        ) {
           child.kill('SIGKILL');
           resolve();
         }
       });
       child.once('exit', (code, signal) => {
-        if (signal !== 'SIGKILL') reject(new Error(`the appender exited with ${code} before the kill:\n${stderr}`));
+        if (signal !== 'SIGKILL')
+          reject(new Error(`the appender exited with ${code} before the kill:\n${stderr}`));
       });
     });
     await within(killed, { what: '3 s of acknowledged appends to kill the appender on', timeoutMs: 60_000 });
