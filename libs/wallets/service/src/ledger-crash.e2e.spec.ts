@@ -1,6 +1,6 @@
 import { foldEvents } from '@cip/shared/contracts';
 import { projectionReadModel, verifyProjections } from '@cip/shared/infrastructure';
-import { within } from '@cip/shared/testing';
+import { killMidRun } from '@cip/shared/testing';
 import type { LedgerContext } from '@cip/wallets/contract';
 import { AuthorizationHold, walletDecider, walletEvents, WalletRecord } from '@cip/wallets/domain';
 import { WalletView, walletsProjection } from '@cip/wallets/read-models';
@@ -37,33 +37,17 @@ describe('durability: kill -9 in the middle of a storm of holds on one wallet', 
     let walletId = '';
     const holds = new Set<string>();
     const clearings = new Map<string, string>();
-    let stderr = '';
-    storm.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<void>((resolve) => storm.once('exit', () => resolve()));
-    const killedMidStorm = new Promise<void>((resolve, reject) => {
-      let buffered = '';
-      storm.stdout.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) {
-          const [what, id, clearingId] = line.split(' ');
-          if (what === 'ready') walletId = id;
-          if (what === 'hold') holds.add(id);
-          if (what === 'clear') clearings.set(id, clearingId);
-        }
-        if (holds.size >= 300 && storm.signalCode === null) {
-          storm.kill('SIGKILL');
-          resolve();
-        }
-      });
-      storm.once('exit', (code, signal) => {
-        if (signal !== 'SIGKILL')
-          reject(new Error(`the storm exited with ${code} before the kill:\n${stderr}`));
-      });
-    });
-    await within(killedMidStorm, { what: '300 acknowledged holds to kill the storm on', timeoutMs: 30_000 });
-    await exited;
+    await killMidRun(
+      storm,
+      (line) => {
+        const [what, id, clearingId] = line.split(' ');
+        if (what === 'ready') walletId = id;
+        if (what === 'hold') holds.add(id);
+        if (what === 'clear') clearings.set(id, clearingId);
+        return holds.size >= 300;
+      },
+      { what: '300 acknowledged holds to kill the storm on', timeoutMs: 30_000 },
+    );
     expect(storm.signalCode).toBe('SIGKILL');
     expect(clearings.size).toBeGreaterThan(0);
 

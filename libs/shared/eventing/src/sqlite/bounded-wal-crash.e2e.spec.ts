@@ -1,10 +1,9 @@
 import { openSqliteDatabase } from '@cip/shared/runtime';
-import { within } from '@cip/shared/testing';
+import { killMidRun } from '@cip/shared/testing';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { SqliteEventStore } from './sqlite-event-store';
 
 /** The appender as the e2e project's global setup built it into dist/. */
@@ -26,41 +25,26 @@ describe('durability: kill -9 while the WAL is started again and again', () => {
   it('keeps every acknowledged append, the file intact, and the WAL near its limit', async () => {
     const child = spawn(process.execPath, [APPENDER, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     const acknowledged = new Map<string, number>();
-    let stderr = '';
     const walSize = () => statSync(join(dir, 'events.sqlite-wal')).size;
     // The WAL once the checkpointer's thread has started and caught up (the first second may run ahead of it),
     // and the acknowledged appends from then on.
     let settled: { at: number; wal: number; acks: number } | undefined;
     let acks = 0;
     let startedAt = 0;
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const killed = new Promise<void>((resolve, reject) => {
-      createInterface({ input: child.stdout }).on('line', (line) => {
+    const { stderr } = await killMidRun(
+      child,
+      (line) => {
         const [what, stream, revision] = line.split(' ');
-        if (what !== 'ack') return;
+        if (what !== 'ack') return false;
         acks++;
         acknowledged.set(stream, Number(revision));
         const now = performance.now();
         startedAt ||= now;
         if (!settled && now - startedAt > 1_000) settled = { at: now, wal: walSize(), acks };
-        if (
-          settled &&
-          now - settled.at > 2_000 &&
-          acks - settled.acks >= 4_000 &&
-          child.signalCode === null
-        ) {
-          child.kill('SIGKILL');
-          resolve();
-        }
-      });
-      child.once('exit', (code, signal) => {
-        if (signal !== 'SIGKILL')
-          reject(new Error(`the appender exited with ${code} before the kill:\n${stderr}`));
-      });
-    });
-    await within(killed, { what: '3 s of acknowledged appends to kill the appender on', timeoutMs: 60_000 });
-    await exited;
+        return settled !== undefined && now - settled.at > 2_000 && acks - settled.acks >= 4_000;
+      },
+      { what: '3 s of acknowledged appends to kill the appender on', timeoutMs: 60_000 },
+    );
     expect(stderr).toBe('');
     // ~8 KiB per event: at least 32 MiB appended after the WAL settled, which it would all have held unbounded.
     const since = settled as { wal: number; acks: number };
