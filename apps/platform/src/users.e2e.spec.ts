@@ -472,6 +472,7 @@ describe('users over /v1, as a distributor uses them', () => {
       );
       expect(metrics.text).toContain('event_store_append_duration_seconds');
       expect(metrics.text).toContain('consumer_lag_events');
+      expect(metrics.text).toMatch(/^sqlite_wal_bytes\{file="sandbox\.sqlite"\} \d+$/m);
       const openapi = await h.http.get('/v1/openapi.json');
       expect(openapi.body.paths['/v1/users'].post).toBeDefined();
       expect(openapi.body.paths['/v1/users/{userId}/phone'].put).toBeDefined();

@@ -16,7 +16,7 @@ import {
   SqliteDatabase,
   openSqliteDatabase,
 } from '@cip/shared/runtime';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Infrastructure, PersonalDataOptions, STORE_SCOPES, ScopePorts, StoreScope } from './infrastructure';
 
 export interface EmbeddedInfrastructureOptions {
@@ -121,7 +121,10 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
     ]).concat(options.checkpointedFiles ?? []),
     1000,
     (message) => options.logger?.warn({ message }, 'WAL checkpoint failed'),
-    { walLimitBytes: options.walLimitBytes },
+    {
+      walLimitBytes: options.walLimitBytes,
+      onWalBytes: (path, bytes) => options.metrics?.walBytes.set({ file: basename(path) }, bytes),
+    },
   );
   let closed = false;
   return {

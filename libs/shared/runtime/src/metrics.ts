@@ -91,6 +91,15 @@ export class PlatformMetrics {
     },
   });
 
+  readonly walBytes = new Gauge({
+    name: 'sqlite_wal_bytes',
+    help:
+      "Bytes of frames in an embedded SQLite file's WAL since the log last started again from its beginning, as " +
+      'the checkpointer last saw them (bounded near SQLITE_WAL_LIMIT_MB)',
+    labelNames: ['file'] as const,
+    registers: [this.registry],
+  });
+
   readonly consumerErrors = new Counter({
     name: 'consumer_errors_total',
     help: 'Handler failures of a consumer group (the batch is retried)',

@@ -85,8 +85,10 @@ describe('the WAL checkpointer thread', () => {
     const project = derived.prepare('INSERT INTO views (id, doc) VALUES (?, ?)');
     const limit = 2 * 1024 * 1024;
     const reported: string[] = [];
+    const walBytes: number[] = [];
     const checkpointer = new SqliteCheckpointer([file], 10, (message) => reported.push(message), {
       walLimitBytes: limit,
+      onWalBytes: (path, bytes) => path === file && walBytes.push(bytes),
     });
     const wal = `${file}-wal`;
     const written = 32 * limit;
@@ -110,6 +112,10 @@ describe('the WAL checkpointer thread', () => {
       expect(derived.prepare('SELECT count(*) FROM views').pluck().get()).toBe(commits);
       expect(events.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(reported).toEqual([]);
+      // What the metrics show: 0 at the start, then past the limit at times, never far past it.
+      expect(walBytes[0]).toBe(0);
+      expect(walBytes.some((bytes) => bytes > limit)).toBe(true);
+      expect(Math.max(...walBytes)).toBeLessThan(8 * limit);
     } finally {
       events.close();
       derived.close();
@@ -117,4 +123,3 @@ describe('the WAL checkpointer thread', () => {
     }
   });
 });
-

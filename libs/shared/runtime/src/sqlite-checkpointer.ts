@@ -10,6 +10,8 @@ export interface SqliteCheckpointerOptions {
   walLimitBytes?: number;
   /** Frames left to copy below which the main thread finishes a bounded WAL's checkpoint. Default 64. */
   finishFrames?: number;
+  /** The bytes of frames in a file's WAL, at most once per interval per file (0 for each at the start). */
+  onWalBytes?(path: string, bytes: number): void;
 }
 
 /**
@@ -86,7 +88,16 @@ const passAgain = (db) => {
 const bound = (db, row) => {
   // Another process's checkpoint was running: nothing learnt this time.
   if (row.log < 0) return false;
-  const state = (db.bound ??= { frameBytes: db.pragma('page_size', { simple: true }) + 24, backoffMs: 0, until: 0 });
+  const state = (db.bound ??= {
+    frameBytes: db.pragma('page_size', { simple: true }) + 24,
+    backoffMs: 0,
+    until: 0,
+    reportedAt: 0,
+  });
+  if (Date.now() - state.reportedAt >= workerData.intervalMs) {
+    state.reportedAt = Date.now();
+    parentPort.postMessage({ wal: db.name, bytes: row.log * state.frameBytes });
+  }
   if (row.log * state.frameBytes <= workerData.walLimitBytes) {
     state.backoffMs = 0;
     state.finishedAt = undefined;
@@ -186,10 +197,15 @@ export class SqliteCheckpointer {
         finishFrames: options.finishFrames ?? 64,
       },
     });
-    this.worker.on('message', (message: { error?: string; finish?: string }) => {
-      if (message.error !== undefined) onError?.(message.error);
-      if (message.finish !== undefined) this.finish(message.finish);
-    });
+    for (const path of paths) options.onWalBytes?.(path, 0);
+    this.worker.on(
+      'message',
+      (message: { error?: string; finish?: string; wal?: string; bytes?: number }) => {
+        if (message.error !== undefined) onError?.(message.error);
+        if (message.finish !== undefined) this.finish(message.finish);
+        if (message.wal !== undefined) options.onWalBytes?.(message.wal, message.bytes ?? 0);
+      },
+    );
     // Anything the thread throws all the same is reported like its checkpoints' errors, not rethrown here.
     this.worker.on('error', (error) => onError?.(String(error)));
     this.worker.unref();
