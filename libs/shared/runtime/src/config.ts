@@ -358,10 +358,12 @@ export function readLogLevel(env: NodeJS.ProcessEnv = process.env): (typeof LOG_
   return parseEnvironment(PLATFORM_ENV.pick({ LOG_LEVEL: true }), env).LOG_LEVEL;
 }
 
+const walLimitBytes = (megabytes: number) => megabytes * 1024 * 1024;
+
 /** SQLITE_WAL_LIMIT_MB in bytes, for the processes of the split topology that open the SQLite files. */
 export function readWalLimitBytes(env: NodeJS.ProcessEnv = process.env): number {
-  return (
-    parseEnvironment(PLATFORM_ENV.pick({ SQLITE_WAL_LIMIT_MB: true }), env).SQLITE_WAL_LIMIT_MB * 1024 * 1024
+  return walLimitBytes(
+    parseEnvironment(PLATFORM_ENV.pick({ SQLITE_WAL_LIMIT_MB: true }), env).SQLITE_WAL_LIMIT_MB,
   );
 }
 
@@ -435,7 +437,7 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
     dashboardPublicUrl: env.DASHBOARD_PUBLIC_URL,
     host: env.HOST,
     dataDir: resolve(env.DATA_DIR),
-    walLimitBytes: readWalLimitBytes(source),
+    walLimitBytes: walLimitBytes(env.SQLITE_WAL_LIMIT_MB),
     logLevel: env.LOG_LEVEL,
     bootstrapSandboxApiKey: env.BOOTSTRAP_SANDBOX_API_KEY,
     bootstrapProductionApiKey: env.BOOTSTRAP_PRODUCTION_API_KEY,
