@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 import { readConsumerDelays, waitForConsumersCaughtUp, worstGroupP99 } from './consumer-delay';
 import {
+  mainThreadCpuMs,
   platformCpuMs,
   spawnPlatform,
   stopPlatform,
@@ -142,6 +143,8 @@ interface Build {
 interface LoadRun {
   result: AutocannonResult;
   cpuPerRequestMs: number;
+  /** The main thread's CPU per request, and its CPU time over the run's wall-clock time (0-1). */
+  mainThread: { cpuPerRequestMs: number; busy: number };
   /** The slowest consumer group's p99 from command to handled (null: a build without the metric). */
   consumerDelay: { group: string; p99Ms: number } | null;
 }
@@ -151,14 +154,19 @@ async function measure(platform: PlatformChild, name: string, kind: Load): Promi
   const pid = platform.child.pid ?? 0;
   const delaysBefore = await readConsumerDelays(platform.url);
   const cpuBefore = platformCpuMs(pid);
+  const mainBefore = mainThreadCpuMs(pid);
+  const startedAt = performance.now();
   const result = await load(platform, DURATION_S, kind);
-  const cpuPerRequestMs = (platformCpuMs(pid) - cpuBefore) / Math.max(1, result.requests.total);
+  const requests = Math.max(1, result.requests.total);
+  const cpuPerRequestMs = (platformCpuMs(pid) - cpuBefore) / requests;
+  const mainCpuMs = mainThreadCpuMs(pid) - mainBefore;
+  const mainThread = { cpuPerRequestMs: mainCpuMs / requests, busy: mainCpuMs / (performance.now() - startedAt) };
   // The consumers finish the run's backlog before the histogram is read (the worst delays are at the end).
   await waitForConsumersCaughtUp(platform.url);
   const consumerDelay = worstGroupP99(delaysBefore, await readConsumerDelays(platform.url));
   console.log(`  ${name}, ${kind}:`);
   reportMeasuredRun(platform, DURATION_S, result);
-  return { result, cpuPerRequestMs, consumerDelay };
+  return { result, cpuPerRequestMs, mainThread, consumerDelay };
 }
 
 function loadFigures(name: string, kind: Load, run: LoadRun): Figure[] {
@@ -178,6 +186,8 @@ function loadFigures(name: string, kind: Load, run: LoadRun): Figure[] {
       target: { op: '<=', value: 40 },
     },
     { label: `${prefix}: platform CPU per request`, value: run.cpuPerRequestMs, unit: 'ms' },
+    { label: `${prefix}: main thread CPU per request`, value: run.mainThread.cpuPerRequestMs, unit: 'ms' },
+    { label: `${prefix}: main thread busy (CPU / wall clock)`, value: run.mainThread.busy * 100, unit: '%' },
     {
       label: `${prefix}: consumer lag p99, command to handled (slowest group: ${run.consumerDelay?.group ?? 'not measured by this build'})`,
       value: run.consumerDelay?.p99Ms ?? NaN,
@@ -256,6 +266,11 @@ export async function usersHttpBench(builds: Build[] = [{}], profileDir?: string
           {
             label: `${kind}: CPU per request, ${builds[1].label} / ${builds[0].label}`,
             value: ratio(next.cpuPerRequestMs, base.cpuPerRequestMs),
+            unit: '×',
+          },
+          {
+            label: `${kind}: main thread CPU per request, ${builds[1].label} / ${builds[0].label}`,
+            value: ratio(next.mainThread.cpuPerRequestMs, base.mainThread.cpuPerRequestMs),
             unit: '×',
           },
         );
