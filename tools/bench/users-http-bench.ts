@@ -160,7 +160,10 @@ async function measure(platform: PlatformChild, name: string, kind: Load): Promi
   const requests = Math.max(1, result.requests.total);
   const cpuPerRequestMs = (platformCpuMs(pid) - cpuBefore) / requests;
   const mainCpuMs = mainThreadCpuMs(pid) - mainBefore;
-  const mainThread = { cpuPerRequestMs: mainCpuMs / requests, busy: mainCpuMs / (performance.now() - startedAt) };
+  const mainThread = {
+    cpuPerRequestMs: mainCpuMs / requests,
+    busy: mainCpuMs / (performance.now() - startedAt),
+  };
   // The consumers finish the run's backlog before the histogram is read (the worst delays are at the end).
   await waitForConsumersCaughtUp(platform.url);
   const consumerDelay = worstGroupP99(delaysBefore, await readConsumerDelays(platform.url));
