@@ -5,7 +5,8 @@ import type { SqliteDatabase } from './sqlite-database';
 export interface SqliteCheckpointerOptions {
   /**
    * A WAL past this size is started again from its beginning as soon as the checkpoints have caught up
-   * (see SqliteCheckpointer); the file keeps its size and is written over. Default 256 MiB.
+   * (see SqliteCheckpointer); the file keeps its size and is written over. Default 1 GiB
+   * (`SQLITE_WAL_LIMIT_MB`'s default).
    */
   walLimitBytes?: number;
   /** Frames left to copy below which the main thread finishes a bounded WAL's checkpoint. Default 64. */
