@@ -5,6 +5,7 @@ import {
   authorizationIdOf,
   type NetworkAuthorizationRequest,
   type NetworkReversalRequest,
+  UnrecordedHoldSweep,
 } from '@cip/authorizations/service';
 import { PROGRAM_DEFAULT_SPENDING_CONTROLS, type CardNetworkApi } from '@cip/cards/contract';
 import type { AuthorizationProgram } from '@cip/authorizations/domain';
@@ -57,7 +58,22 @@ class GatedLedger implements WalletLedger {
     return open;
   }
 
-  placeHold: WalletLedger['placeHold'] = (...args) => this.inner.placeHold(...args);
+  /** Holds the answer of the hold `holdId` (placed on the wallet at once) until the returned function is called. */
+  gateAfterHold(holdId: string): () => void {
+    return this.gate(`hold:${holdId}`);
+  }
+
+  placeHold: WalletLedger['placeHold'] = async (context, walletId, input) => {
+    const placed = await this.inner.placeHold(context, walletId, input);
+    const gate = this.gates.get(`hold:${input.holdId}`);
+    if (gate) {
+      this.gates.delete(`hold:${input.holdId}`);
+      this.waiting.add(`hold:${input.holdId}`);
+      await gate;
+      this.waiting.delete(`hold:${input.holdId}`);
+    }
+    return placed;
+  };
   releaseHold: WalletLedger['releaseHold'] = (...args) => this.inner.releaseHold(...args);
   expireHold: WalletLedger['expireHold'] = (...args) => this.inner.expireHold(...args);
   forcePost: WalletLedger['forcePost'] = (...args) => this.inner.forcePost(...args);
@@ -89,6 +105,7 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
     options?: { saga: boolean },
   ) => Promise<{ service: AuthorizationsService; saga: ConsumerHost | null }>;
   let walletId: string;
+  let clock: ManualClock;
   let rrn = 0;
   /** Reads of each stream by the authorizations processes (a message's progress, for the ordering test). */
   const reads = new Map<string, number>();
@@ -100,7 +117,7 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
     const walletsReadModel = readModelConsumer(projectionReadModel(walletsProjection));
     consumers.register(walletsReadModel);
     await consumers.start(infrastructure);
-    const clock = new ManualClock('2026-11-23T10:00:00.000Z');
+    clock = new ManualClock('2026-11-23T10:00:00.000Z');
     const simulatedChain = new SimulatedChain(clock);
     const chain = {
       deriver: new HdDepositAddressDeriver(generateDepositSeed(), 'simulated'),
@@ -198,18 +215,23 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
 
   const reference = (n: number) => ({ acquirerId: ACQUIRER, rrn: `3328${String(n).padStart(8, '0')}` });
 
-  async function authorize(usd: number): Promise<{ id: string; n: number }> {
-    const n = ++rrn;
-    const request: NetworkAuthorizationRequest = {
-      mti: '0100',
+  function paymentRequest(n: number, usd: number, advice = false): NetworkAuthorizationRequest {
+    const mti = advice ? '0120' : '0100';
+    return {
+      mti,
       reference: { ...reference(n), stan: String(n).padStart(6, '0') },
-      networkKey: `0100:${ACQUIRER}:${n}:${reference(n).rrn}`,
+      networkKey: `${mti}:${ACQUIRER}:${n}:${reference(n).rrn}`,
       pan: '4000000000000002',
       expiry: '3012',
       kind: 'payment',
       charge: { merchant: MERCHANT, merchantAmount: usd * 100, merchantCurrency: 'USD' },
+      ...(advice ? { advice: 'stand_in' as const, networkDecision: '00' } : {}),
     };
-    const answer = await authorizations.authorize('sandbox', request);
+  }
+
+  async function authorize(usd: number): Promise<{ id: string; n: number }> {
+    const n = ++rrn;
+    const answer = await authorizations.authorize('sandbox', paymentRequest(n, usd));
     expect(answer.responseCode).toBe('00');
     return { id: answer.authorizationId as string, n };
   }
@@ -477,5 +499,80 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
     // A late reversal finds nothing held: acknowledged, nothing changes.
     expect(await reverse(n)).toBe('00');
     expect(await ledgerFigures()).toEqual({ balance: 945 * USD, held: 0 });
+  });
+  describe('the unrecorded-hold sweep (a hold placed, its decision not recorded within the network timeout)', () => {
+    const sweepOf = () =>
+      new UnrecordedHoldSweep(
+        authorizations,
+        {
+          eventStore: (environment) => infrastructure.scope(environment).eventStore,
+          readStore: (environment) => infrastructure.scope(environment).readStore,
+        },
+        clock,
+        { warn: () => undefined },
+        { afterMs: 60_000 },
+      );
+
+    it('abandons a decision delayed past the sweep: the hold released, the late decision declined', async () => {
+      const n = ++rrn;
+      const id = authorizationIdOf('sandbox', reference(n));
+      const open = ledger.gateAfterHold(id);
+      const late = authorizations.authorize('sandbox', paymentRequest(n, 50));
+      await waitFor(() => ledger.waiting.has(`hold:${id}`), {
+        what: 'the hold placed, its decision held back',
+      });
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 50 * USD });
+
+      const sweep = sweepOf();
+      // Not yet past the timeout: nothing is touched.
+      clock.advance(59_000);
+      expect(await sweep.runDue()).toBe(0);
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 50 * USD });
+      clock.advance(2_000);
+      expect(await sweep.runDue()).toBe(1);
+      expect(await authorizationState(id)).toEqual(['AuthorizationAbandoned']);
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 0 });
+
+      // The decision comes now: its append conflicts with the abandonment and it declines; nothing is held.
+      open();
+      const answer = await late;
+      expect(answer.responseCode).not.toBe('00');
+      expect(await authorizationState(id)).toEqual(['AuthorizationAbandoned', 'AuthorizationDecided']);
+      const decided = (await infrastructure.scope('sandbox').eventStore.readStream(id))[1];
+      expect(decided.data).toMatchObject({ decision: 'rejected', declineReasonCode: 'other', ledger: [] });
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 0 });
+      // The sweep passing again changes nothing.
+      clock.advance(120_000);
+      expect(await sweep.runDue()).toBe(0);
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 0 });
+    });
+
+    it("records the network's stand-in advice for an abandoned authorization, with its hold", async () => {
+      const n = ++rrn;
+      const id = authorizationIdOf('sandbox', reference(n));
+      // The issuer died after the hold: placed under the authorization's id, nothing recorded.
+      await wallets.placeHold({ environment: 'sandbox', distributorId: DISTRIBUTOR }, walletId, {
+        holdId: id,
+        amount: 30 * USD,
+        reference: id,
+      });
+      clock.advance(61_000);
+      expect(await sweepOf().runDue()).toBe(1);
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 0 });
+      // The network stood in for the unanswered request and approved it: the advice is recorded and held.
+      const advice = await authorizations.authorize('sandbox', paymentRequest(n, 30, true));
+      expect(advice.responseCode).toBe('00');
+      expect(await authorizationState(id)).toEqual(['AuthorizationAbandoned', 'AuthorizationDecided']);
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 30 * USD });
+    });
+
+    it('leaves alone the holds whose decisions were recorded, under many concurrent authorizations on the wallet', async () => {
+      const decided = await Promise.all(Array.from({ length: 40 }, () => authorize(5)));
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 200 * USD });
+      clock.advance(61_000);
+      expect(await sweepOf().runDue()).toBe(0);
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 200 * USD });
+      for (const { id } of decided) expect(await authorizationState(id)).toEqual(['AuthorizationDecided']);
+    });
   });
 });

@@ -59,8 +59,20 @@ export interface ExpireAuthorization {
   data: { now: string };
 }
 
+/**
+ * The unrecorded-hold sweep's (`UnrecordedHoldSweep`): a hold was placed on the wallet for this authorization
+ * (`holdForDecision`) and no decision was recorded within the network's timeout (the issuer died in between, or
+ * decided too late to be answered). Recorded only on a stream that does not exist, so a decision that comes
+ * later conflicts with it and declines; the hold is released.
+ */
+export interface AbandonAuthorization {
+  type: 'AbandonAuthorization';
+  data: { authorizationId: string; walletId: string; holdId: string; placedAt: string; now: string };
+}
+
 export type AuthorizationCommand =
   | DecideAuthorization
+  | AbandonAuthorization
   | RefundAuthorization
   | ForcePostClearing
   | ClearAuthorization

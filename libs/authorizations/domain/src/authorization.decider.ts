@@ -1,5 +1,6 @@
 import { Decider, DomainError } from '@cip/shared/contracts';
 import type {
+  AbandonAuthorization,
   AuthorizationCommand,
   DecideAuthorization,
   ForcePostClearing,
@@ -36,14 +37,30 @@ import {
 // seen changes nothing (a retry).
 // ---------------------------------------------------------------------------------------------------
 
+/** Why a decision reached after its authorization was abandoned is declined (for operators). */
+export const DECIDED_AFTER_ABANDONMENT =
+  'decided after the network timeout: the hold placed for it was released as unrecorded';
+
 function decide(command: DecideAuthorization, state: AuthorizationState): AuthorizationEvent[] {
   const { facts, networkKey, ...parties } = command.data;
   if (isAuthorization(state)) return retryOrRefuse(state, networkKey);
-  const outcome = decideAuthorization(facts);
+  // Abandoned (its hold was placed, no decision recorded in time, the hold released): a request decided this
+  // late is declined; an advice is the network's own decision (it stood in) and is recorded as ever.
+  const late = state.status === 'abandoned' && !facts.request.advice;
+  const outcome = late
+    ? {
+        ...decideAuthorization(facts),
+        decision: 'rejected' as const,
+        declineReasonCode: 'other' as const,
+        detail: DECIDED_AFTER_ABANDONMENT,
+        hold: undefined,
+      }
+    : decideAuthorization(facts);
   const { hold, ...answer } = outcome;
-  const ledger: LedgerInstruction[] = hold
-    ? [{ op: 'placeHold', holdId: parties.authorizationId, ...hold }]
-    : [];
+  // The hold of an advice recorded on an abandoned authorization gets an id of its own: the wallet has seen
+  // the abandoned hold's id closed, and would take a hold under it again as a retry (changing nothing).
+  const holdId = state.status === 'abandoned' ? `${parties.authorizationId}.advice` : parties.authorizationId;
+  const ledger: LedgerInstruction[] = hold ? [{ op: 'placeHold', holdId, ...hold }] : [];
   return [
     {
       type: 'AuthorizationDecided',
@@ -96,6 +113,27 @@ function refund(command: RefundAuthorization, state: AuthorizationState): Author
       late: false,
       ledger: [{ op: 'refund', refundId: authorizationId, amount: priced.amount }],
     }),
+  ];
+}
+
+function abandon(command: AbandonAuthorization, state: AuthorizationState): AuthorizationEvent[] {
+  // A decision was recorded (the hold is its own), or the abandonment was: nothing to do.
+  if (state.status !== 'absent') return [];
+  const { authorizationId, walletId, holdId, placedAt, now } = command.data;
+  return [
+    {
+      type: 'AuthorizationAbandoned',
+      data: {
+        authorizationId,
+        walletId,
+        holdId,
+        placedAt,
+        at: now,
+        // The release the network's own reversal of an unanswered request makes (`releaseUnrecordedHold`):
+        // the same reversal id, so whichever comes second changes nothing.
+        ledger: [{ op: 'releaseHold', holdId, reversalId: holdId }],
+      },
+    },
   ];
 }
 
@@ -160,6 +198,8 @@ export function decideAuthorizationCommand(
       return decide(command, state);
     case 'RefundAuthorization':
       return refund(command, state);
+    case 'AbandonAuthorization':
+      return abandon(command, state);
     case 'ForcePostClearing':
       return forcePost(command, state);
     case 'ClearAuthorization':

@@ -601,3 +601,69 @@ describe('partial clearings and partial reversals of one hold', () => {
     ]);
   });
 });
+
+describe('an authorization abandoned by the unrecorded-hold sweep (a hold placed, no decision recorded in time)', () => {
+  const PLACED = '2026-11-23T11:58:00.000Z';
+  const abandon: AuthorizationCommand = {
+    type: 'AbandonAuthorization',
+    data: { authorizationId: AUT, walletId: PARTIES.walletId, holdId: AUT, placedAt: PLACED, now: AT },
+  };
+  const abandoned: AuthorizationEvent = {
+    type: 'AuthorizationAbandoned',
+    data: {
+      authorizationId: AUT,
+      walletId: PARTIES.walletId,
+      holdId: AUT,
+      placedAt: PLACED,
+      at: AT,
+      ledger: [{ op: 'releaseHold', holdId: AUT, reversalId: AUT }],
+    },
+  };
+
+  it('is recorded on a stream without a decision, releasing the hold under the reversal id the network would use', () => {
+    spec.given([]).when(abandon).then([abandoned]);
+  });
+
+  it('changes nothing once a decision was recorded, or once abandoned', () => {
+    spec.given([decided]).when(abandon).thenNothing();
+    spec.given([abandoned]).when(abandon).thenNothing();
+  });
+
+  it('declines a decision that comes after it, with no hold', () => {
+    const [event] = authorizationDecider.decide(
+      decideCommand(),
+      [abandoned].reduce(authorizationDecider.evolve, authorizationDecider.initialState()),
+    );
+    expect(event).toMatchObject({
+      type: 'AuthorizationDecided',
+      data: { decision: 'rejected', declineReasonCode: 'other', ledger: [] },
+    });
+  });
+
+  it('records a stand-in advice that comes after it, its forced hold under an id the wallet has not seen closed', () => {
+    const state = [abandoned].reduce(authorizationDecider.evolve, authorizationDecider.initialState());
+    const events = authorizationDecider.decide(
+      decideCommand({
+        request: {
+          merchant: MERCHANT,
+          merchantAmount: 4_000,
+          merchantCurrency: 'USD',
+          at: AT,
+          advice: 'stand_in',
+        },
+      }),
+      state,
+    );
+    expect(events).toMatchObject([
+      {
+        type: 'AuthorizationDecided',
+        data: {
+          decision: 'confirmed',
+          ledger: [{ op: 'placeHold', holdId: `${AUT}.advice`, amount: AMOUNT + FEE, force: true }],
+        },
+      },
+    ]);
+    const record = events.reduce(authorizationDecider.evolve, state);
+    expect(record).toMatchObject({ status: 'confirmed', holdId: `${AUT}.advice`, remaining: AMOUNT });
+  });
+});

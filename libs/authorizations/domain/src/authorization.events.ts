@@ -123,8 +123,28 @@ export type AuthorizationExpired = DomainEvent<
   { authorizationId: string; amount: number; at: string; ledger: LedgerInstruction[] }
 >;
 
+/**
+ * A hold placed for this authorization before its decision, with no decision recorded within the network's
+ * timeout: the authorization is abandoned (the network got no answer from the issuer, and reverses or stands
+ * in) and the hold released. The stream's first event: a decision arriving later is declined, an advice
+ * (the network stood in) is still recorded. Not an authorization the distributor sees.
+ */
+export type AuthorizationAbandoned = DomainEvent<
+  'AuthorizationAbandoned',
+  {
+    authorizationId: string;
+    walletId: string;
+    holdId: string;
+    /** When the hold was placed (the wallet's event). */
+    placedAt: string;
+    at: string;
+    ledger: LedgerInstruction[];
+  }
+>;
+
 export type AuthorizationEvent =
   | AuthorizationDecided
+  | AuthorizationAbandoned
   | AuthorizationForcePosted
   | AuthorizationCleared
   | AuthorizationReversed

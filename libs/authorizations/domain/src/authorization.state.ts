@@ -33,10 +33,18 @@ export interface AuthorizationRecord {
   networkKeys: string[];
 }
 
-export type AuthorizationState = { status: 'absent' } | AuthorizationRecord;
+/** A hold placed and no decision recorded in time (`AuthorizationAbandoned`): no authorization, ever. */
+export interface AbandonedAuthorization {
+  status: 'abandoned';
+  authorizationId: string;
+  walletId: string;
+  holdId: string;
+}
+
+export type AuthorizationState = { status: 'absent' } | AbandonedAuthorization | AuthorizationRecord;
 
 export const isAuthorization = (state: AuthorizationState): state is AuthorizationRecord =>
-  state.status !== 'absent';
+  state.status !== 'absent' && state.status !== 'abandoned';
 
 const chargesFees = (ledger: LedgerInstruction[]) => ledger.some((step) => step.op === 'chargeFee');
 
@@ -45,9 +53,14 @@ export function evolveAuthorization(
   event: AuthorizationEvent,
 ): AuthorizationState {
   switch (event.type) {
+    case 'AuthorizationAbandoned': {
+      const { authorizationId, walletId, holdId } = event.data;
+      return isAuthorization(state) ? state : { status: 'abandoned', authorizationId, walletId, holdId };
+    }
     case 'AuthorizationDecided': {
       const { data } = event;
-      const held = data.ledger.some((step) => step.op === 'placeHold');
+      const hold = data.ledger.find((step) => step.op === 'placeHold');
+      const held = hold !== undefined;
       return {
         status: data.decision === 'rejected' ? 'rejected' : 'confirmed',
         authorizationId: data.authorizationId,
@@ -59,7 +72,7 @@ export function evolveAuthorization(
         cleared: 0,
         reversed: 0,
         remaining: held ? data.amount : 0,
-        holdId: held ? data.authorizationId : null,
+        holdId: hold?.holdId ?? null,
         clearingAllowance: data.clearingAllowance,
         expiresAt: data.expiresAt,
         lapsed: false,

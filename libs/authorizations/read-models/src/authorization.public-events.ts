@@ -55,6 +55,7 @@ export const authorizationPublicEvents: PublicEventMapper<AuthorizationView> = {
           },
         ];
       case 'AuthorizationForcePosted':
+      case 'AuthorizationAbandoned':
         return [];
       default: {
         const unknown: never = event;

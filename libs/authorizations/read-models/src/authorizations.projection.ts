@@ -85,6 +85,10 @@ export function evolveAuthorizationView(
         expiresAt: null,
         updatedAt: at,
       };
+    case 'AuthorizationAbandoned':
+      // A hold released because no decision was recorded: no authorization the distributor sees (a late
+      // decision, declined, or a stand-in advice after it opens the document).
+      return doc;
     default: {
       const unknown: never = event;
       return unknown;

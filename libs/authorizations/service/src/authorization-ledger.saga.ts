@@ -15,6 +15,7 @@ const RECORDED: readonly AuthorizationEvent['type'][] = [
   'AuthorizationCleared',
   'AuthorizationReversed',
   'AuthorizationExpired',
+  'AuthorizationAbandoned',
 ];
 
 /**

@@ -34,6 +34,7 @@ import { currentAuthorizationProgram } from './authorization-program.settings';
 import { AuthorizationExpiryScheduler } from './authorization-expiry.scheduler';
 import { AUTHORIZATION_LEDGER_GROUP } from './authorization-ledger.saga';
 import { AuthorizationsService } from './authorizations.service';
+import { UnrecordedHoldSweep, type UnrecordedHoldSweepOptions } from './unrecorded-hold.sweep';
 import { ClearingExceptions } from './clearing-exceptions';
 import { ClearingImport, ClearingImportMetrics } from './clearing-import';
 import { IssuerLink, type CardNetworkLinkConfig } from './network/issuer-link';
@@ -52,6 +53,8 @@ export interface AuthorizationsModuleOptions {
   program?(environment: Environment, distributorId: string): AuthorizationProgram;
   /** Real-time decisioning by the distributors' endpoints (`/v1/authorization-decisioning`). */
   decisioning: AuthorizationDecisioningOptions;
+  /** The unrecorded-hold sweep's timeout and interval (defaults: unrecorded-hold.sweep.ts). */
+  unrecordedHolds?: UnrecordedHoldSweepOptions;
 }
 
 export interface AuthorizationDecisioningOptions {
@@ -219,6 +222,24 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
         ),
     },
     {
+      provide: UnrecordedHoldSweep,
+      inject: [AuthorizationsService, INFRASTRUCTURE, CLOCK, LOGGER, AUTHORIZATIONS_OPTIONS],
+      useFactory: (
+        authorizations: AuthorizationsService,
+        infrastructure: Infrastructure,
+        clock: Clock,
+        logger: Logger,
+        options: AuthorizationsModuleOptions,
+      ) =>
+        new UnrecordedHoldSweep(
+          authorizations,
+          environmentStores(infrastructure),
+          clock,
+          logger,
+          options.unrecordedHolds,
+        ),
+    },
+    {
       // The network's clearing files (the sandbox simulator injects it, optional, from this global module).
       provide: ClearingExceptions,
       inject: [INFRASTRUCTURE, CLOCK],
@@ -261,6 +282,7 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
     AuthorizationsService,
     ...AUTHORIZATIONS_CONTRACTS.map((contract) => contract.token),
     AuthorizationExpiryScheduler,
+    UnrecordedHoldSweep,
     ISSUER_LINK,
     ClearingExceptions,
     DecisioningConfigs,
@@ -270,18 +292,21 @@ export const ISSUER_LINK = Symbol('ISSUER_LINK');
 export class AuthorizationsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   constructor(
     @Inject(AuthorizationExpiryScheduler) private readonly expiry: AuthorizationExpiryScheduler,
+    @Inject(UnrecordedHoldSweep) private readonly unrecordedHolds: UnrecordedHoldSweep,
     @Inject(ISSUER_LINK) private readonly link: IssuerLink | null,
     @Inject(DistributorDecisioning) private readonly decisioning: DistributorDecisioning,
   ) {}
 
   onApplicationBootstrap(): void {
     this.expiry.start();
+    this.unrecordedHolds.start();
     this.link?.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     await this.link?.close();
     await this.expiry.stop();
+    await this.unrecordedHolds.stop();
     this.decisioning.shutdown();
   }
 }

@@ -123,7 +123,9 @@ function answerRecorded(
   authorizationId: string,
   networkKey: string,
 ): NetworkAnswer | null {
-  if (events.length === 0) return null;
+  // Nothing recorded, or only the abandonment of a hold no decision came for: the message is decided (a
+  // request then declines, an advice of the network's stand-in is recorded).
+  if (events.every((event) => event.type === 'AuthorizationAbandoned')) return null;
   const decided = events.find((event) => event.type === 'AuthorizationDecided');
   const seen = events.some((event) => 'networkKey' in event.data && event.data.networkKey === networkKey);
   if (!seen) {
@@ -518,6 +520,53 @@ export class AuthorizationsService implements AuthorizationsApi {
     return answer.responseCode === RESPONSE.approved;
   }
 
+  /**
+   * The unrecorded-hold sweep's (`UnrecordedHoldSweep`): a hold placed for `authorizationId` whose decision was
+   * not recorded within the network's timeout. Records the abandonment on the authorization's stream, on the
+   * condition that the stream does not exist (a decision recorded meanwhile wins, and nothing changes; one
+   * arriving later conflicts with it and is declined), then releases the hold (the event's ledger
+   * instruction, carried out like every other: inline, or by the ledger saga after a crash). Whether it
+   * abandoned the authorization now.
+   */
+  async abandonUnrecordedHold(
+    environment: Environment,
+    hold: {
+      authorizationId: string;
+      walletId: string;
+      holdId: string;
+      placedAt: string;
+      distributorId: string;
+    },
+  ): Promise<boolean> {
+    const { authorizationId, walletId, holdId, placedAt, distributorId } = hold;
+    const [first] = await this.ports.eventStore(environment).readStream(authorizationId, { maxCount: 1 });
+    if (first) return false;
+    const now = this.clock.now().toISOString();
+    const context: CommandContext = {
+      occurredAt: now,
+      distributorId,
+      environment,
+      correlationId: `abandon:${authorizationId}`,
+      causationId: `abandon:${authorizationId}`,
+    };
+    await this.run(
+      environment,
+      authorizationId,
+      context,
+      { type: 'AbandonAuthorization', data: { authorizationId, walletId, holdId, placedAt, now } },
+      { expectNew: true },
+    );
+    const [opening] = await this.events(environment, authorizationId);
+    const abandoned = opening?.type === 'AuthorizationAbandoned' && opening.data.at === now;
+    if (abandoned) {
+      this.ports.logger?.error(
+        { authorizationId, walletId, placedAt },
+        'hold placed without a recorded decision released after the network timeout (authorization abandoned)',
+      );
+    }
+    return abandoned;
+  }
+
   // -------------------------------------------------------------------------------------------------
   // Helpers
   // -------------------------------------------------------------------------------------------------
@@ -681,7 +730,10 @@ export class AuthorizationsService implements AuthorizationsApi {
     events: AuthorizationEvent[],
   ): Promise<string> {
     const opening = events.find(
-      (event) => event.type === 'AuthorizationDecided' || event.type === 'AuthorizationForcePosted',
+      (event) =>
+        event.type === 'AuthorizationDecided' ||
+        event.type === 'AuthorizationForcePosted' ||
+        event.type === 'AuthorizationAbandoned',
     );
     if (opening && 'walletId' in opening.data) return opening.data.walletId;
     const { state } = await loadState(

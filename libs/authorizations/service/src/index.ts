@@ -9,3 +9,4 @@ export * from './network/response-codes';
 export * from './clearing-import';
 export * from './authorization-ledger.saga';
 export * from './clearing-exceptions';
+export * from './unrecorded-hold.sweep';

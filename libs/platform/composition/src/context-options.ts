@@ -86,6 +86,7 @@ const CONTEXT_OPTIONS: Record<string, (settings: ContextOptionsSettings) => Prov
         secretsKey: config.decisioningSecretsKey,
         allowPrivateUrls: config.webhooks.allowPrivateUrls,
       },
+      unrecordedHolds: { afterMs: config.unrecordedHoldAfterMs },
     } satisfies AuthorizationsModuleOptions,
   }),
   'three-ds': ({ config }) => ({

@@ -129,6 +129,7 @@ export const PLATFORM_APP_VARIABLES: Readonly<Record<string, AppVariables>> = {
       'SIMULATOR_ISO_PORT',
       'CARD_NETWORK_ZPK',
       'WEBHOOK_ALLOW_PRIVATE_URLS',
+      'AUTHORIZATION_HOLD_DECISION_TIMEOUT_MS',
     ],
     keys: ['AUTHORIZATION_DECISIONING_SECRETS_KEY'],
   },

@@ -73,6 +73,12 @@ export interface PlatformConfig {
    * rest; generated under DATA_DIR/secrets when unset.
    */
   decisioningSecretsKey?: string;
+  /**
+   * AUTHORIZATION_HOLD_DECISION_TIMEOUT_MS: how long after a payment's hold was placed its decision must be
+   * recorded (the network's 0110 timeout, with room); past it the unrecorded-hold sweep releases the hold and
+   * abandons the authorization.
+   */
+  unrecordedHoldAfterMs: number;
 }
 
 /** Where and how often cleared card payments leave custody (README "Settlement"). */
@@ -323,6 +329,7 @@ const PLATFORM_ENV = z.object({
   THREE_DS_AUTHENTICATION_VALUE_KEY_SANDBOX: text.optional(),
   THREE_DS_AUTHENTICATION_VALUE_KEY_PRODUCTION: text.optional(),
   AUTHORIZATION_DECISIONING_SECRETS_KEY: text.optional(),
+  AUTHORIZATION_HOLD_DECISION_TIMEOUT_MS: integer(1000).default(60_000),
 });
 
 /** Every variable `readPlatformConfig` reads (the deployment files' specs check theirs against it). */
@@ -474,5 +481,6 @@ export function readPlatformConfig(source: NodeJS.ProcessEnv = process.env): Pla
       production: env.THREE_DS_AUTHENTICATION_VALUE_KEY_PRODUCTION,
     },
     decisioningSecretsKey: env.AUTHORIZATION_DECISIONING_SECRETS_KEY,
+    unrecordedHoldAfterMs: env.AUTHORIZATION_HOLD_DECISION_TIMEOUT_MS,
   };
 }

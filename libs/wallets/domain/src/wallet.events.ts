@@ -1,4 +1,5 @@
 import { domainEventReader, type DomainEvent } from '@cip/shared/contracts';
+import type { WalletHoldPlacedEvent } from '@cip/wallets/contract';
 
 // ---------------------------------------------------------------------------------------------------
 // Domain events of a wallet stream (`wlt-<uuid>`). Amounts are integers of USDC minor units. Every event
@@ -259,3 +260,11 @@ export const isLedgerEvent = (event: WalletEvent): event is WalletLedgerEvent =>
 
 /** How wallet streams are read (no upcaster yet: every event is still in its first shape). */
 export const walletEvents = domainEventReader<WalletEvent>();
+
+/**
+ * The contract publishes `WalletHoldPlaced` (the authorizations context's unrecorded-hold sweep reads it): its
+ * data must stay what the domain writes, or the build fails here rather than in that sweep.
+ */
+export const PUBLISHED_HOLD_EVENT_MATCHES_THE_CONTRACT: WalletHoldPlaced['data'] extends WalletHoldPlacedEvent['data']
+  ? true
+  : never = true;
