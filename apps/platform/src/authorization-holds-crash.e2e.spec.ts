@@ -48,15 +48,19 @@ async function identityOf(call: Call, walletId: string, cardIds: string[]) {
   const wallet = await call('GET', `/v1/wallets/${walletId}`);
   const { balance, availableBalance } = wallet.body as { balance: number; availableBalance: number };
   let holds = 0;
+  let refunded = 0;
+  let uncredited = 0;
   for (const cardId of cardIds) {
     for (const a of await authorizationsOf(call, cardId)) {
       if (a.type === 'payment' && a.status === 'confirmed') holds += cents(a.amount);
+      if (a.type === 'refund' && a.status === 'cleared') refunded += cents(a.amount);
+      if (a.type === 'refund' && a.status === 'confirmed') uncredited++;
     }
   }
-  return { balance: cents(balance), available: cents(availableBalance), holds };
+  return { balance: cents(balance), available: cents(availableBalance), holds, refunded, uncredited };
 }
 
-describe('durability: kill -9 in an authorization storm over HTTP leaves no hold without its authorization', () => {
+describe('durability: kill -9 in an authorization and refund storm over HTTP leaves no hold without its authorization, no credit without its refund', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-holds-'));
   let child: ChildProcess | undefined;
 
@@ -83,6 +87,7 @@ describe('durability: kill -9 in an authorization storm over HTTP leaves no hold
     }
     const cards = wallets.flatMap(({ cardIds }) => cardIds);
     const confirmed = new Set<string>();
+    const refunds = new Set<string>();
     let sent = 0;
 
     for (let round = 0; round < ROUNDS; round++) {
@@ -95,9 +100,10 @@ describe('durability: kill -9 in an authorization storm over HTTP leaves no hold
           const n = sent++;
           let response: Awaited<ReturnType<Call>>;
           try {
-            response = await call('POST', '/v1/simulate/authorization', {
+            // One in five is a refund (a credit recorded, then taken by the wallet ledger, then cleared).
+            response = await call('POST', `/v1/simulate/authorization${n % 5 === 4 ? '/refund' : ''}`, {
               cardId: cards[n % cards.length],
-              amount: 1 + (n % 7) / 100,
+              amount: n % 5 === 4 ? 0.5 : 1 + (n % 7) / 100,
               currency: 'USD',
               merchant: { name: 'Storm Shop', city: 'Lyon', country: 'FR', mcc: '5812' },
             });
@@ -107,6 +113,7 @@ describe('durability: kill -9 in an authorization storm over HTTP leaves no hold
           expect(response.status).toBe(200);
           const authorization = response.body.authorization as { id: string; status: string } | null;
           if (authorization?.status === 'confirmed') confirmed.add(authorization.id);
+          if (authorization?.status === 'cleared') refunds.add(authorization.id);
           if (++answered >= 150 && !killed) {
             killed = true;
             child!.kill('SIGKILL');
@@ -118,10 +125,14 @@ describe('durability: kill -9 in an authorization storm over HTTP leaves no hold
       expect(child!.signalCode).toBe('SIGKILL');
 
       child = await startDurablePlatform(dataDir, port, KEY, env);
-      // Every confirmed answer survived the kill.
+      // Every confirmed answer survived the kill, and every credited refund.
       for (const id of confirmed) {
         const authorization = await call('GET', `/v1/authorizations/${id}`);
         expect(authorization).toMatchObject({ status: 200, body: { status: 'confirmed' } });
+      }
+      for (const id of refunds) {
+        const authorization = await call('GET', `/v1/authorizations/${id}`);
+        expect(authorization).toMatchObject({ status: 200, body: { status: 'cleared', type: 'refund' } });
       }
       // The sweep releases, within its timeout and interval, the holds placed for decisions the kill cut off;
       // then every wallet's available balance is its balance less its confirmed authorizations' holds.
@@ -130,7 +141,7 @@ describe('durability: kill -9 in an authorization storm over HTTP leaves no hold
         await waitFor(
           async () => {
             last = await identityOf(call, walletId, cardIds);
-            return last.available === last.balance - last.holds;
+            return last.available === last.balance - last.holds && last.uncredited === 0;
           },
           {
             what: `wallet ${walletId}: available = balance - confirmed holds (round ${round})`,
@@ -138,11 +149,14 @@ describe('durability: kill -9 in an authorization storm over HTTP leaves no hold
             intervalMs: 200,
           },
         ).catch(() => undefined);
-        expect({ walletId, available: last.available }).toEqual({
+        // No refund left recorded and not credited (the ledger saga credits what a kill cut off), and the
+        // balance is the deposit plus exactly the refunds cleared: no credit the record does not show.
+        expect({ walletId, available: last.available, uncredited: last.uncredited }).toEqual({
           walletId,
           available: last.balance - last.holds,
+          uncredited: 0,
         });
-        expect(last.balance).toBe(100_000 * 100);
+        expect(last.balance).toBe(100_000 * 100 + last.refunded);
       }
     }
 

@@ -29,7 +29,33 @@ export interface RefundAuthorization {
     originalAuthorizationId?: string;
     pricing: ProgramPricing;
     now: string;
+    /** Why the refund is declined before any credit (more than its payment cleared and was not refunded). */
+    declined?: string;
   };
+}
+
+/**
+ * The outcome of a refund's credit on the wallet (the ledger is the judge: it refuses a credit that would take
+ * the balance beyond the platform's bound): `credited` clears the refund; otherwise it is rejected, with the
+ * ledger's reason.
+ */
+export interface RecordRefundCredit {
+  type: 'RecordRefundCredit';
+  data: { credited: true; now: string } | { credited: false; reason: string; now: string };
+}
+
+/**
+ * On the payment a refund names: counts the refund against what the payment cleared and was not refunded yet
+ * (refused beyond it), once per refund; `ReleaseRefund` gives it back when the refund's credit was refused.
+ */
+export interface ReserveRefund {
+  type: 'ReserveRefund';
+  data: { refundAuthorizationId: string; amount: number; now: string };
+}
+
+export interface ReleaseRefund {
+  type: 'ReleaseRefund';
+  data: { refundAuthorizationId: string; now: string };
 }
 
 /** A clearing the network posts with no authorization before it (offline, force post). */
@@ -72,6 +98,9 @@ export interface AbandonAuthorization {
 
 export type AuthorizationCommand =
   | DecideAuthorization
+  | RecordRefundCredit
+  | ReserveRefund
+  | ReleaseRefund
   | AbandonAuthorization
   | RefundAuthorization
   | ForcePostClearing

@@ -4,7 +4,10 @@ import type {
   AuthorizationCommand,
   DecideAuthorization,
   ForcePostClearing,
+  RecordRefundCredit,
   RefundAuthorization,
+  ReleaseRefund,
+  ReserveRefund,
 } from './authorization.commands';
 import { authorizationEvents, type AuthorizationEvent } from './authorization.events';
 import { feeCharge, type LedgerInstruction } from './authorization.ledger';
@@ -83,12 +86,13 @@ function decide(command: DecideAuthorization, state: AuthorizationState): Author
 }
 
 function refund(command: RefundAuthorization, state: AuthorizationState): AuthorizationEvent[] {
-  const { charge, pricing, now, networkKey, originalAuthorizationId, ...parties } = command.data;
+  const { charge, pricing, now, networkKey, originalAuthorizationId, declined, ...parties } = command.data;
   if (isAuthorization(state)) return retryOrRefuse(state, networkKey);
   requireSpecTime(now, 'Refund time');
-  // A credit is never declined: the merchant has given the money back, whatever the card's status now.
+  // Never declined for the card or the cardholder: the merchant has given the money back. Declined only when
+  // it gives back more than its payment cleared and was not refunded (`declined`, decided on the payment's
+  // stream); credited by the wallet ledger after this is recorded, then cleared (`RecordRefundCredit`).
   const priced = price(charge, pricing, { authFee: false, noFees: true }, 'refund');
-  const { authorizationId } = parties;
   return [
     {
       type: 'AuthorizationDecided',
@@ -97,22 +101,94 @@ function refund(command: RefundAuthorization, state: AuthorizationState): Author
         ...priced,
         merchant: charge.merchant,
         type: 'refund',
-        decision: 'confirmed',
+        ...(declined
+          ? { decision: 'rejected' as const, declineReasonCode: 'other' as const, detail: declined }
+          : { decision: 'confirmed' as const }),
         advice: null,
         originalAuthorizationId: originalAuthorizationId ?? null,
         clearingAllowance: 0,
         expiresAt: null,
         networkKey,
         decidedAt: now,
-        ledger: [],
+        ledger: declined ? [] : [{ op: 'refund', refundId: parties.authorizationId, amount: priced.amount }],
       },
     },
-    clearedEvent(authorizationId, networkKey, now, {
-      amount: priced.amount,
-      clearedTotal: priced.amount,
+  ];
+}
+
+/** The refund's credit done (cleared) or refused by the ledger (rejected); once. */
+function recordRefundCredit(command: RecordRefundCredit, state: AuthorizationState): AuthorizationEvent[] {
+  const record = isAuthorization(state) ? state : null;
+  if (!record || record.type !== 'refund' || record.status !== 'confirmed') return [];
+  const { authorizationId, amount } = record;
+  const { data } = command;
+  if (!data.credited) {
+    return [
+      {
+        type: 'AuthorizationCreditRefused',
+        data: { authorizationId, amount, reason: data.reason, at: data.now },
+      },
+    ];
+  }
+  // The network's refund key again: a clearing file line cannot carry it, so the refund cannot clear twice.
+  return [
+    clearedEvent(authorizationId, record.networkKeys[0], data.now, {
+      amount,
+      clearedTotal: amount,
       late: false,
-      ledger: [{ op: 'refund', refundId: authorizationId, amount: priced.amount }],
+      ledger: [],
     }),
+  ];
+}
+
+/** Why a refund that names its payment is declined: it would give back more than the payment cleared. */
+export const REFUND_EXCEEDS_CLEARED = 'refund exceeds what its payment cleared and was not refunded';
+
+function reserveRefund(command: ReserveRefund, state: AuthorizationState): AuthorizationEvent[] {
+  if (!isAuthorization(state) || state.type !== 'payment') {
+    throw new DomainError('not_found', 'The refunded payment was not found');
+  }
+  const { refundAuthorizationId, amount, now } = command.data;
+  if (state.refunds?.[refundAuthorizationId] !== undefined) return [];
+  const refunded = state.refunded ?? 0;
+  const refundable = state.cleared - refunded;
+  if (amount > refundable) {
+    throw new DomainError(
+      'invalid_state_transition',
+      `${REFUND_EXCEEDS_CLEARED}: ${amount} minor units asked, ${Math.max(refundable, 0)} refundable ` +
+        `(${state.cleared} cleared, ${refunded} refunded)`,
+    );
+  }
+  return [
+    {
+      type: 'AuthorizationRefundReserved',
+      data: {
+        authorizationId: state.authorizationId,
+        refundAuthorizationId,
+        amount,
+        refundedTotal: refunded + amount,
+        at: now,
+      },
+    },
+  ];
+}
+
+function releaseRefund(command: ReleaseRefund, state: AuthorizationState): AuthorizationEvent[] {
+  if (!isAuthorization(state)) return [];
+  const { refundAuthorizationId, now } = command.data;
+  const amount = state.refunds?.[refundAuthorizationId];
+  if (amount === undefined) return [];
+  return [
+    {
+      type: 'AuthorizationRefundReleased',
+      data: {
+        authorizationId: state.authorizationId,
+        refundAuthorizationId,
+        amount,
+        refundedTotal: (state.refunded ?? 0) - amount,
+        at: now,
+      },
+    },
   ];
 }
 
@@ -200,6 +276,12 @@ export function decideAuthorizationCommand(
       return refund(command, state);
     case 'AbandonAuthorization':
       return abandon(command, state);
+    case 'RecordRefundCredit':
+      return recordRefundCredit(command, state);
+    case 'ReserveRefund':
+      return reserveRefund(command, state);
+    case 'ReleaseRefund':
+      return releaseRefund(command, state);
     case 'ForcePostClearing':
       return forcePost(command, state);
     case 'ClearAuthorization':

@@ -459,7 +459,7 @@ const refundCommand = (originalAuthorizationId?: string, networkKey = 'ref-1'): 
 const refunded = authorizationDecider.decide(refundCommand('aut-original'), { status: 'absent' });
 
 describe('refunds', () => {
-  it('records a refund of a named payment as a confirmed refund, credited at once, without fees', () => {
+  it('records a refund of a named payment as a confirmed refund to credit, without fees; cleared once credited', () => {
     expect(refunded).toEqual([
       {
         type: 'AuthorizationDecided',
@@ -472,18 +472,78 @@ describe('refunds', () => {
           merchantAmount: '10.00',
           fee: {},
           expiresAt: null,
-          ledger: [],
-        }),
-      },
-      expect.objectContaining({
-        type: 'AuthorizationCleared',
-        data: expect.objectContaining({
-          amount: 10_860_000,
           ledger: [{ op: 'refund', refundId: AUT, amount: 10_860_000 }],
         }),
+      },
+    ]);
+    const credited = authorizationDecider.decide(
+      { type: 'RecordRefundCredit', data: { credited: true, now: LATER } },
+      stateAfter(refunded),
+    );
+    expect(credited).toEqual([
+      expect.objectContaining({
+        type: 'AuthorizationCleared',
+        data: expect.objectContaining({ amount: 10_860_000, clearedTotal: 10_860_000, ledger: [] }),
       }),
     ]);
-    expect(stateAfter(refunded)).toMatchObject({ status: 'cleared', type: 'refund' });
+    expect(stateAfter([...refunded, ...credited])).toMatchObject({ status: 'cleared', type: 'refund' });
+    // Recorded once.
+    spec
+      .given([...refunded, ...credited])
+      .when({ type: 'RecordRefundCredit', data: { credited: true, now: LATER } })
+      .thenNothing();
+  });
+
+  it('rejects a refund whose credit the ledger refused, claiming no credit', () => {
+    const refused = authorizationDecider.decide(
+      {
+        type: 'RecordRefundCredit',
+        data: { credited: false, reason: 'amount_too_large: beyond', now: LATER },
+      },
+      stateAfter(refunded),
+    );
+    expect(refused).toEqual([
+      {
+        type: 'AuthorizationCreditRefused',
+        data: { authorizationId: AUT, amount: 10_860_000, reason: 'amount_too_large: beyond', at: LATER },
+      },
+    ]);
+    expect(stateAfter([...refunded, ...refused])).toMatchObject({ status: 'rejected' });
+    spec
+      .given([...refunded, ...refused])
+      .when({ type: 'RecordRefundCredit', data: { credited: true, now: LATER } })
+      .thenNothing();
+  });
+
+  it('counts refunds against what their payment cleared and was not refunded, once each; gives one back', () => {
+    const cleared = run([decided], clear(30 * USD, 'clr-1'));
+    const reserve = (id: string, amount: number): AuthorizationCommand => ({
+      type: 'ReserveRefund',
+      data: { refundAuthorizationId: id, amount, now: LATER },
+    });
+    const first = run(cleared, reserve('aut-r1', 20 * USD));
+    expect(stateAfter(first)).toMatchObject({ refunded: 20 * USD });
+    spec
+      .given(first)
+      .when(reserve('aut-r1', 20 * USD))
+      .thenNothing();
+    spec
+      .given(first)
+      .when(reserve('aut-r2', 10 * USD + 1))
+      .thenThrows('invalid_state_transition', /refund exceeds/);
+    const second = run(first, reserve('aut-r2', 10 * USD));
+    expect(stateAfter(second)).toMatchObject({ refunded: 30 * USD });
+    const released = run(second, {
+      type: 'ReleaseRefund',
+      data: { refundAuthorizationId: 'aut-r1', now: LATER },
+    });
+    expect(stateAfter(released)).toMatchObject({ refunded: 10 * USD });
+    // Nothing cleared (a payment reversed whole): nothing to refund against it.
+    const reversed = run([decided], reverse('rev-1'));
+    spec
+      .given(reversed)
+      .when(reserve('aut-r3', 1))
+      .thenThrows('invalid_state_transition', /0 refundable/);
   });
 
   it('records a refund without an original authorization', () => {

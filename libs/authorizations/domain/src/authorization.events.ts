@@ -142,8 +142,40 @@ export type AuthorizationAbandoned = DomainEvent<
   }
 >;
 
+/** The ledger refused a refund's credit (`reason`): the refund is rejected, nothing was credited. */
+export type AuthorizationCreditRefused = DomainEvent<
+  'AuthorizationCreditRefused',
+  { authorizationId: string; amount: number; reason: string; at: string }
+>;
+
+/** On a payment: a refund counted against what it cleared (`refundedTotal` after it), or given back. */
+export type AuthorizationRefundReserved = DomainEvent<
+  'AuthorizationRefundReserved',
+  {
+    authorizationId: string;
+    refundAuthorizationId: string;
+    amount: number;
+    refundedTotal: number;
+    at: string;
+  }
+>;
+
+export type AuthorizationRefundReleased = DomainEvent<
+  'AuthorizationRefundReleased',
+  {
+    authorizationId: string;
+    refundAuthorizationId: string;
+    amount: number;
+    refundedTotal: number;
+    at: string;
+  }
+>;
+
 export type AuthorizationEvent =
   | AuthorizationDecided
+  | AuthorizationCreditRefused
+  | AuthorizationRefundReserved
+  | AuthorizationRefundReleased
   | AuthorizationAbandoned
   | AuthorizationForcePosted
   | AuthorizationCleared

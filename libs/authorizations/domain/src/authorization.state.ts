@@ -31,6 +31,10 @@ export interface AuthorizationRecord {
   lapsed: boolean;
   /** The network messages applied (a stream sees a handful: decision, clearings, reversals). */
   networkKeys: string[];
+  /** A payment: the refunds counted against it (their authorization ids and amounts); absent: none. */
+  refunds?: Readonly<Record<string, number>>;
+  /** A payment: the sum of `refunds`. */
+  refunded?: number;
 }
 
 /** A hold placed and no decision recorded in time (`AuthorizationAbandoned`): no authorization, ever. */
@@ -124,6 +128,17 @@ export function evolveAuthorization(
       };
       if (data.remaining > 0) return next;
       return { ...next, status: next.cleared > 0 ? 'cleared' : 'reversed' };
+    }
+    case 'AuthorizationCreditRefused':
+      return isAuthorization(state) ? { ...state, status: 'rejected' } : state;
+    case 'AuthorizationRefundReserved':
+    case 'AuthorizationRefundReleased': {
+      if (!isAuthorization(state)) return state;
+      const { refundAuthorizationId, amount, refundedTotal } = event.data;
+      const refunds = { ...state.refunds };
+      if (event.type === 'AuthorizationRefundReserved') refunds[refundAuthorizationId] = amount;
+      else delete refunds[refundAuthorizationId];
+      return { ...state, refunds, refunded: refundedTotal };
     }
     case 'AuthorizationExpired': {
       if (!isAuthorization(state)) return state;

@@ -21,6 +21,9 @@ export const authorizationPublicEvents: PublicEventMapper<AuthorizationView> = {
     const base = { eventTargetId: snapshot.id, userId: snapshot.userId };
     switch (event.type) {
       case 'AuthorizationDecided':
+        // A refund is announced once the wallet took its credit (its Cleared), never before: no Event claims
+        // a credit the ledger may still refuse.
+        if (event.data.type === 'refund' && event.data.decision === 'confirmed') return [];
         return [
           {
             ...base,
@@ -30,14 +33,21 @@ export const authorizationPublicEvents: PublicEventMapper<AuthorizationView> = {
                 : 'cardAuthorization.confirmed',
           },
         ];
-      case 'AuthorizationCleared':
-        return [
-          {
-            ...base,
-            eventName: 'cardAuthorization.cleared',
-            fields: { clearingAmount: usdUnits(event.data.amount), at: event.data.at },
-          },
-        ];
+      case 'AuthorizationCleared': {
+        const cleared: PublicEventDraft = {
+          ...base,
+          eventName: 'cardAuthorization.cleared',
+          fields: { clearingAmount: usdUnits(event.data.amount), at: event.data.at },
+        };
+        return snapshot.type === 'refund'
+          ? [{ ...base, eventName: 'cardAuthorization.confirmed' }, cleared]
+          : [cleared];
+      }
+      case 'AuthorizationCreditRefused':
+        return [{ ...base, eventName: 'cardAuthorization.rejected' }];
+      case 'AuthorizationRefundReserved':
+      case 'AuthorizationRefundReleased':
+        return [];
       case 'AuthorizationReversed':
         return [
           {

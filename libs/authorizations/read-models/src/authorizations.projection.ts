@@ -85,6 +85,14 @@ export function evolveAuthorizationView(
         expiresAt: null,
         updatedAt: at,
       };
+    case 'AuthorizationCreditRefused':
+      // The ledger refused the refund's credit: nothing was credited, the refund is rejected.
+      if (!doc) return null;
+      return { ...doc, status: 'rejected', decision: 'rejected', declineReasonCode: 'other', updatedAt: at };
+    case 'AuthorizationRefundReserved':
+    case 'AuthorizationRefundReleased':
+      // What the payment's refunds count against it: the refunds show themselves.
+      return doc;
     case 'AuthorizationAbandoned':
       // A hold released because no decision was recorded: no authorization the distributor sees (a late
       // decision, declined, or a stand-in advice after it opens the document).

@@ -113,6 +113,11 @@ const isPlaced = (step: LedgerInstruction, placed: PlacedHold | undefined) =>
   !step.force &&
   step.holdId === placed.holdId &&
   step.amount === placed.amount;
+/** A refund's decision to credit the wallet: carried out by `creditRefund`, whose outcome is recorded after. */
+const isRefundCredit = (
+  event: AuthorizationEvent,
+): event is Extract<AuthorizationEvent, { type: 'AuthorizationDecided' }> =>
+  event.type === 'AuthorizationDecided' && event.data.type === 'refund' && event.data.ledger.length > 0;
 /** Whether a card's controls count its past payments (a limit over a window, not per authorization). */
 const hasWindowLimit = (card: CardForAuthorization) =>
   card.spendingControls.limits.some((limit) => limit.interval !== 'per_authorization');
@@ -138,6 +143,10 @@ function answerRecorded(
     return null;
   }
   if (decided?.type === 'AuthorizationDecided' && decided.data.networkKey === networkKey) {
+    // A refund whose credit the ledger refused was answered as refused.
+    if (events.some((event) => event.type === 'AuthorizationCreditRefused')) {
+      return { responseCode: RESPONSE.overLimit, authorizationId };
+    }
     return networkAnswerOf(decided.data);
   }
   return { responseCode: RESPONSE.approved, authorizationId };
@@ -288,6 +297,16 @@ export class AuthorizationsService implements AuthorizationsApi {
 
     if (request.kind === 'refund') {
       const originalAuthorizationId = await this.refundedPayment(environment, card, request);
+      const declined =
+        originalAuthorizationId &&
+        (await this.reserveRefund(
+          environment,
+          originalAuthorizationId,
+          authorizationId,
+          request,
+          program,
+          context,
+        ));
       return this.run(
         environment,
         authorizationId,
@@ -301,6 +320,7 @@ export class AuthorizationsService implements AuthorizationsApi {
             pricing: program,
             now,
             ...(originalAuthorizationId ? { originalAuthorizationId } : {}),
+            ...(declined ? { declined } : {}),
           },
         },
         { expectNew },
@@ -387,6 +407,104 @@ export class AuthorizationsService implements AuthorizationsApi {
     return isAuthorization(state) && state.walletId === card.walletId && state.type === 'payment'
       ? originalId
       : undefined;
+  }
+
+  /**
+   * Counts a refund against the payment it names, on the payment's stream with its expected revision (so
+   * concurrent refunds of one payment, in any process, never give back more than it cleared): undefined when
+   * counted (or counted before: a retry), the reason to decline it otherwise.
+   */
+  private async reserveRefund(
+    environment: Environment,
+    paymentId: string,
+    refundAuthorizationId: string,
+    request: NetworkAuthorizationRequest,
+    program: AuthorizationProgram,
+    context: CommandContext,
+  ): Promise<string | undefined> {
+    const priced = priceAuthorization(request.charge, program, { authFee: false, noFees: true });
+    if (!priced.ok) return undefined; // refused by the refund's own pricing, with its reason
+    try {
+      await this.streams.run(paymentId, () =>
+        handleCommand(
+          this.ports.eventStore(environment),
+          authorizationDecider,
+          paymentId,
+          {
+            type: 'ReserveRefund',
+            data: { refundAuthorizationId, amount: priced.amount, now: context.occurredAt },
+          },
+          context,
+          { maxAttempts: STREAM_ATTEMPTS },
+        ),
+      );
+      return undefined;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'invalid_state_transition') return error.message;
+      throw error;
+    }
+  }
+
+  /**
+   * A refund's credit, after its decision is recorded: the wallet ledger credits it (once per refund id) or
+   * refuses it (a balance beyond the platform's bound), and the outcome is recorded: cleared, or rejected (the
+   * payment it named gets its refundable amount back). Run inline after the append, or by the ledger saga
+   * after a crash. Whether it was credited.
+   */
+  private async creditRefund(
+    environment: Environment,
+    authorizationId: string,
+    decided: Extract<AuthorizationEvent, { type: 'AuthorizationDecided' }>,
+    ledgerContext: LedgerContext,
+    context: CommandContext,
+  ): Promise<boolean> {
+    let outcome: { credited: true } | { credited: false; reason: string } = { credited: true };
+    try {
+      await executeLedger(
+        this.ports.ledger,
+        ledgerContext,
+        decided.data.walletId,
+        decided.data.ledger,
+        authorizationId,
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.fate !== undefined) throw error;
+      outcome = { credited: false, reason: `${error.code}: ${error.message}` };
+    }
+    const now = this.clock.now().toISOString();
+    const store = this.ports.eventStore(environment);
+    await handleCommand(
+      store,
+      authorizationDecider,
+      authorizationId,
+      { type: 'RecordRefundCredit', data: { ...outcome, now } },
+      context,
+      {
+        maxAttempts: STREAM_ATTEMPTS,
+      },
+    );
+    const paymentId = decided.data.originalAuthorizationId;
+    if (!outcome.credited && paymentId) {
+      await this.streams.run(paymentId, () =>
+        handleCommand(
+          store,
+          authorizationDecider,
+          paymentId,
+          { type: 'ReleaseRefund', data: { refundAuthorizationId: authorizationId, now } },
+          context,
+          {
+            maxAttempts: STREAM_ATTEMPTS,
+          },
+        ),
+      );
+    }
+    if (!outcome.credited) {
+      this.ports.logger?.error(
+        { authorizationId, reason: outcome.reason },
+        'refund credit refused by the wallet ledger: the refund is rejected',
+      );
+    }
+    return outcome.credited;
   }
 
   /** An 0400 or 0420: the hold released (all, or down to DE-095's new total); the answer for 0410 / 0430. */
@@ -637,6 +755,12 @@ export class AuthorizationsService implements AuthorizationsApi {
     const ledgerContext = this.ledgerContext(environment, context);
     const first = revision - events.length + 1;
     for (const [index, event] of events.entries()) {
+      if (isRefundCredit(event)) {
+        const credited = await this.creditRefund(environment, authorizationId, event, ledgerContext, context);
+        this.markCarriedOut(`${authorizationId}@${first + index}`);
+        if (!credited) return { responseCode: RESPONSE.overLimit, authorizationId };
+        continue;
+      }
       const instructions = ledgerOf(event).filter((step) => !isPlaced(step, placed));
       try {
         await executeLedger(this.ports.ledger, ledgerContext, walletId, instructions, authorizationId);
@@ -665,6 +789,20 @@ export class AuthorizationsService implements AuthorizationsApi {
     await this.streams.run(authorizationId, async () => {
       if (this.carriedOut.delete(`${authorizationId}@${recorded.revision}`)) return;
       const event = authorizationEvents.read(recorded);
+      if (isRefundCredit(event)) {
+        const distributorId = recorded.metadata.distributorId as string;
+        const context = {
+          environment,
+          distributorId,
+          correlationId: authorizationId,
+          causationId: authorizationId,
+        };
+        await this.creditRefund(environment, authorizationId, event, context, {
+          ...context,
+          occurredAt: this.clock.now().toISOString(),
+        });
+        return;
+      }
       const instructions = ledgerOf(event);
       if (instructions.length === 0) return;
       const walletId = await this.walletOf(environment, authorizationId, [event]);

@@ -1,4 +1,8 @@
-import { AUTHENTICATION_NOT_VERIFIED, type AuthorizationDecided } from '@cip/authorizations/domain';
+import {
+  AUTHENTICATION_NOT_VERIFIED,
+  REFUND_EXCEEDS_CLEARED,
+  type AuthorizationDecided,
+} from '@cip/authorizations/domain';
 
 // ---------------------------------------------------------------------------------------------------
 // DE-039 of the issuer's answers (docs/iso8583.md). The public `declineReasonCode` is coarser (spec part
@@ -11,11 +15,14 @@ export const RESPONSE = {
   /** Approved for less than asked: the approved amount is in DE-004 (the distributor's partial approval). */
   partialApproval: '10',
   doNotHonour: '05',
+  /** A refund of more than its payment cleared and was not refunded. */
+  invalidAmount: '13',
   invalidCard: '14',
   insufficientFunds: '51',
   expiredCard: '54',
   incorrectPin: '55',
   notPermitted: '57',
+  /** Over a spending limit; for a refund, a credit the wallet cannot take (beyond the platform's bound). */
   overLimit: '61',
   restrictedCard: '62',
   /** The e-commerce payment's 3-D Secure authentication value did not verify. */
@@ -28,7 +35,10 @@ export const RESPONSE = {
 
 /** The code of a recorded decision. */
 export function responseCodeOf(
-  decided: Pick<AuthorizationDecided['data'], 'decision' | 'declineReasonCode' | 'detail' | 'requestedAmount'>,
+  decided: Pick<
+    AuthorizationDecided['data'],
+    'decision' | 'declineReasonCode' | 'detail' | 'requestedAmount'
+  >,
 ): string {
   if (decided.decision === 'confirmed') {
     return decided.requestedAmount === undefined ? RESPONSE.approved : RESPONSE.partialApproval;
@@ -45,6 +55,7 @@ export function responseCodeOf(
       if (detail === 'wrong PIN') return RESPONSE.incorrectPin;
       if (detail === 'wrong CVV2') return RESPONSE.cvv2Mismatch;
       if (detail.startsWith(AUTHENTICATION_NOT_VERIFIED)) return RESPONSE.securityViolation;
+      if (detail.startsWith(REFUND_EXCEEDS_CLEARED)) return RESPONSE.invalidAmount;
       return RESPONSE.doNotHonour;
   }
 }
