@@ -205,6 +205,28 @@ describe('public Event recorder: one document per Event', () => {
     expect((await eventsOf(renamed))[0].data).toMatchObject({ name: 'second', touches: 1 });
   });
 
+  it('lists the Events of one occurrence in the order its mapper gave them, after those of the one before', async () => {
+    const recorder = new PublicEventRecorder([things]);
+    const opened = log.append('thg-a', 'Opened', { name: 'first' });
+    const splits = [1, 2, 3, 4].map(() => log.append('thg-a', 'Split'));
+    const renamed = log.append('thg-a', 'Renamed', { name: 'second' });
+    await recorder.record(store, [opened, ...splits, renamed], log);
+    // All in one millisecond: the list order is the log's, and within one occurrence the mapper's.
+    const listed = await store.find<EventRecord>(EVENT_RECORDS, {
+      filter: { distributorId: 'dis-1' },
+      sort: { field: 'createdAt', direction: 'asc' },
+      page: 0,
+      limit: 100,
+    });
+    expect(listed.items.map((r) => `${r.eventName}${r.data.part ? `:${r.data.part}` : ''}`)).toEqual([
+      'thing.opened',
+      ...splits.flatMap(() => ['thing.split:b', 'thing.split:a', 'thing.split:c']),
+      'thing.renamed',
+    ]);
+    for (const split of splits)
+      expect((await eventsOf(split)).map((r) => r.data.part)).toEqual(['b', 'a', 'c']);
+  });
+
   it('serves Events recorded in the old layout (no origin, an index document per domain event)', async () => {
     const at = '2025-06-01T00:00:00.000Z';
     const old: EventRecord = {

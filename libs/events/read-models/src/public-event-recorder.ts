@@ -88,10 +88,11 @@ export class PublicEventRecorder {
           draft.idKey === undefined
             ? deterministicUuid(event.metadata.eventId, draft.eventName)
             : deterministicUuid(event.metadata.eventId, draft.eventName, draft.idKey);
+        const listPosition = listPositionOf(event.position, index);
         records.push({
           id,
           version: event.position,
-          positions: { created: event.position, updated: event.position },
+          positions: { created: listPosition, updated: listPosition },
           doc: {
             id,
             eventId: id,
@@ -181,6 +182,18 @@ export class PublicEventRecorder {
 }
 
 const REDACTION_PAGE = 100;
+/**
+ * Slots per domain event in an Event's list position (the log position the list sorts its ties by): the
+ * Events of one domain event share its time and log position, and are listed in the order its mapper gave
+ * them (`balance.updated` after the `cardAuthorization.rejected` it follows), not by their ids. The webhook
+ * dispatcher sends them in the same order (its `SEQUENCE_SLOTS`). Beyond 16 Events (a settlement batch's
+ * many wallets) the rest share the last slot and go by id.
+ */
+const ORIGIN_SLOTS = 16;
+
+function listPositionOf(position: number, index: number): number {
+  return position * ORIGIN_SLOTS + Math.min(index, ORIGIN_SLOTS - 1);
+}
 /** Events read per look-up of one domain event's Events (a settlement batch may have many). */
 const LOOKUP_PAGE = 32;
 
@@ -199,22 +212,10 @@ export async function findRecordedEvents(
   readStore: ReadStore,
   domainEvent: DomainEventRef,
 ): Promise<EventRecord[]> {
-  const { position, occurredAt } = domainEvent;
-  const found: EventRecord[] = [];
-  let after = '';
-  for (;;) {
-    const page = await readStore.find<EventRecord>(EVENT_RECORDS, {
-      filter: { distributorId: domainEvent.distributorId ?? '' },
-      sort: { field: 'createdAt', direction: 'asc' },
-      page: 0,
-      limit: LOOKUP_PAGE,
-      cursor: { side: 'after', key: { value: occurredAt, position, id: after } },
-    });
-    const ours = page.items.filter((r) => r.createdAt === occurredAt && r.origin?.position === position);
-    found.push(...ours);
-    if (!page.hasMore || ours.length < page.items.length) break;
-    after = ours[ours.length - 1].id;
-  }
+  const { position } = domainEvent;
+  // Listed at their slots of the domain event's position; Events recorded before the slots, at the position.
+  const found = await recordedAt(readStore, domainEvent, listPositionOf(position, 0));
+  if (!found.length && position !== 0) found.push(...(await recordedAt(readStore, domainEvent, position)));
   if (found.length) return found.sort((a, b) => (a.origin?.index ?? 0) - (b.origin?.index ?? 0));
   const legacy = await readStore.get<{
     id: string;
@@ -228,4 +229,31 @@ export async function findRecordedEvents(
     if (record) records.push(record);
   }
   return records;
+}
+
+/** The Events of a domain event listed from `listPosition` on, under its time (those of others stop the scan). */
+async function recordedAt(
+  readStore: ReadStore,
+  domainEvent: DomainEventRef,
+  listPosition: number,
+): Promise<EventRecord[]> {
+  const { position, occurredAt } = domainEvent;
+  const found: EventRecord[] = [];
+  let after = '';
+  let from = listPosition;
+  for (;;) {
+    const page = await readStore.find<EventRecord>(EVENT_RECORDS, {
+      filter: { distributorId: domainEvent.distributorId ?? '' },
+      sort: { field: 'createdAt', direction: 'asc' },
+      page: 0,
+      limit: LOOKUP_PAGE,
+      cursor: { side: 'after', key: { value: occurredAt, position: from, id: after } },
+    });
+    const ours = page.items.filter((r) => r.createdAt === occurredAt && r.origin?.position === position);
+    found.push(...ours);
+    if (!page.hasMore || ours.length < page.items.length) return found;
+    const last = ours[ours.length - 1];
+    after = last.id;
+    from = listPositionOf(position, last.origin?.index ?? 0);
+  }
 }
