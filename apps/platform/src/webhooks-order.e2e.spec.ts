@@ -57,7 +57,7 @@ describe('webhook deliveries in log order per user (embedded runtime)', () => {
       const page = await get('/v1/events', {
         userId,
         sortBy: 'createdAt',
-        limit: 100,
+        limit: '100',
         ...(startingAfter ? { startingAfter } : {}),
       });
       expect(page.status).toBe(200);
