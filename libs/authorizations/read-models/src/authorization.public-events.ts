@@ -10,7 +10,8 @@ import { authorizationsProjection } from './authorizations.projection';
  * rejected), plus what the occurrence moved. `confirmed` / `rejected` at the decision (the onboarding
  * flow's `cardAuthorization.approved` names the same occurrence and is not sent twice), `cleared` per
  * clearing, `reversed` per reversal, `expired` when the hold lapsed. A force post announces itself by its
- * `cleared`. The wallet's own `balance.updated` follows each of them.
+ * `cleared`. The wallet's own `balance.updated` follows each of them; a rejection moves nothing on the wallet,
+ * so its `balance.updated` (the wallet as it stood at the decline) is produced here, right after it.
  */
 export const authorizationPublicEvents: PublicEventMapper<AuthorizationView> = {
   topic: AUTHORIZATIONS_TOPIC,
@@ -21,15 +22,20 @@ export const authorizationPublicEvents: PublicEventMapper<AuthorizationView> = {
     const base = { eventTargetId: snapshot.id, userId: snapshot.userId };
     switch (event.type) {
       case 'AuthorizationDecided':
-        return [
-          {
-            ...base,
-            eventName:
-              event.data.decision === 'rejected'
-                ? 'cardAuthorization.rejected'
-                : 'cardAuthorization.confirmed',
-          },
-        ];
+        if (event.data.decision === 'rejected') {
+          // A decline moves no money, so the wallet emits nothing: the promised `balance.updated` follows
+          // from here, with the wallet as it stood at the decline.
+          return [
+            { ...base, eventName: 'cardAuthorization.rejected' },
+            {
+              eventName: 'balance.updated',
+              eventTargetId: snapshot.walletId,
+              userId: snapshot.userId,
+              snapshotOf: snapshot.walletId,
+            },
+          ];
+        }
+        return [{ ...base, eventName: 'cardAuthorization.confirmed' }];
       case 'AuthorizationCleared':
         return [
           {
