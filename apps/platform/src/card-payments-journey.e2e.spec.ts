@@ -61,7 +61,15 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
     receiver.deliveries
       .filter((d) => d.body.userId === userId)
       .map((d: ReceivedRequest) => new Webhook(secret).verify(d.rawBody, d.headers as Record<string, string>))
-      .map((body) => body as { eventName: string; eventTargetId: string; data: Record<string, unknown> });
+      .map(
+        (body) =>
+          body as {
+            eventId: string;
+            eventName: string;
+            eventTargetId: string;
+            data: Record<string, unknown>;
+          },
+      );
 
   it('funds, issues, authorizes, clears, reverses and refunds, delivering each Event signed with its fields', async () => {
     // Steps 2-3 (user, KYC, wallet), then 4: fund the wallet on-chain.
@@ -180,10 +188,28 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
     expect(authorizationEvents[7].data).toMatchObject({ type: 'refund', amount: 5, status: 'cleared' });
 
     // Each card authorization Event is followed (not necessarily at once) by the wallet's balance.updated.
-    for (const event of authorizationEvents.filter((e) => e.eventName !== 'cardAuthorization.rejected')) {
+    for (const event of authorizationEvents) {
       const after = names.slice(events.indexOf(event) + 1);
       expect([event.eventName, after.includes('balance.updated')]).toEqual([event.eventName, true]);
     }
+    // A decline moves nothing, and still its balance.updated comes right after it: the wallet as it stood
+    // then (75 available of 100, the first payment held), in the webhooks and in GET /v1/events.
+    const afterDecline = events[events.indexOf(rejected) + 1];
+    expect(afterDecline).toMatchObject({
+      eventName: 'balance.updated',
+      eventTargetId: holder.walletId,
+      userId: holder.userId,
+      data: expect.objectContaining({ id: holder.walletId, balance: 100, availableBalance: 75 }),
+    });
+    const listedEvents = (
+      await get('/v1/events', { userId: holder.userId, sortBy: 'createdAt', limit: '100' })
+    ).body.items as { eventId: string; eventName: string; data: Record<string, unknown> }[];
+    const listedDecline = listedEvents.findIndex((e) => e.eventId === rejected.eventId);
+    expect(listedEvents[listedDecline + 1]).toMatchObject({
+      eventId: afterDecline.eventId,
+      eventName: 'balance.updated',
+      data: afterDecline.data,
+    });
     const lastBalance = events.filter((e) => e.eventName === 'balance.updated').pop();
     expect(lastBalance).toMatchObject({
       eventTargetId: holder.walletId,

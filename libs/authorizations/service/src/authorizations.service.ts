@@ -379,10 +379,12 @@ export class AuthorizationsService implements AuthorizationsApi {
         facts.availableBalance = await this.availableBalance(environment, card, outcome.hold.amount);
       } else placed = hold;
     }
+    // Recorded after the hold: its time too, so the user's Events list in the log's order (webhooks send so).
+    const recordedAt = { ...context, occurredAt: this.clock.now().toISOString() };
     return this.run(
       environment,
       authorizationId,
-      context,
+      recordedAt,
       { type: 'DecideAuthorization', data: { ...parties, networkKey: request.networkKey, facts } },
       { placed, expectNew },
     );

@@ -54,6 +54,16 @@ const things: PublicEventMapper = {
   },
 };
 
+/** Notes about a thing: `Noted` changes no thing, and is followed by `thing.state` with the thing as it stands. */
+const notes: PublicEventMapper = {
+  topic: 'nte',
+  snapshot: { name: 'notes', collection: 'notes', topics: ['nte'], evolve: () => null },
+  toPublicEvents(event) {
+    const thing = event.data.thing as string;
+    return [{ eventName: name('thing.state'), eventTargetId: thing, userId: 'usr-1', snapshotOf: thing }];
+  },
+};
+
 /** The log, as the event store serves a stream's earlier events; counts the reads. */
 class Log implements StreamHistory {
   readonly events: ProjectedEvent[] = [];
@@ -203,6 +213,52 @@ describe('public Event recorder: one document per Event', () => {
       await findRecordedEvents(store, { ...platformRename.metadata, position: platformRename.position }),
     ).toEqual([]);
     expect((await eventsOf(renamed))[0].data).toMatchObject({ name: 'second', touches: 1 });
+  });
+
+  it('lists the Events of one occurrence in the order its mapper gave them, after those of the one before', async () => {
+    const recorder = new PublicEventRecorder([things]);
+    const opened = log.append('thg-a', 'Opened', { name: 'first' });
+    const splits = [1, 2, 3, 4].map(() => log.append('thg-a', 'Split'));
+    const renamed = log.append('thg-a', 'Renamed', { name: 'second' });
+    await recorder.record(store, [opened, ...splits, renamed], log);
+    // All in one millisecond: the list order is the log's, and within one occurrence the mapper's.
+    const listed = await store.find<EventRecord>(EVENT_RECORDS, {
+      filter: { distributorId: 'dis-1' },
+      sort: { field: 'createdAt', direction: 'asc' },
+      page: 0,
+      limit: 100,
+    });
+    expect(listed.items.map((r) => `${r.eventName}${r.data.part ? `:${r.data.part}` : ''}`)).toEqual([
+      'thing.opened',
+      ...splits.flatMap(() => ['thing.split:b', 'thing.split:a', 'thing.split:c']),
+      'thing.renamed',
+    ]);
+    for (const split of splits)
+      expect((await eventsOf(split)).map((r) => r.data.part)).toEqual(['b', 'a', 'c']);
+  });
+
+  it("gives an Event another entity's snapshot as it stood at the occurrence's log position (snapshotOf)", async () => {
+    const opened = log.append('thg-a', 'Opened', { name: 'first' });
+    const touched = log.append('thg-a', 'Touched');
+    const noted = log.append('nte-1', 'Noted', { thing: 'thg-a' });
+    const renamed = log.append('thg-a', 'Renamed', { name: 'second' });
+    const statesOf = async () =>
+      (await store.all<EventRecord>(EVENT_RECORDS))
+        .filter((r) => r.eventName === name('thing.state'))
+        .map((r) => ({ target: r.eventTargetId, name: r.data.name, touches: r.data.touches }));
+    // In log order, the thing held in memory.
+    await new PublicEventRecorder([things, notes]).record(store, [opened, touched, noted, renamed], log);
+    expect(await statesOf()).toEqual([{ target: 'thg-a', name: 'first', touches: 1 }]);
+    // Alone (a rebuild of the notes, a restart): the thing folded from its stream up to the note, not after.
+    db.prepare('DELETE FROM read_models').run();
+    await new PublicEventRecorder([things, notes]).record(store, [noted], log);
+    expect(await statesOf()).toEqual([{ target: 'thg-a', name: 'first', touches: 1 }]);
+    // The thing already recorded past the note (another topic read ahead): still as it was at the note.
+    db.prepare('DELETE FROM read_models').run();
+    const ahead = new PublicEventRecorder([things, notes]);
+    await ahead.record(store, [opened, touched, renamed], log);
+    await ahead.record(store, [noted], log);
+    expect(await statesOf()).toEqual([{ target: 'thg-a', name: 'first', touches: 1 }]);
   });
 
   it('serves Events recorded in the old layout (no origin, an index document per domain event)', async () => {

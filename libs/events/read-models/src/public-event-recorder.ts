@@ -22,6 +22,8 @@ export interface StreamHistory {
 interface Snapshot {
   doc: ReadDocument | null;
   revision: number;
+  /** The log position of the event of `revision` (-1: not known, or before any). */
+  position: number;
 }
 
 /** Entities whose snapshot stays in memory, per store; an entity beyond is folded again from its stream. */
@@ -77,28 +79,37 @@ export class PublicEventRecorder {
         snapshot = await this.fold(mapper, history, event.streamId, snapshot, event.revision);
       }
       const doc = mapper.snapshot.evolve(snapshot?.doc ?? null, event);
-      advanced.set(event.streamId, { doc, revision: event.revision });
+      advanced.set(event.streamId, { doc, revision: event.revision, position: event.position });
       // An Event no distributor owns is read by no one and delivered to no one: the snapshot advances, no
       // record is written.
       const distributorId = event.metadata.distributorId;
       if (!distributorId) continue;
       const entity = doc ? withoutTenant(doc) : {};
-      mapper.toPublicEvents(event, doc).forEach((draft, index) => {
+      const drafts = mapper.toPublicEvents(event, doc);
+      const bodies: Record<string, unknown>[] = [];
+      for (const draft of drafts) {
+        const other = draft.snapshotOf
+          ? await this.snapshotAt(draft.snapshotOf, event, [advanced, held], history)
+          : null;
+        bodies.push(other ? withoutTenant(other) : entity);
+      }
+      drafts.forEach((draft, index) => {
         const id =
           draft.idKey === undefined
             ? deterministicUuid(event.metadata.eventId, draft.eventName)
             : deterministicUuid(event.metadata.eventId, draft.eventName, draft.idKey);
+        const listPosition = listPositionOf(event.position, index);
         records.push({
           id,
           version: event.position,
-          positions: { created: event.position, updated: event.position },
+          positions: { created: listPosition, updated: listPosition },
           doc: {
             id,
             eventId: id,
             eventName: draft.eventName,
             eventTargetId: draft.eventTargetId,
             ...(draft.userId ? { userId: draft.userId } : {}),
-            data: { ...entity, ...draft.fields },
+            data: { ...bodies[index], ...draft.fields },
             distributorId,
             createdAt: event.metadata.occurredAt,
             updatedAt: event.metadata.occurredAt,
@@ -120,6 +131,32 @@ export class PublicEventRecorder {
     }
   }
 
+  /**
+   * Another entity (`streamId`) as it stood at `at`'s log position: its events before that position folded
+   * onto what is held (when held before that position), read from its stream. Read-only: what is held moves
+   * only with the entity's own events.
+   */
+  private async snapshotAt(
+    streamId: string,
+    at: ProjectedEvent,
+    [advanced, held]: Map<string, Snapshot>[],
+    history: StreamHistory,
+  ): Promise<ReadDocument | null> {
+    const mapper = this.mappers.get(categoryOf(streamId));
+    if (!mapper) return null;
+    const known = advanced.get(streamId) ?? held.get(streamId);
+    const start = known && known.position < at.position ? known : { doc: null, revision: -1, position: -1 };
+    let doc = start.doc;
+    for (let from = start.revision + 1; ; from += OTHER_ENTITY_PAGE) {
+      const events = await history.readStream(streamId, { fromRevision: from, maxCount: OTHER_ENTITY_PAGE });
+      for (const event of events) {
+        if (event.position >= at.position) return doc;
+        doc = mapper.snapshot.evolve(doc, event);
+      }
+      if (events.length < OTHER_ENTITY_PAGE) return doc;
+    }
+  }
+
   private heldFor(readStore: ReadStore): Map<string, Snapshot> {
     let held = this.held.get(readStore);
     if (!held) this.held.set(readStore, (held = new Map()));
@@ -134,14 +171,19 @@ export class PublicEventRecorder {
     from: Snapshot | undefined,
     revision: number,
   ): Promise<Snapshot> {
-    const start = from && from.revision < revision ? from : { doc: null, revision: -1 };
+    const start = from && from.revision < revision ? from : { doc: null, revision: -1, position: -1 };
     const earlier = await history.readStream(streamId, {
       fromRevision: start.revision + 1,
       maxCount: revision - start.revision - 1,
     });
     let doc = start.doc;
-    for (const event of earlier) if (event.revision < revision) doc = mapper.snapshot.evolve(doc, event);
-    return { doc, revision: revision - 1 };
+    let position = start.position;
+    for (const event of earlier)
+      if (event.revision < revision) {
+        doc = mapper.snapshot.evolve(doc, event);
+        position = event.position;
+      }
+    return { doc, revision: revision - 1, position };
   }
 
   /**
@@ -181,6 +223,20 @@ export class PublicEventRecorder {
 }
 
 const REDACTION_PAGE = 100;
+/** Events read per page when folding another entity for an Event's body (`snapshotOf`). */
+const OTHER_ENTITY_PAGE = 256;
+/**
+ * Slots per domain event in an Event's list position (the log position the list sorts its ties by): the
+ * Events of one domain event share its time and log position, and are listed in the order its mapper gave
+ * them (`balance.updated` after the `cardAuthorization.rejected` it follows), not by their ids. The webhook
+ * dispatcher sends them in the same order (its `SEQUENCE_SLOTS`). Beyond 16 Events (a settlement batch's
+ * many wallets) the rest share the last slot and go by id.
+ */
+const ORIGIN_SLOTS = 16;
+
+function listPositionOf(position: number, index: number): number {
+  return position * ORIGIN_SLOTS + Math.min(index, ORIGIN_SLOTS - 1);
+}
 /** Events read per look-up of one domain event's Events (a settlement batch may have many). */
 const LOOKUP_PAGE = 32;
 
@@ -199,22 +255,10 @@ export async function findRecordedEvents(
   readStore: ReadStore,
   domainEvent: DomainEventRef,
 ): Promise<EventRecord[]> {
-  const { position, occurredAt } = domainEvent;
-  const found: EventRecord[] = [];
-  let after = '';
-  for (;;) {
-    const page = await readStore.find<EventRecord>(EVENT_RECORDS, {
-      filter: { distributorId: domainEvent.distributorId ?? '' },
-      sort: { field: 'createdAt', direction: 'asc' },
-      page: 0,
-      limit: LOOKUP_PAGE,
-      cursor: { side: 'after', key: { value: occurredAt, position, id: after } },
-    });
-    const ours = page.items.filter((r) => r.createdAt === occurredAt && r.origin?.position === position);
-    found.push(...ours);
-    if (!page.hasMore || ours.length < page.items.length) break;
-    after = ours[ours.length - 1].id;
-  }
+  const { position } = domainEvent;
+  // Listed at their slots of the domain event's position; Events recorded before the slots, at the position.
+  const found = await recordedAt(readStore, domainEvent, listPositionOf(position, 0));
+  if (!found.length && position !== 0) found.push(...(await recordedAt(readStore, domainEvent, position)));
   if (found.length) return found.sort((a, b) => (a.origin?.index ?? 0) - (b.origin?.index ?? 0));
   const legacy = await readStore.get<{
     id: string;
@@ -228,4 +272,31 @@ export async function findRecordedEvents(
     if (record) records.push(record);
   }
   return records;
+}
+
+/** The Events of a domain event listed from `listPosition` on, under its time (those of others stop the scan). */
+async function recordedAt(
+  readStore: ReadStore,
+  domainEvent: DomainEventRef,
+  listPosition: number,
+): Promise<EventRecord[]> {
+  const { position, occurredAt } = domainEvent;
+  const found: EventRecord[] = [];
+  let after = '';
+  let from = listPosition;
+  for (;;) {
+    const page = await readStore.find<EventRecord>(EVENT_RECORDS, {
+      filter: { distributorId: domainEvent.distributorId ?? '' },
+      sort: { field: 'createdAt', direction: 'asc' },
+      page: 0,
+      limit: LOOKUP_PAGE,
+      cursor: { side: 'after', key: { value: occurredAt, position: from, id: after } },
+    });
+    const ours = page.items.filter((r) => r.createdAt === occurredAt && r.origin?.position === position);
+    found.push(...ours);
+    if (!page.hasMore || ours.length < page.items.length) return found;
+    const last = ours[ours.length - 1];
+    after = last.id;
+    from = listPositionOf(position, last.origin?.index ?? 0);
+  }
 }

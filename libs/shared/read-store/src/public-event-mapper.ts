@@ -15,6 +15,12 @@ export interface PublicEventDraft {
    * derived from the domain event and the name alone, as it always was.
    */
   idKey?: string;
+  /**
+   * Another entity's stream (of a topic the recorder maps) whose snapshot is the Event's body instead of this
+   * event's entity: that entity as it stood at this domain event's log position. A `balance.updated` after a
+   * `cardAuthorization.rejected` carries the wallet, which the rejection did not change.
+   */
+  snapshotOf?: string;
 }
 
 /**
