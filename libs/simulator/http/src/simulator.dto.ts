@@ -17,6 +17,7 @@ import {
   AUTHORIZATION_STATUSES,
   AUTHORIZATION_TYPES,
   DECIDED_BY,
+  DECLINE_DETAILS,
   DECLINE_REASON_CODES,
 } from '@cip/authorizations/contract';
 import { IsSafeText, resourceIdPattern } from '@cip/gateway/http';
@@ -290,6 +291,11 @@ export class SimulatedAuthorizationRecord {
   @ApiProperty({ enum: AUTHORIZATION_DECISIONS }) decision: string;
   @ApiPropertyOptional({ enum: DECLINE_REASON_CODES, description: 'Rejected only' })
   declineReasonCode?: string;
+  @ApiPropertyOptional({
+    enum: DECLINE_DETAILS,
+    description: 'Rejected only: currency_not_supported when the program has no fx rate for the currency',
+  })
+  declineDetail?: string;
   @ApiProperty() merchantName: string;
   @ApiProperty() merchantMcc: string;
   @ApiProperty({ type: MerchantResponse }) merchant: MerchantResponse;
