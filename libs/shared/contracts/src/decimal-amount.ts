@@ -24,6 +24,8 @@ interface Decimal {
 }
 
 function readDecimal(text: string): Decimal | null {
+  // Callers pass what a body held; a null or an object is not a number, not a crash.
+  if (typeof text !== 'string') return null;
   const match = LITERAL.exec(text.trim());
   if (!match) return null;
   const [, sign, whole, fraction = '', exponent = '0'] = match;

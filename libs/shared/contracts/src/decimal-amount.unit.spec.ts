@@ -47,6 +47,7 @@ describe('amounts judged and converted on their decimal text', () => {
     expect(decimalToMinorUnits('1e999999999', 2)).toEqual({ ok: false, reason: 'too_large' });
     expect(decimalToMinorUnits('1e-999999999', 2)).toEqual({ ok: false, reason: 'excess_decimals' });
     expect(significantDecimals('nope')).toBeNull();
+    expect(decimalToMinorUnits(null as unknown as string, 2)).toEqual({ ok: false, reason: 'not_a_number' });
   });
 
   it('reads a double by its shortest text, exponent forms included', () => {

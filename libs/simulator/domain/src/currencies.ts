@@ -62,7 +62,7 @@ const MAX_NETWORK_MINOR = 999_999_999_999n;
 export function toMinorUnits(amount: number | string, currency: string): number | null {
   const exponent = currencyExponent(currency);
   if (exponent === null) return null;
-  if (typeof amount === 'number' && !Number.isFinite(amount)) return null;
+  if (typeof amount === 'number' ? !Number.isFinite(amount) : typeof amount !== 'string') return null;
   const text = typeof amount === 'number' ? decimalTextOf(amount) : amount;
   const minor = decimalToMinorUnits(text, exponent);
   if (!minor.ok || minor.minor < 1n || minor.minor > MAX_NETWORK_MINOR) return null;

@@ -40,6 +40,8 @@ describe('the simulated acquirers currencies', () => {
     expect(toMinorUnits(0, 'USD')).toBeNull();
     expect(toMinorUnits(-1, 'USD')).toBeNull();
     expect(toMinorUnits(Number.NaN, 'USD')).toBeNull();
+    // What an optional body field may hold when the DTO let it through (`merchantAmount: null`).
+    expect(toMinorUnits(null as unknown as number, 'USD')).toBeNull();
     expect(toMinorUnits(9_999_999_999.99, 'USD')).toBe(999_999_999_999);
     expect(toMinorUnits(10_000_000_000, 'USD')).toBeNull();
   });
