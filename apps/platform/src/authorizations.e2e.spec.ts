@@ -265,25 +265,38 @@ describe('card authorizations over the ISO 8583 link', () => {
   const wrongCvv2 = (card: Card) => String((Number(card.cvv2) + 1) % 1000).padStart(3, '0');
 
   it.each([
-    ['funds', '51', 'insufficientFund', () => ({}), 20_000],
-    ['a blocked MCC group (quasi cash)', '57', 'failedControl', () => ({ mcc: '6051' }), 1000],
-    ['a wrong CVV2', 'N7', 'other', (card: Card) => ({ cvv2: wrongCvv2(card) }), 1000],
-    ['a wrong PIN (none set)', '55', 'other', () => ({ pin: '1234' }), 1000],
-    ['a currency the program has no rate for', '05', 'other', () => ({ currency: '764' }), 1000],
+    ['funds', '51', 'insufficientFund', () => ({}), 20_000, undefined],
+    ['a blocked MCC group (quasi cash)', '57', 'failedControl', () => ({ mcc: '6051' }), 1000, undefined],
+    ['a wrong CVV2', 'N7', 'other', (card: Card) => ({ cvv2: wrongCvv2(card) }), 1000, undefined],
+    ['a wrong PIN (none set)', '55', 'other', () => ({ pin: '1234' }), 1000, undefined],
+    // THB: ISO 4217, without a rate in the sandbox's defaults; the distributor tells it by declineDetail.
+    [
+      'a currency the program has no rate for',
+      '05',
+      'other',
+      () => ({ currency: '764' }),
+      1000,
+      'currency_not_supported',
+    ],
   ] as const)(
     'declines for %s: %s, rejected with %s, nothing held',
-    async (_, code, reason, options, cents) => {
+    async (_, code, reason, options, cents, declineDetail) => {
       const card = await fundedCard(100);
       expect((await send(authorization(card, cents, options(card)))).code).toBe(code);
       const [rejected] = await authorizationsOf(card.cardId);
       expect(rejected).toMatchObject({ status: 'rejected', decision: 'rejected', declineReasonCode: reason });
+      expect(rejected.declineDetail).toBe(declineDetail);
       expect(await walletOf(card.walletId)).toMatchObject({ balance: 100, availableBalance: 100 });
       const events = (
         await get('/v1/events', { userId: card.userId, eventName: 'cardAuthorization.rejected' })
       ).body.items;
       expect(events).toEqual([
         expect.objectContaining({
-          data: expect.objectContaining({ declineReasonCode: reason, cardId: card.cardId }),
+          data: expect.objectContaining({
+            declineReasonCode: reason,
+            cardId: card.cardId,
+            ...(declineDetail ? { declineDetail } : {}),
+          }),
         }),
       ]);
     },

@@ -2,6 +2,7 @@ import type {
   AuthorizationDecision,
   AuthorizationStatus,
   AuthorizationType,
+  DeclineDetail,
   DeclineReasonCode,
   Fee,
   Merchant,
@@ -27,6 +28,8 @@ export interface AuthorizationView {
   decision: AuthorizationDecision;
   /** Rejected only. */
   declineReasonCode?: DeclineReasonCode;
+  /** Rejected only, when the reason has a finer cause a distributor can act on (`currency_not_supported`). */
+  declineDetail?: DeclineDetail;
   merchantName: string;
   merchantMcc: string;
   merchant: Merchant;

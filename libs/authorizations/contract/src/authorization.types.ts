@@ -33,6 +33,14 @@ export type AuthorizationDecision = (typeof AUTHORIZATION_DECISIONS)[number];
 export const DECLINE_REASON_CODES = ['insufficientFund', 'failedControl', 'notActive', 'other'] as const;
 export type DeclineReasonCode = (typeof DECLINE_REASON_CODES)[number];
 
+/**
+ * What a distributor can tell apart within a decline reason (API-DECISIONS "Authorizations"), beside the
+ * spec's `declineReasonCode`, which keeps its four values: `currency_not_supported` is a decline `other`
+ * because the merchant currency is not ISO 4217's or the program has no fx rate for it.
+ */
+export const DECLINE_DETAILS = ['currency_not_supported'] as const;
+export type DeclineDetail = (typeof DECLINE_DETAILS)[number];
+
 /** A refund is an authorization of `type: "refund"` (a credit to the wallet). */
 export const AUTHORIZATION_TYPES = ['payment', 'refund'] as const;
 export type AuthorizationType = (typeof AUTHORIZATION_TYPES)[number];

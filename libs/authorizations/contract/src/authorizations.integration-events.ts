@@ -2,6 +2,7 @@ import { IntegrationEvent, integrationEvent } from '@cip/shared/contracts';
 import type {
   AuthorizationDecision,
   AuthorizationType,
+  DeclineDetail,
   DeclineReasonCode,
   Fee,
   Merchant,
@@ -28,6 +29,8 @@ export type AuthorizationDecidedEvent = IntegrationEvent<
     type: AuthorizationType;
     decision: AuthorizationDecision;
     declineReasonCode?: DeclineReasonCode;
+    /** A decline's finer cause (`currency_not_supported`). */
+    declineDetail?: DeclineDetail;
     merchant: Merchant;
     amount: number;
     merchantAmount: string;

@@ -1,4 +1,4 @@
-import type { ProgramAuthorization, ProgramRules } from '@cip/shared/contracts';
+import { isIso4217Code, type ProgramAuthorization, type ProgramRules } from '@cip/shared/contracts';
 import { MAX_MINOR_UNITS } from '@cip/wallets/contract';
 // ox's address module, not viem's index: a contract every service loads (see shared/runtime config).
 import * as Address from 'ox/Address';
@@ -13,13 +13,48 @@ export const HOLD_EXPIRY_DAYS_RANGE = { min: 1, max: 30 } as const;
 export const FX_RATE_PATTERN = /^(\d{1,9})(?:\.(\d{1,12}))?$/;
 
 /**
+ * The sandbox's fixed test rates, USD per unit: one for every currency the simulated acquirers accept besides
+ * USD (`SIMULATED_CURRENCIES` of the simulator; a spec of the simulator checks that none is missing).
+ * Plausible round figures, not market rates: the platform has no rate feed, and a program that needs real
+ * rates sets them (`cli distributors configure --fx-rate EUR=1.0856`).
+ */
+export const SANDBOX_TEST_FX_RATES: Readonly<Record<string, string>> = Object.freeze({
+  AED: '0.2723',
+  AUD: '0.66',
+  BHD: '2.6525',
+  BRL: '0.18',
+  CAD: '0.73',
+  CHF: '1.13',
+  CNY: '0.138',
+  CZK: '0.043',
+  DKK: '0.145',
+  EUR: '1.08',
+  GBP: '1.27',
+  HKD: '0.128',
+  HUF: '0.0027',
+  INR: '0.012',
+  JPY: '0.0067',
+  KRW: '0.00074',
+  KWD: '3.25',
+  MXN: '0.055',
+  NOK: '0.092',
+  NZD: '0.6',
+  PLN: '0.25',
+  SEK: '0.095',
+  SGD: '0.74',
+  TRY: '0.03',
+  ZAR: '0.054',
+});
+
+/**
  * What a program without authorization settings gets (every distributor configured before they existed):
- * the sandbox's fixed test rates (USD per unit), a 2% fx fee, no ATM or authorization fee, clearings up to
- * 20% above the authorization (tips), holds kept 7 days (API-DECISIONS), no settlement address yet.
+ * the sandbox's fixed test rates (USD per unit, `SANDBOX_TEST_FX_RATES`), a 2% fx fee, no ATM or
+ * authorization fee, clearings up to 20% above the authorization (tips), holds kept 7 days (API-DECISIONS),
+ * no settlement address yet.
  */
 export const DEFAULT_PROGRAM_AUTHORIZATION: Readonly<ProgramAuthorization> = Object.freeze({
   fees: Object.freeze({ fx: 20_000, atm: 0, auth: 0 }),
-  fxRates: Object.freeze({ EUR: '1.08', GBP: '1.27', CHF: '1.13', CAD: '0.73', JPY: '0.0067' }),
+  fxRates: SANDBOX_TEST_FX_RATES,
   clearingTolerance: 200_000,
   holdExpiryDays: 7,
   settlementAddress: null,
@@ -28,12 +63,6 @@ export const DEFAULT_PROGRAM_AUTHORIZATION: Readonly<ProgramAuthorization> = Obj
 /** The authorization settings a program has now: its own, or the defaults. */
 export const programAuthorization = (program: Pick<ProgramRules, 'authorization'>): ProgramAuthorization =>
   program.authorization ?? DEFAULT_PROGRAM_AUTHORIZATION;
-
-// The ISO 4217 codes in use, from ICU (Node's Intl): a well-kept list, so an fx rate cannot be set for a
-// code that names no currency ("EUX") or a withdrawn one ("DEM").
-const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
-
-export const isIso4217Code = (code: string): boolean => /^[A-Z]{3}$/.test(code) && ISO_4217.has(code);
 
 const isWhole = (value: unknown, max: number): boolean =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= max;

@@ -8,6 +8,7 @@ import type {
 import type {
   AuthorizationDecision,
   AuthorizationType,
+  DeclineDetail,
   DeclineReasonCode,
   Fee,
   Merchant,
@@ -55,6 +56,8 @@ export type AuthorizationDecided = DomainEvent<
       type: AuthorizationType;
       decision: AuthorizationDecision;
       declineReasonCode?: DeclineReasonCode;
+      /** A decline's finer cause for the distributor (`currency_not_supported`); absent on older events. */
+      declineDetail?: DeclineDetail;
       /** Who decided (real-time decisioning); absent: the platform alone. */
       decidedBy?: DecidedBy;
       /** A partial approval (network response code 10): the minor units asked for; `amount` was approved. */

@@ -5,6 +5,7 @@ import {
   AUTHORIZATION_STATUSES,
   AUTHORIZATION_TYPES,
   DECIDED_BY,
+  DECLINE_DETAILS,
   DECLINE_REASON_CODES,
 } from '@cip/authorizations/contract';
 import { ListQueryDto, resourceIdPattern } from '@cip/gateway/http';
@@ -83,6 +84,15 @@ export class AuthorizationResponse {
       'spending control or MCC restriction; insufficientFund: funds; other: wrong CVV2/PIN and anything else',
   })
   declineReasonCode?: string;
+  @ApiPropertyOptional({
+    enum: DECLINE_DETAILS,
+    description:
+      "Rejected only, when the decline has a finer cause than declineReasonCode (which keeps the spec's four " +
+      'values). currency_not_supported: declined other because merchantCurrency is not an ISO 4217 currency ' +
+      'or the program has no fx rate for it (set one with the program settings). Also in the ' +
+      'cardAuthorization.rejected Event',
+  })
+  declineDetail?: string;
   @ApiProperty({ example: 'CORNER CAFE' }) merchantName: string;
   @ApiProperty({ example: '5812' }) merchantMcc: string;
   @ApiProperty({ type: MerchantResponse }) merchant: MerchantResponse;

@@ -23,6 +23,7 @@ function created(event: Decided, at: string): AuthorizationView {
     status: decided?.decision === 'rejected' ? 'rejected' : 'confirmed',
     decision: decided?.decision ?? 'confirmed',
     ...(decided?.declineReasonCode ? { declineReasonCode: decided.declineReasonCode } : {}),
+    ...(decided?.declineDetail ? { declineDetail: decided.declineDetail } : {}),
     merchantName: data.merchant.name,
     merchantMcc: data.merchant.mcc,
     merchant: data.merchant,

@@ -5,7 +5,6 @@ import {
   IsArray,
   IsIn,
   IsNotEmpty,
-  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -29,7 +28,14 @@ import {
   RESTRICTED_MCC_GROUPS,
   SPENDING_LIMIT_INTERVALS,
 } from '@cip/cards/domain';
-import { IsSafeText, ListQueryDto, resourceIdPattern, ShippingAddressDto } from '@cip/gateway/http';
+import {
+  IsSafeText,
+  ListQueryDto,
+  MONEY_DECIMALS_RULE,
+  MoneyAmount,
+  resourceIdPattern,
+  ShippingAddressDto,
+} from '@cip/gateway/http';
 import { DomainError, type ApiFieldError } from '@cip/shared/contracts';
 import { FIAT_DECIMALS, toMinorUnits } from '@cip/wallets/contract';
 
@@ -55,11 +61,12 @@ export class CardListQueryDto extends ListQueryDto {
 
 const MCC = { type: 'string', pattern: '^[0-9]{4}$', example: '7995' } as const;
 const LIMIT_AMOUNT =
-  'USD (1 USD settles 1 USDC), a JSON number with at most 2 decimals, above 0 and at most 1,000,000,000';
+  'USD (1 USD settles 1 USDC), a JSON number with at most 2 decimals, above 0 and at most 1,000,000,000. ' +
+  MONEY_DECIMALS_RULE;
 
 export class SpendingLimitDto {
   @ApiProperty({ example: 500, description: LIMIT_AMOUNT })
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a number' })
+  @MoneyAmount({ unit: 'USD', decimals: FIAT_DECIMALS })
   amount: number;
 
   @ApiProperty({

@@ -11,6 +11,7 @@ export * from './common/nested-object.decorator';
 export * from './common/person-name.decorator';
 export * from './common/resource-id.pipe';
 export * from './common/safe-text.decorator';
+export * from './common/money-amount.decorator';
 export * from './common/sandbox-only.guard';
 export { SystemController } from '@cip/shared/infrastructure';
 export * from './common/shipping-address.dto';
@@ -20,7 +21,7 @@ export * from './common/hosted-page';
 // body reading, the docs page and the OpenAPI 3.1 conversion.
 export { installRequestId } from './pipeline/request-id.hook';
 export { installAccessLog } from './pipeline/access-log.hook';
-export { installRequestBodies } from './pipeline/request-bodies';
+export { installRequestBodies, numberLiteral } from './pipeline/request-bodies';
 export { createNestFastifyApp, type NestFastifyAppOptions } from './nest-fastify-app';
 export { serveSwaggerDocs, type SwaggerDocsOptions } from './docs-page';
 export { toOpenApi31 } from './openapi/openapi-3-1';

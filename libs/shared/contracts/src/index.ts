@@ -10,3 +10,4 @@ export * from './upcasting';
 export * from './personal-data';
 export * from './program-authorization';
 export * from './iso-4217';
+export * from './decimal-amount';

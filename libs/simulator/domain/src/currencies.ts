@@ -1,61 +1,70 @@
-// ISO 4217 numeric codes and exponents of the currencies the simulated acquirers accept (DE-049 is numeric).
-// Hand-written: a short table of card currencies rather than a dependency for the whole list; a currency not
-// listed is refused with a validation error, never guessed.
-const CURRENCIES: Readonly<Record<string, { numeric: string; exponent: number }>> = {
-  AED: { numeric: '784', exponent: 2 },
-  AUD: { numeric: '036', exponent: 2 },
-  BHD: { numeric: '048', exponent: 3 },
-  BRL: { numeric: '986', exponent: 2 },
-  CAD: { numeric: '124', exponent: 2 },
-  CHF: { numeric: '756', exponent: 2 },
-  CNY: { numeric: '156', exponent: 2 },
-  CZK: { numeric: '203', exponent: 2 },
-  DKK: { numeric: '208', exponent: 2 },
-  EUR: { numeric: '978', exponent: 2 },
-  GBP: { numeric: '826', exponent: 2 },
-  HKD: { numeric: '344', exponent: 2 },
-  HUF: { numeric: '348', exponent: 2 },
-  INR: { numeric: '356', exponent: 2 },
-  JPY: { numeric: '392', exponent: 0 },
-  KRW: { numeric: '410', exponent: 0 },
-  KWD: { numeric: '414', exponent: 3 },
-  MXN: { numeric: '484', exponent: 2 },
-  NOK: { numeric: '578', exponent: 2 },
-  NZD: { numeric: '554', exponent: 2 },
-  PLN: { numeric: '985', exponent: 2 },
-  SEK: { numeric: '752', exponent: 2 },
-  SGD: { numeric: '702', exponent: 2 },
-  TRY: { numeric: '949', exponent: 2 },
-  USD: { numeric: '840', exponent: 2 },
-  ZAR: { numeric: '710', exponent: 2 },
-};
+import { decimalTextOf, decimalToMinorUnits, iso4217Alpha, iso4217Currency } from '@cip/shared/contracts';
 
-export const SIMULATED_CURRENCIES = Object.keys(CURRENCIES);
+// The currencies the simulated acquirers accept: a choice of card currencies (the sandbox's program has a
+// test rate for each, `DEFAULT_PROGRAM_AUTHORIZATION`), not a table: their numeric codes (DE-049) and minor
+// units come from the platform's one ISO 4217 table (`@cip/shared/contracts`). A currency not listed is
+// refused with a validation error, never guessed.
+export const SIMULATED_CURRENCIES: readonly string[] = Object.freeze([
+  'AED',
+  'AUD',
+  'BHD',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CNY',
+  'CZK',
+  'DKK',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'INR',
+  'JPY',
+  'KRW',
+  'KWD',
+  'MXN',
+  'NOK',
+  'NZD',
+  'PLN',
+  'SEK',
+  'SGD',
+  'TRY',
+  'USD',
+  'ZAR',
+]);
 
+const ACCEPTED = new Set(SIMULATED_CURRENCIES);
+
+/** The ISO 4217 numeric code of an accepted currency (`'EUR'` -> `'978'`), or null. */
 export function currencyNumeric(currency: string): string | null {
-  return CURRENCIES[currency]?.numeric ?? null;
+  return ACCEPTED.has(currency) ? (iso4217Currency(currency)?.numeric ?? null) : null;
 }
 
-/** The currency's ISO 4217 exponent (its minor unit's decimals), or null when it is not listed. */
+/** The currency's ISO 4217 exponent (its minor unit's decimals), or null when it is not accepted. */
 export function currencyExponent(currency: string): number | null {
-  return CURRENCIES[currency]?.exponent ?? null;
+  return ACCEPTED.has(currency) ? (iso4217Currency(currency)?.minorUnits ?? null) : null;
 }
 
+/** The alphabetic code of an accepted currency's numeric code, or null. */
 export function currencyAlpha(numeric: string): string | null {
-  for (const [alpha, info] of Object.entries(CURRENCIES)) if (info.numeric === numeric) return alpha;
-  return null;
+  const alpha = iso4217Alpha(numeric);
+  return alpha !== null && ACCEPTED.has(alpha) ? alpha : null;
 }
+
+/** DE-004 is n12: the most minor units an amount can carry on the network. */
+const MAX_NETWORK_MINOR = 999_999_999_999n;
 
 /**
  * A decimal amount in currency units as an integer of its minor units (DE-004), or null when the currency is
- * unknown, the amount is not positive, has more decimals than the currency or does not fit n12.
+ * not accepted, the amount is not positive, has more decimals than the currency or does not fit n12. Exact:
+ * from the amount's decimal text (the JSON literal when the caller has it), never `Math.round(x * 10^n)`.
  */
-export function toMinorUnits(amount: number, currency: string): number | null {
-  const info = CURRENCIES[currency];
-  if (!info || !Number.isFinite(amount) || amount <= 0) return null;
-  const scaled = amount * 10 ** info.exponent;
-  const minor = Math.round(scaled);
-  if (Math.abs(scaled - minor) > 1e-6 * Math.max(1, minor) || minor < 1 || minor > 999_999_999_999)
-    return null;
-  return minor;
+export function toMinorUnits(amount: number | string, currency: string): number | null {
+  const exponent = currencyExponent(currency);
+  if (exponent === null) return null;
+  if (typeof amount === 'number' ? !Number.isFinite(amount) : typeof amount !== 'string') return null;
+  const text = typeof amount === 'number' ? decimalTextOf(amount) : amount;
+  const minor = decimalToMinorUnits(text, exponent);
+  if (!minor.ok || minor.minor < 1n || minor.minor > MAX_NETWORK_MINOR) return null;
+  return Number(minor.minor);
 }

@@ -17,17 +17,18 @@ import {
   AUTHORIZATION_STATUSES,
   AUTHORIZATION_TYPES,
   DECIDED_BY,
+  DECLINE_DETAILS,
   DECLINE_REASON_CODES,
 } from '@cip/authorizations/contract';
-import { IsSafeText, resourceIdPattern } from '@cip/gateway/http';
+import { IsSafeText, MONEY_DECIMALS_RULE, MoneyAmount, resourceIdPattern } from '@cip/gateway/http';
 import { SIMULATED_ENTRY_MODES } from '@cip/simulator/contract';
 import { SIMULATED_CURRENCIES } from '@cip/simulator/domain';
 
 const CARD_ID = resourceIdPattern('crd');
 const AUTHORIZATION_ID = resourceIdPattern('aut');
 const AMOUNT_DESCRIPTION =
-  'In units of `currency`, a positive JSON number with at most its ISO 4217 decimals (2 for USD, 0 for JPY); ' +
-  'otherwise 400 validation_error';
+  'In units of `currency`, a positive JSON number with at most its ISO 4217 decimals (2 for USD, 0 for JPY, 3 ' +
+  `for KWD); otherwise 400 validation_error. ${MONEY_DECIMALS_RULE}`;
 const CURRENCY_DESCRIPTION = `ISO 4217 code of the merchant's currency; USD when absent. One of ${SIMULATED_CURRENCIES.join(', ')}`;
 
 export class SimulatedMerchantDto {
@@ -75,7 +76,7 @@ class AmountAndMerchantDto {
   cardId: string;
 
   @ApiProperty({ example: 12.5, description: AMOUNT_DESCRIPTION })
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a number' })
+  @MoneyAmount({ currencyField: 'currency', defaultCurrency: 'USD' })
   amount: number;
 
   @ApiPropertyOptional({ example: 'EUR', enum: SIMULATED_CURRENCIES, description: CURRENCY_DESCRIPTION })
@@ -290,6 +291,11 @@ export class SimulatedAuthorizationRecord {
   @ApiProperty({ enum: AUTHORIZATION_DECISIONS }) decision: string;
   @ApiPropertyOptional({ enum: DECLINE_REASON_CODES, description: 'Rejected only' })
   declineReasonCode?: string;
+  @ApiPropertyOptional({
+    enum: DECLINE_DETAILS,
+    description: 'Rejected only: currency_not_supported when the program has no fx rate for the currency',
+  })
+  declineDetail?: string;
   @ApiProperty() merchantName: string;
   @ApiProperty() merchantMcc: string;
   @ApiProperty({ type: MerchantResponse }) merchant: MerchantResponse;

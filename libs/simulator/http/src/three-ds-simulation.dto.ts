@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsSafeText, resourceIdPattern } from '@cip/gateway/http';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsSafeText, MONEY_DECIMALS_RULE, MoneyAmount, resourceIdPattern } from '@cip/gateway/http';
 import { SIMULATED_CURRENCIES } from '@cip/simulator/domain';
 
 export class SimulateThreeDsDto {
@@ -23,11 +23,11 @@ export class SimulateThreeDsDto {
   @ApiPropertyOptional({
     example: 42.5,
     description:
-      'In units of merchantCurrency, a positive JSON number with at most its ISO 4217 decimals. Absent: a card ' +
+      `In units of merchantCurrency, a positive JSON number with at most its ISO 4217 decimals. ${MONEY_DECIMALS_RULE}. Absent: a card ` +
       'verification (EMV message category 02: no amount, merchantAmount and merchantCurrency null in the Event)',
   })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'merchantAmount must be a number' })
+  @MoneyAmount({ currencyField: 'merchantCurrency', defaultCurrency: 'USD' })
   merchantAmount?: number;
 
   @ApiPropertyOptional({

@@ -1,13 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsSafeText, ListQueryDto, resourceIdPattern } from '@cip/gateway/http';
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from '@cip/wallets/contract';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  IsSafeText,
+  ListQueryDto,
+  MONEY_DECIMALS_RULE,
+  MoneyAmount,
+  resourceIdPattern,
+} from '@cip/gateway/http';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES, USDC_DECIMALS } from '@cip/wallets/contract';
 
 const USER_ID = resourceIdPattern('usr');
 const WALLET_ID = resourceIdPattern('wlt');
 const AMOUNT_DESCRIPTION =
   'USDC, a JSON number with at most 6 decimals (more decimals: 400 validation_error), at most 1,000,000,000 ' +
-  '(more: 422 amount_too_large)';
+  `(more: 422 amount_too_large). ${MONEY_DECIMALS_RULE}`;
 
 export class WalletListQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'usr-2b1f7a2e-6a3c-4f0e-9d55-0c6b1f1d2a10' })
@@ -40,7 +46,7 @@ export class TransactionListQueryDto extends ListQueryDto {
 
 export class WithdrawalDto {
   @ApiProperty({ example: 25.5, description: AMOUNT_DESCRIPTION })
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a number' })
+  @MoneyAmount({ unit: 'USDC', decimals: USDC_DECIMALS })
   amount: number;
 
   @ApiProperty({
@@ -60,7 +66,7 @@ export class SimulateDepositDto {
   walletId: string;
 
   @ApiProperty({ example: 100, description: AMOUNT_DESCRIPTION })
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a number' })
+  @MoneyAmount({ unit: 'USDC', decimals: USDC_DECIMALS })
   amount: number;
 }
 

@@ -1,7 +1,7 @@
 import type { CardBlock, CardStatus, CardVerificationMethod } from '@cip/cards/contract';
 import { DomainError } from '@cip/shared/contracts';
 import type { UserStatus } from '@cip/users/contract';
-import type { AuthorizationDecision, DeclineReasonCode, Fee } from '../authorization.types';
+import type { AuthorizationDecision, DeclineDetail, DeclineReasonCode, Fee } from '../authorization.types';
 import type { DecidedBy } from '@cip/authorizations/contract';
 import type { DistributorVerdict } from '../decisioning/distributor-answer';
 import { partialCharge } from '../decisioning/partial-approval';
@@ -15,7 +15,8 @@ import type { AuthorizationProgram } from './authorization-program';
 //   1. card status (inactive, frozen, revoked, blocked, past its expiry month) or user status -> notActive
 //   2. the PIN or CVV2 check against the vault (the cards context counts failures to card.blocked) -> other;
 //      a 3-D Secure authentication value that does not verify -> other
-//   3. the merchant currency without a program rate, an amount beyond the platform's bound -> other
+//   3. the merchant currency without a program rate, an amount beyond the platform's bound -> other (the
+//      currency with `declineDetail: currency_not_supported`, so a distributor tells it from other declines)
 //   4. spending controls and MCC groups (evaluateControls of the cards context) -> failedControl
 //   5. the available balance against the amount and its fees -> insufficientFund
 //   6. otherwise confirmed, with a hold of the amount and its fees on the wallet.
@@ -78,6 +79,8 @@ export interface HoldToPlace {
 export interface AuthorizationOutcome {
   decision: AuthorizationDecision;
   declineReasonCode?: DeclineReasonCode;
+  /** A decline's finer cause for the distributor (the view and the `cardAuthorization.rejected` Event). */
+  declineDetail?: DeclineDetail;
   /** Why it was declined, for operators and logs (no card data); never sent to the network. */
   detail?: string;
   /** Minor units of the wallet (0 when the payment could not be priced). */
@@ -128,9 +131,14 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
     fxRate: null,
   };
   const amounts = priced.ok ? (({ ok: _ok, ...rest }) => rest)(priced) : unpriced;
-  const reject = (declineReasonCode: DeclineReasonCode, detail: string): AuthorizationOutcome => ({
+  const reject = (
+    declineReasonCode: DeclineReasonCode,
+    detail: string,
+    declineDetail?: DeclineDetail,
+  ): AuthorizationOutcome => ({
     decision: 'rejected',
     declineReasonCode,
+    ...(declineDetail ? { declineDetail } : {}),
     detail,
     ...amounts,
     hold: null,
@@ -144,7 +152,7 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
   if (facts.threeDs && !facts.threeDs.verified) {
     return reject('other', `${AUTHENTICATION_NOT_VERIFIED}: ${facts.threeDs.reason ?? 'unknown'}`);
   }
-  if (!priced.ok) return reject('other', priced.detail);
+  if (!priced.ok) return reject('other', priced.detail, priced.declineDetail);
   if (!facts.controls.ok) return reject('failedControl', facts.controls.detail);
 
   // The distributor's real-time decision (issue 12, decisioning/). Its decline is the distributor's own
@@ -161,7 +169,7 @@ export function decideAuthorization(facts: AuthorizationFacts): AuthorizationOut
     return { ...declined, decidedBy: verdict.decidedBy };
   }
   const charged = partial ? priceAuthorization(partial, program, { authFee: true }) : priced;
-  if (!charged.ok) return reject('other', charged.detail);
+  if (!charged.ok) return reject('other', charged.detail, charged.declineDetail);
   const decidedBy = verdict ? { decidedBy: verdict.decidedBy } : {};
   const { ok: _charged, ...chargedAmounts } = charged;
   const approved = partial ? { ...chargedAmounts, requestedAmount: priced.amount } : amounts;

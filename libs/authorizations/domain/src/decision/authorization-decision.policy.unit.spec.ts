@@ -96,11 +96,14 @@ describe('declining, in the order of the issue', () => {
   );
 
   it('declines a wrong CVV2 or PIN as other', () => {
-    expect(decideAuthorization(facts({ verification: { method: 'cvv2', ok: false } }))).toMatchObject({
+    const wrongCvv2 = decideAuthorization(facts({ verification: { method: 'cvv2', ok: false } }));
+    expect(wrongCvv2).toMatchObject({
       decision: 'rejected',
       declineReasonCode: 'other',
       detail: 'wrong CVV2',
     });
+    // Told apart from a currency the program cannot price: no declineDetail.
+    expect(wrongCvv2.declineDetail).toBeUndefined();
     expect(decideAuthorization(facts({ verification: { method: 'pin', ok: false } })).detail).toBe(
       'wrong PIN',
     );
@@ -128,6 +131,7 @@ describe('declining, in the order of the issue', () => {
       decision: 'rejected',
       declineReasonCode: 'other',
       detail: 'the program has no fx rate for GBP',
+      declineDetail: 'currency_not_supported',
       amount: 0,
       merchantAmount: '50.00',
       merchantCurrency: 'GBP',

@@ -1,4 +1,10 @@
-import { CARD_CURRENCY, FEE_IMPLIED_DECIMALS, type Fee, type Merchant } from '@cip/authorizations/contract';
+import {
+  CARD_CURRENCY,
+  FEE_IMPLIED_DECIMALS,
+  type DeclineDetail,
+  type Fee,
+  type Merchant,
+} from '@cip/authorizations/contract';
 import { fromMinorUnits, MAX_MINOR_UNITS, USDC_DECIMALS } from '@cip/wallets/contract';
 import { currencyExponent, isCurrencyCode } from './currencies';
 
@@ -58,7 +64,8 @@ export interface PricedAuthorization {
   fxRate: string | null;
 }
 
-export type Pricing = ({ ok: true } & PricedAuthorization) | { ok: false; detail: string };
+export type Pricing =
+  ({ ok: true } & PricedAuthorization) | { ok: false; detail: string; declineDetail?: DeclineDetail };
 
 export interface PricingOptions {
   /** Charge the per-authorization fee (not on a force-posted clearing nobody asked to authorize). */
@@ -146,7 +153,11 @@ export function priceAuthorization(
   const { merchantAmount, merchantCurrency } = charge;
   requireProgramFees(pricing);
   if (!isCurrencyCode(merchantCurrency)) {
-    return { ok: false, detail: `${String(merchantCurrency)} is not an ISO 4217 currency code` };
+    return {
+      ok: false,
+      detail: `${String(merchantCurrency)} is not an ISO 4217 currency code`,
+      declineDetail: 'currency_not_supported',
+    };
   }
   if (!Number.isSafeInteger(merchantAmount) || merchantAmount < 0) {
     return { ok: false, detail: `merchant amount ${merchantAmount} is not a whole number of minor units` };
@@ -154,7 +165,11 @@ export function priceAuthorization(
   const foreign = merchantCurrency !== CARD_CURRENCY;
   const fxRate = foreign ? (pricing.fxRates[merchantCurrency] ?? null) : null;
   if (foreign && (fxRate === null || !RATE.test(fxRate) || /^[0.]+$/.test(fxRate))) {
-    return { ok: false, detail: `the program has no fx rate for ${merchantCurrency}` };
+    return {
+      ok: false,
+      detail: `the program has no fx rate for ${merchantCurrency}`,
+      declineDetail: 'currency_not_supported',
+    };
   }
   const amount = convertToWalletMinor(merchantAmount, merchantCurrency, fxRate);
   if (amount === null)

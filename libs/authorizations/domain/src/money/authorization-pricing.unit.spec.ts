@@ -106,8 +106,18 @@ describe('pricing an authorization', () => {
     expect(priceAuthorization(charge(100, 'GBP'), PRICING, payment)).toEqual({
       ok: false,
       detail: 'the program has no fx rate for GBP',
+      declineDetail: 'currency_not_supported',
     });
-    expect(priceAuthorization(charge(100, 'eur'), PRICING, payment)).toMatchObject({ ok: false });
+    expect(priceAuthorization(charge(100, 'eur'), PRICING, payment)).toMatchObject({
+      ok: false,
+      declineDetail: 'currency_not_supported',
+    });
+    // Three letters are not enough: a code ISO 4217 list one does not have is no currency.
+    expect(priceAuthorization(charge(100, 'XYZ'), PRICING, payment)).toMatchObject({
+      ok: false,
+      detail: 'XYZ is not an ISO 4217 currency code',
+      declineDetail: 'currency_not_supported',
+    });
     expect(priceAuthorization(charge(1.5, 'USD'), PRICING, payment)).toMatchObject({ ok: false });
     expect(priceAuthorization(charge(-1, 'USD'), PRICING, payment)).toMatchObject({ ok: false });
     expect(

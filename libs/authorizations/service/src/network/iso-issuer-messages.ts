@@ -8,43 +8,13 @@ import {
   readSubelements,
   responseMtiOf,
 } from '@cip/shared/iso8583';
+import { iso4217Alpha } from '@cip/shared/contracts';
 
 // ---------------------------------------------------------------------------------------------------
 // The issuer's reading of the network's ISO 8583 messages (docs/iso8583.md) and its answers. Reads only the
 // fields the decision needs; the PAN, expiry, CVV2 and PIN block leave this file only towards the cards
 // context's network API, and are never logged (IsoMessage masks them anyway).
 // ---------------------------------------------------------------------------------------------------
-
-/**
- * ISO 4217 numeric -> alphabetic, for DE-049 (hand-written: no maintained npm package carries only the
- * table, and a currency the program has no rate for is declined anyway). The currencies a program may
- * price; extend with the program's `fxRates`.
- */
-const CURRENCY_ALPHA: Readonly<Record<string, string>> = {
-  '036': 'AUD',
-  '124': 'CAD',
-  '156': 'CNY',
-  '208': 'DKK',
-  '344': 'HKD',
-  '348': 'HUF',
-  '356': 'INR',
-  '392': 'JPY',
-  '410': 'KRW',
-  '484': 'MXN',
-  '554': 'NZD',
-  '578': 'NOK',
-  '643': 'RUB',
-  '702': 'SGD',
-  '710': 'ZAR',
-  '752': 'SEK',
-  '756': 'CHF',
-  '826': 'GBP',
-  '840': 'USD',
-  '949': 'TRY',
-  '978': 'EUR',
-  '985': 'PLN',
-  '986': 'BRL',
-};
 
 /** Where a message comes from and which transaction it belongs to (RRN is constant over its life). */
 export interface NetworkReference {
@@ -163,7 +133,7 @@ export function readAuthorizationRequest(message: IsoMessage, zpkHex: string): N
     charge: {
       merchant: merchantOf(message),
       merchantAmount: Number(required(message, F.AMOUNT_TRANSACTION, 'amount')),
-      merchantCurrency: CURRENCY_ALPHA[currencyCode] ?? currencyCode,
+      merchantCurrency: iso4217Alpha(currencyCode) ?? currencyCode,
     },
     ...(mti === '0120'
       ? {
@@ -195,7 +165,7 @@ export function readReversalRequest(message: IsoMessage): NetworkReversalRequest
     ...(message.get(F.PAN) ? { pan: message.get(F.PAN) } : {}),
     ...(message.get(F.EXPIRY) ? { expiry: message.get(F.EXPIRY) } : {}),
     ...(replacement ? { replacementAmount: Number(replacement.slice(0, 12)) } : {}),
-    currency: currencyCode ? (CURRENCY_ALPHA[currencyCode] ?? currencyCode) : null,
+    currency: currencyCode ? (iso4217Alpha(currencyCode) ?? currencyCode) : null,
     merchant: merchantOf(message),
   };
 }

@@ -1,5 +1,6 @@
 import type { ApiFieldError } from '@cip/shared/contracts';
 import type { FastifyInstance } from 'fastify';
+import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import { LONE_SURROGATE } from '../common/safe-text.decorator';
 import { ApiError } from './error-responses';
 
@@ -25,6 +26,8 @@ interface JsonTextScan {
   inexact: string | null;
   /** A `\uD800`–`\uDFFF` escape: the only way a lone surrogate gets into text decoded as strict UTF-8. */
   surrogateEscape: boolean;
+  /** A number literal with a fraction or an exponent (`12.50`, `1e2`): its text says more than its value. */
+  fractional: boolean;
 }
 
 /** Whether a number literal has more significant digits than a double keeps, below the checked magnitude. */
@@ -52,6 +55,7 @@ function scanJsonText(text: string, depthLimit: number): JsonTextScan {
   let inString = false;
   let inexact: string | null = null;
   let surrogateEscape = false;
+  let fractional = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
@@ -68,7 +72,7 @@ function scanJsonText(text: string, depthLimit: number): JsonTextScan {
       } else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
-      if (++depth > depthLimit) return { tooDeep: true, inexact, surrogateEscape };
+      if (++depth > depthLimit) return { tooDeep: true, inexact, surrogateEscape, fractional };
     } else if (c === 0x7d || c === 0x5d) depth--;
     else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       NUMBER.lastIndex = i;
@@ -76,9 +80,10 @@ function scanJsonText(text: string, depthLimit: number): JsonTextScan {
       if (!literal) continue;
       i += literal.length - 1;
       if (inexact === null && isInexact(literal)) inexact = literal;
+      if (!fractional && /[.eE]/.test(literal)) fractional = true;
     }
   }
-  return { tooDeep: false, inexact, surrogateEscape };
+  return { tooDeep: false, inexact, surrogateEscape, fractional };
 }
 
 /** Whether JSON text nests arrays and objects deeper than `limit`. */
@@ -89,6 +94,43 @@ export const nestsDeeperThan = (text: string, limit: number): boolean => scanJso
  * as 1, and `0.1000000000000000055511151231257827` as 0.1): more than MAX_EXACT_DIGITS significant digits.
  */
 export const inexactNumber = (text: string): string | null => scanJsonText(text, Infinity).inexact;
+
+// ---------------------------------------------------------------------------------------------------
+// The text of number literals, beside the parsed body (a side channel): `999.990` and `999.99` parse to the
+// same double, and an amount is judged on the decimals its literal has (API-DECISIONS, money), so the DTOs of
+// amounts (`@MoneyAmount`) read the literal of their field here. A side channel rather than another value in
+// the body: every validator, controller and the idempotency identity keep seeing plain JSON numbers.
+// The literals come from lossless-json (a maintained parser that hands each number over as its text), run
+// only on bodies holding a literal with a fraction or an exponent (an integer's text is its value's) and
+// only after the secure default parser accepted the text, so its refusals (syntax, prototype keys) and
+// messages stay as they were. Node 20's JSON.parse gives revivers no source text (that needs Node 21+).
+// ---------------------------------------------------------------------------------------------------
+
+const NUMBER_LITERALS = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The literal text of the number a parsed request body held at `holder[key]` (`'999.990'`), or undefined
+ * when the body had no fraction or exponent anywhere (the value's own text is then the literal's).
+ */
+export function numberLiteral(holder: unknown, key: string): string | undefined {
+  return holder !== null && typeof holder === 'object' ? NUMBER_LITERALS.get(holder)?.get(key) : undefined;
+}
+
+/** JSON text already accepted by the default parser, again, keeping every number literal's text. */
+function parseKeepingLiterals(text: string): unknown {
+  return parseLossless(
+    text,
+    function revive(this: object, key: string, value: unknown) {
+      if (!isLosslessNumber(value)) return value;
+      let literals = NUMBER_LITERALS.get(this);
+      if (!literals) NUMBER_LITERALS.set(this, (literals = new Map()));
+      literals.set(key, value.value);
+      return Number(value.value);
+    },
+    // JSON.parse keeps the last of duplicate keys; so does the body here.
+    { onDuplicateKey: ({ newValue }) => newValue },
+  );
+}
 
 /** The path of the first number of a parsed body equal to `target` (to name the field of a literal). */
 function fieldHolding(body: unknown, target: number): string | null {
@@ -206,7 +248,7 @@ export function installRequestBodies(fastify: FastifyInstance, hostedPagesPath: 
           undefined,
         );
       }
-      done(null, value);
+      done(null, scan.fractional ? parseKeepingLiterals(text) : value);
     });
   });
 
