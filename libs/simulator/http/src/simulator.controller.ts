@@ -62,7 +62,7 @@ export class AuthorizationSimulationController {
   @ApiOperation({
     operationId: 'simulateAuthorizationRefund',
     summary: 'Simulate a merchant refund to the card (sandbox only)',
-    description: `Sends an 0100 with processing code 20 (refund: a credit to the wallet), naming the refunded payment when \`authorizationId\` is given (404 when the network never carried it, 400 when it is another card's, 409 invalid_state_transition when it was not an approved payment). ${OVER_THE_LINK}`,
+    description: `Sends an 0100 with processing code 20 (refund: a credit to the wallet), naming the refunded payment when \`authorizationId\` is given (404 when the network never carried it, 400 when it is another card's, 409 invalid_state_transition when it was not an approved payment). The refund is credited, then cleared; it is rejected (network 61, nothing credited) when the wallet cannot take the credit (its balance would pass the 1,000,000,000 bound), and declined (network 13) when it gives back more than the named payment cleared and was not refunded yet. ${OVER_THE_LINK}`,
   })
   @ApiResponse({ status: 200, type: SimulatedAuthorizationResponse })
   @ApiErrors('not_found', 'invalid_state_transition')
