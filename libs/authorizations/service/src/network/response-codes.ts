@@ -11,7 +11,17 @@ export const RESPONSE = {
   /** Approved for less than asked: the approved amount is in DE-004 (the distributor's partial approval). */
   partialApproval: '10',
   doNotHonour: '05',
+  /**
+   * An 0400 reversal request of an authorization that holds nothing any more (cleared, declined, reversed,
+   * expired, a refund): nothing is reversed, nothing changes. An 0420 advice is acknowledged `00` instead.
+   */
+  invalidTransaction: '12',
   invalidCard: '14',
+  /**
+   * An 0400 reversal request of a transaction the issuer has no record of and no hold for (an 0420 advice
+   * is acknowledged `00`). A hold placed under its id without a recorded decision is released: `00`.
+   */
+  unableToLocate: '25',
   insufficientFunds: '51',
   expiredCard: '54',
   incorrectPin: '55',
@@ -28,7 +38,10 @@ export const RESPONSE = {
 
 /** The code of a recorded decision. */
 export function responseCodeOf(
-  decided: Pick<AuthorizationDecided['data'], 'decision' | 'declineReasonCode' | 'detail' | 'requestedAmount'>,
+  decided: Pick<
+    AuthorizationDecided['data'],
+    'decision' | 'declineReasonCode' | 'detail' | 'requestedAmount'
+  >,
 ): string {
   if (decided.decision === 'confirmed') {
     return decided.requestedAmount === undefined ? RESPONSE.approved : RESPONSE.partialApproval;
