@@ -167,6 +167,70 @@ describe('clearing files from the sandbox card network to the issuer', () => {
     });
   });
 
+  it('answers 409 saying why, and changes nothing, to a reversal or a second clearing of a fully cleared authorization', async () => {
+    const holder = await fundedCard(100);
+    const authorizationId = await authorize(holder.cardId, 25);
+    await clear({ authorizationId });
+    const cleared = await authorizationOf(authorizationId);
+    expect(cleared).toMatchObject({ status: 'cleared', clearedAmount: 25, reversedAmount: 0 });
+    expect(await walletOf(holder.walletId)).toMatchObject({ balance: 75, availableBalance: 75 });
+    const refusal = (response: { status: number; body: { error?: { code: string; message: string } } }) => [
+      response.status,
+      response.body.error?.code,
+      response.body.error?.message,
+    ];
+
+    // The issuer answers the 0400 12 (it holds nothing any more); the sandbox says why. A partial reversal
+    // after it hears the same reason (the refused reversal was not booked as one), and so does a repeat.
+    const nothingHeld = [
+      409,
+      'invalid_state_transition',
+      `Authorization ${authorizationId} is cleared: nothing is held to reverse`,
+    ];
+    expect(refusal(await reverse(authorizationId))).toEqual(nothingHeld);
+    expect(refusal(await reverse(authorizationId, 5))).toEqual(nothingHeld);
+    expect(refusal(await reverse(authorizationId))).toEqual(nothingHeld);
+
+    // A second presentment, in full or in part: 409 before any file is cut, not a silent operator exception.
+    for (const body of [{ authorizationId }, { authorizationId, amount: 5 }]) {
+      const again = await post('/v1/simulate/authorization/clearing', body);
+      expect(refusal(again)).toEqual([
+        409,
+        'invalid_state_transition',
+        `Authorization ${authorizationId} is cleared already`,
+      ]);
+    }
+
+    expect(await authorizationOf(authorizationId)).toEqual(cleared);
+    expect(await walletOf(holder.walletId)).toMatchObject({ balance: 75, availableBalance: 75 });
+    expect(await clearedEvents(holder.userId)).toHaveLength(1);
+    const reversedEvents = await get('/v1/events', {
+      userId: holder.userId,
+      eventName: 'cardAuthorization.reversed',
+    });
+    expect(reversedEvents.body.items).toEqual([]);
+  });
+
+  it('answers 409 "already fully reversed" to a clearing or a reversal of a reversed authorization', async () => {
+    const holder = await fundedCard(100);
+    const authorizationId = await authorize(holder.cardId, 25);
+    expect((await reverse(authorizationId)).status).toBe(200);
+    const reversed = await authorizationOf(authorizationId);
+    expect(reversed).toMatchObject({ status: 'reversed', reversedAmount: 25 });
+
+    const again = await reverse(authorizationId, 5);
+    expect([again.status, again.body.error.code]).toEqual([409, 'invalid_state_transition']);
+    expect(again.body.error.message).toContain('already fully reversed');
+    const clearing = await post('/v1/simulate/authorization/clearing', { authorizationId });
+    expect([clearing.status, clearing.body.error.code, clearing.body.error.message]).toEqual([
+      409,
+      'invalid_state_transition',
+      `Authorization ${authorizationId} was reversed: nothing can clear`,
+    ]);
+    expect(await authorizationOf(authorizationId)).toEqual(reversed);
+    expect(await walletOf(holder.walletId)).toMatchObject({ balance: 100, availableBalance: 100 });
+  });
+
   it('records a line beyond the tolerance as an exception for operators and changes nothing', async () => {
     const holder = await fundedCard(100);
     const authorizationId = await authorize(holder.cardId, 25);
@@ -264,11 +328,16 @@ describe('clearing files from the sandbox card network to the issuer', () => {
     // All at once on one wallet: per authorization three partial clearings of 10, a partial reversal of 5
     // and a full reversal, racing each other (a clearing recorded before a reversal closed the hold may
     // reach the wallet after it: it must still be posted, in its order).
+    // A clearing after the full reversal finds nothing to clear (409), a reversal after it nothing to reverse.
+    const clearOrRefused = async (authorizationId: string) => {
+      const response = await post('/v1/simulate/authorization/clearing', { authorizationId, amount: 10 });
+      expect([200, 409]).toContain(response.status);
+    };
     await Promise.all(
       authorizations.flatMap((authorizationId) => [
-        clear({ authorizationId, amount: 10 }),
-        clear({ authorizationId, amount: 10 }),
-        clear({ authorizationId, amount: 10 }),
+        clearOrRefused(authorizationId),
+        clearOrRefused(authorizationId),
+        clearOrRefused(authorizationId),
         reverse(authorizationId, 5),
         reverse(authorizationId),
       ]),

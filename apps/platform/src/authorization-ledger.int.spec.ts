@@ -300,6 +300,58 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
     return stream.map((event) => event.type);
   };
 
+  describe('the answer to a reversal that changes nothing (docs/iso8583.md)', () => {
+    const card = { pan: '4000000000000002', expiry: '3012' };
+    const advice = (n: number, newTotalUsd?: number): NetworkReversalRequest => {
+      const request = reversalRequest(n, newTotalUsd);
+      return { ...request, mti: '0420', networkKey: request.networkKey.replace(/^0400/, '0420') };
+    };
+
+    it('answers an 0400 of a fully cleared authorization 12 (invalid transaction) and an 0420 00, both changing nothing', async () => {
+      const { id, n } = await authorize(50);
+      expect(await clear(n, 50)).toBe(true);
+      const figures = await ledgerFigures();
+      const stream = await authorizationState(id);
+
+      expect(await reverse(n)).toBe('12');
+      expect(await reverse(n, 20)).toBe('12'); // partial (DE-095)
+      expect((await authorizations.reverse('sandbox', advice(n))).responseCode).toBe('00');
+      expect((await authorizations.reverse('sandbox', advice(n, 20))).responseCode).toBe('00');
+
+      expect(await authorizationState(id)).toEqual(stream);
+      expect(await ledgerFigures()).toEqual(figures);
+    });
+
+    it('answers a repeated full reversal 00 (a retry: its own answer) and another one 12', async () => {
+      const { id, n } = await authorize(50);
+      const request = reversalRequest(n);
+      expect((await authorizations.reverse('sandbox', request)).responseCode).toBe('00');
+      expect((await authorizations.reverse('sandbox', request)).responseCode).toBe('00');
+      expect(await reverse(n)).toBe('12');
+      expect(await authorizationState(id)).toEqual(['AuthorizationDecided', 'AuthorizationReversed']);
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 0 });
+    });
+
+    it('answers an 0400 of a transaction it has no record nor hold of 25 (unable to locate), an 0420 00', async () => {
+      const n = ++rrn;
+      expect((await authorizations.reverse('sandbox', { ...reversalRequest(n), ...card })).responseCode).toBe(
+        '25',
+      );
+      expect((await authorizations.reverse('sandbox', { ...advice(n), ...card })).responseCode).toBe('00');
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 0 });
+
+      // A hold placed under a transaction's id whose decision was never recorded: an 0400 releases it, 00.
+      const m = ++rrn;
+      const holdId = authorizationIdOf('sandbox', reference(m));
+      const context: LedgerContext = { environment: 'sandbox', distributorId: DISTRIBUTOR };
+      await wallets.placeHold(context, walletId, { holdId, amount: 30 * USD });
+      expect((await authorizations.reverse('sandbox', { ...reversalRequest(m), ...card })).responseCode).toBe(
+        '00',
+      );
+      expect(await ledgerFigures()).toEqual({ balance: 1000 * USD, held: 0 });
+    });
+  });
+
   it('carries out the messages of one authorization in turn: a reversal waits for the clearing before it', async () => {
     const { id, n } = await authorize(50);
     // In turn within the process alone (the saga, which would also carry the clearing out in log order, is off).
@@ -468,8 +520,8 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
     // Then the last clearing, with a tip within the tolerance, on the hold the old form kept.
     expect(await clear(n, 25)).toBe(true);
     expect(await ledgerFigures()).toEqual({ balance: 955 * USD, held: 0 });
-    // A late reversal finds nothing held: acknowledged, nothing changes.
-    expect(await reverse(n, 40)).toBe('00');
+    // A late reversal finds nothing held: refused (12, invalid transaction), nothing changes.
+    expect(await reverse(n, 40)).toBe('12');
     expect(await ledgerFigures()).toEqual({ balance: 955 * USD, held: 0 });
   });
   it('posts a clearing above its hold recorded by the two-call form as the ledger took it then (a tip)', async () => {
@@ -496,8 +548,8 @@ describe('authorizations on the wallet ledger, one wallet under concurrent clear
     // The ledger saga carries out the recorded clearing (its process died before): posted, once.
     await ledgerSaga.drain('sandbox');
     expect(await ledgerFigures()).toEqual({ balance: 945 * USD, held: 0 });
-    // A late reversal finds nothing held: acknowledged, nothing changes.
-    expect(await reverse(n)).toBe('00');
+    // A late reversal finds nothing held: refused (12, invalid transaction), nothing changes.
+    expect(await reverse(n)).toBe('12');
     expect(await ledgerFigures()).toEqual({ balance: 945 * USD, held: 0 });
   });
   describe('the unrecorded-hold sweep (a hold placed, its decision not recorded within the network timeout)', () => {

@@ -517,18 +517,24 @@ export class AuthorizationsService implements AuthorizationsApi {
       authorizationDecider,
       authorizationId,
     );
+    // An advice (0420) reports a reversal already effective at the acquirer: always acknowledged (the network
+    // repeats it until it is), even when there is nothing left to release. A request (0400) is told when
+    // nothing was reversed.
+    const advice = request.mti === '0420';
     if (!isAuthorization(state)) {
       // Nothing recorded for it (the issuer died between placing the hold and recording the decision, or
-      // never saw the 0100): release a hold placed under its id, if any, and acknowledge.
-      await this.releaseOrphanHold(environment, authorizationId, request);
-      return { responseCode: RESPONSE.approved };
+      // never saw the 0100): release a hold placed under its id, if any, and acknowledge; no hold: unknown.
+      const released = await this.releaseOrphanHold(environment, authorizationId, request);
+      return { responseCode: released || advice ? RESPONSE.approved : RESPONSE.unableToLocate };
+    }
+    if (state.status === 'rejected' || state.remaining === 0) {
+      // Nothing held any more (declined, reversed, cleared, expired, a refund): nothing changes. A retry of
+      // the reversal that released it gets the answer it got.
+      const applied = advice || state.networkKeys.includes(request.networkKey);
+      return { responseCode: applied ? RESPONSE.approved : RESPONSE.invalidTransaction, authorizationId };
     }
     const distributorId = await this.distributorOf(environment, authorizationId);
     const context = this.context(environment, distributorId, request.networkKey);
-    if (state.status === 'rejected' || state.remaining === 0) {
-      // Nothing held any more (declined, reversed, cleared or expired): acknowledged, nothing changes.
-      return { responseCode: RESPONSE.approved, authorizationId };
-    }
     const amount = await this.reversalAmount(environment, state, request, distributorId);
     if (amount === 0) return { responseCode: RESPONSE.approved, authorizationId };
     const now = this.clock.now().toISOString();
@@ -548,6 +554,8 @@ export class AuthorizationsService implements AuthorizationsApi {
     environment: Environment,
     networkKey: string,
     line: ClearingPresentment,
+    /** Only check that the line would apply now (the sandbox, before it cuts a file): nothing is recorded. */
+    options: { dryRun?: boolean } = {},
   ): Promise<{ authorizationId: string }> {
     const authorizationId = authorizationIdOf(environment, line);
     const { state } = await loadState(
@@ -599,6 +607,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     }
     // A dry run on the state just read, for the refusal's reason (`run` answers any refusal as a duplicate).
     authorizationDecider.decide(command, state);
+    if (options.dryRun) return { authorizationId };
     const answer = await this.run(
       environment,
       authorizationId,
@@ -1089,18 +1098,19 @@ export class AuthorizationsService implements AuthorizationsApi {
     return Math.min(state.remaining, Math.max(0, state.amount - state.reversed - priced.amount));
   }
 
+  /** Whether a hold was (or had been) released under the authorization's id on the card's wallet. */
   private async releaseOrphanHold(
     environment: Environment,
     authorizationId: string,
     request: NetworkReversalRequest,
-  ): Promise<void> {
-    if (!request.pan || !request.expiry) return;
+  ): Promise<boolean> {
+    if (!request.pan || !request.expiry) return false;
     const card = await this.ports.cards.cardForAuthorization(environment, {
       pan: request.pan,
       expiry: request.expiry,
     });
-    if (!card) return;
-    await releaseUnrecordedHold(
+    if (!card) return false;
+    return releaseUnrecordedHold(
       this.ports.ledger,
       {
         environment,

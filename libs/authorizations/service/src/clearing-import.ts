@@ -1,6 +1,11 @@
 import { DomainError, type Environment } from '@cip/shared/contracts';
 import type { Logger } from '@cip/shared/runtime';
-import { readClearingFile, type ClearingFile, type ClearingFileSink } from '@cip/simulator/contract';
+import {
+  readClearingFile,
+  type ClearingFile,
+  type ClearingFileSink,
+  type ClearingPresentment,
+} from '@cip/simulator/contract';
 import { Counter, type Registry } from 'prom-client';
 import type { AuthorizationsService } from './authorizations.service';
 import type { ClearingExceptions } from './clearing-exceptions';
@@ -35,6 +40,21 @@ export class ClearingImport implements ClearingFileSink {
     private readonly metrics: ClearingImportMetrics,
     private readonly exceptions: Pick<ClearingExceptions, 'record'>,
   ) {}
+
+  /**
+   * Whether the presentment's authorization can still take one: a dry run of the smallest presentment (one
+   * minor unit of its currency), so the answer is about the authorization's state, not the line's amount
+   * (beyond the tolerance is an exception of the file's line, as for any file).
+   */
+  async checkPresentment(environment: Environment, presentment: ClearingPresentment): Promise<void> {
+    if (presentment.kind !== 'presentment') return;
+    await this.authorizations.clearPresentment(
+      environment,
+      'clearing:check',
+      { ...presentment, amountMinor: 1 },
+      { dryRun: true },
+    );
+  }
 
   async deliver(environment: Environment, file: ClearingFile): Promise<void> {
     const read = readClearingFile(file.content);

@@ -87,18 +87,21 @@ export async function holdForDecision(
 
 /**
  * Releases a hold placed for a decision that was never recorded (the issuer died in between, and the
- * network reversed the transaction); nothing when no such hold exists.
+ * network reversed the transaction); nothing when no such hold exists. Whether one existed (released now or
+ * before: the release is idempotent on the hold's id).
  */
 export async function releaseUnrecordedHold(
   ledger: WalletLedger,
   context: LedgerContext,
   walletId: string,
   holdId: string,
-): Promise<void> {
+): Promise<boolean> {
   try {
     await ledger.releaseHold(context, walletId, holdId);
+    return true;
   } catch (error) {
     // No hold under its id: the issuer never got as far as placing one. Nothing to release.
     if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
+    return false;
   }
 }

@@ -1,5 +1,5 @@
 import { defineContext, type Environment } from '@cip/shared/contracts';
-import type { ClearingFile } from './simulator.api';
+import type { ClearingFile, ClearingPresentment } from './simulator.api';
 
 /**
  * Where the network delivers its clearing files: the issuer side's clearing importer (the authorizations
@@ -10,6 +10,14 @@ import type { ClearingFile } from './simulator.api';
  */
 export interface ClearingFileSink {
   deliver(environment: Environment, file: ClearingFile): Promise<void>;
+  /**
+   * Whether the issuer's authorization can still take a presentment at all: throws the DomainError saying
+   * why not (`not_found`; `invalid_state_transition`: cleared, reversed, declined, a refund, expired with
+   * nothing left to clear). The amount is not checked: a presentment beyond what may still clear is a real
+   * over-presentment, its file's line, and an operator exception. The sandbox asks before it cuts a file (a
+   * file is a batch: its importer cannot answer per line); force posts are not checked.
+   */
+  checkPresentment(environment: Environment, presentment: ClearingPresentment): Promise<void>;
 }
 
 export const CLEARING_FILE_SINK = Symbol('CLEARING_FILE_SINK');
@@ -18,5 +26,5 @@ export const CLEARING_FILE_SINK = Symbol('CLEARING_FILE_SINK');
 export const clearingFileSinkContract = defineContext<ClearingFileSink>({
   name: 'clearing-file-sink',
   token: CLEARING_FILE_SINK,
-  methods: { deliver: ['environment', 'file'] },
+  methods: { deliver: ['environment', 'file'], checkPresentment: ['environment', 'presentment'] },
 });

@@ -79,9 +79,13 @@ export class AuthorizationSimulationController {
       'Sends an 0400 for an authorization the simulator carried: full without amount, partial with one (DE-095 ' +
       'holds the new total). If the issuer does not answer in time, the acquirer\u2019s 0420 reversal advice ' +
       'follows and is repeated until acknowledged (network.advice = reversal_advice). 404 for an authorization ' +
-      'that is not the caller\u2019s or that the simulator did not carry; 409 invalid_state_transition once fully ' +
-      'reversed or when the issuer declined it; 400 for more than what is left. Concurrent reversals of one ' +
-      'authorization are sent one after the other.',
+      'that is not the caller\u2019s or that the simulator did not carry; 400 for more than what is left. 409 ' +
+      'invalid_state_transition, saying why, when nothing could be reversed: declined, already fully reversed ' +
+      '(by the simulator\u2019s own reversals), or when the issuer answers the 0400 that the authorization holds ' +
+      'nothing any more (response code 12: cleared, reversed, expired; the message tells which); nothing ' +
+      'changes and the simulator books no reversal. An 0420 advice is always acknowledged by the issuer (it ' +
+      'changes nothing when nothing is held). Concurrent reversals of one authorization are sent one after ' +
+      'the other.',
   })
   @ApiResponse({ status: 200, type: SimulatedAuthorizationResponse })
   @ApiErrors('not_found', 'invalid_state_transition')
@@ -101,14 +105,17 @@ export class AuthorizationSimulationController {
       'Without: a force post, which needs cardId, amount and merchant. ' +
       'The sandbox cuts a clearing file per call, stores it and delivers it to the issuer\u2019s clearing ' +
       'importer, which applies each line at once (presentments clear, force posts debit the card\u2019s wallet; ' +
-      'importing a file again changes nothing); a line that cannot apply (unknown authorization, beyond the ' +
-      'tolerance, already closed) is left as an operator exception and the call still answers 200: read the ' +
-      'authorization to see the outcome. delivered is false only where no importer runs (the file is then ' +
-      'stored and nothing is cleared). ' +
+      'importing a file again changes nothing). Before cutting the file the network asks the issuer whether the ' +
+      'authorization can still take a presentment: 409 invalid_state_transition saying why when it cannot (cleared ' +
+      'already, reversed, declined, a refund, expired with nothing left to clear), and no file is cut. A ' +
+      'presentment beyond what may still clear (the authorized amount and the program\u2019s tolerance) is a real ' +
+      'over-presentment: its line is left as an operator exception and the call still answers 200 (a file is a ' +
+      'batch: its importer cannot answer per line); read the authorization to see the outcome. delivered is ' +
+      'false only where no importer runs (the file is then stored and nothing is cleared). ' +
       'The file names the card by id and last four digits, never by PAN.',
   })
   @ApiResponse({ status: 200, type: SimulatedClearingResponse })
-  @ApiErrors('not_found')
+  @ApiErrors('not_found', 'invalid_state_transition')
   async clear(@CurrentCaller() caller: Caller, @Body() body: SimulateClearingDto) {
     return this.simulator.simulateClearing(caller, body);
   }

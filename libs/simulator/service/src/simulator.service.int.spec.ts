@@ -94,7 +94,10 @@ async function setUp() {
     },
   } as AuthorizationsApi;
   const delivered: ClearingFile[] = [];
-  const sink: ClearingFileSink = { deliver: async (_environment, file) => void delivered.push(file) };
+  const sink: ClearingFileSink = {
+    deliver: async (_environment, file) => void delivered.push(file),
+    checkPresentment: async () => undefined,
+  };
   const storeDir = join(dir, 'sandbox');
   const service = (store: SimulatorStore) =>
     new SimulatorService(

@@ -63,6 +63,11 @@ const DEFAULT_MERCHANT_ID = 'SANDBOXMERCH001';
 const DEFAULT_TERMINAL_ID = 'SBXTERM1';
 /** DE-039 `10`: the issuer approved less than asked, the approved amount in its DE-004. */
 const PARTIAL_APPROVAL = '10';
+/**
+ * DE-039 of an 0410 that reversed nothing: `12` (the authorization holds nothing any more), `25` (the issuer
+ * has no record of it). docs/iso8583.md.
+ */
+const NOTHING_REVERSED = new Set(['12', '25']);
 
 /**
  * The sandbox's acquirers (`SimulatorApi`): each simulation builds the ISO 8583 message a terminal's acquirer
@@ -195,7 +200,17 @@ export class SimulatorService implements SimulatorApi {
     const answer = await network.reverse(request, () =>
       reversalMessage(known.tx, card, { ...reversal, stan: adviceStan }, '0420'),
     );
-    store.recordReversal(known.tx.rrn, known.reversedMinor + amount);
+    const refused = answer.response !== null && answer.responseCode !== '00';
+    if (refused && NOTHING_REVERSED.has(answer.responseCode)) {
+      // The issuer reversed nothing: the acquirer's books stay as they were, and the caller hears why.
+      const issuer = await this.issuerRecord(caller, known.tx);
+      throw new DomainError(
+        'invalid_state_transition',
+        nothingToReverse(input.authorizationId, issuer, answer),
+      );
+    }
+    // Another refusal (a malfunction) is shown as the network answered it; nothing was reversed either.
+    if (!refused) store.recordReversal(known.tx.rrn, known.reversedMinor + amount);
     if (answer.advice) {
       store.oweAdvice(known.tx.rrn, {
         kind: 'reversal',
@@ -248,6 +263,9 @@ export class SimulatorService implements SimulatorApi {
         ...acceptorFields(known.tx.acceptor),
         presentedAt: now.toISOString(),
       };
+      // The issuer is asked first whether the authorization can still take a presentment (cleared,
+      // reversed, declined...: 409 saying why, and no file is cut); a file's line cannot answer.
+      await this.ports.clearingSink?.checkPresentment(caller.environment, { sequence: 1, ...presentment });
     } else {
       const missing = (['cardId', 'amount', 'merchant'] as const).filter(
         (field) => input[field] === undefined,
@@ -487,6 +505,26 @@ function recoveryCaller(transaction: NetworkTransaction, environment: Environmen
     requestId: `simulator-advice-${transaction.tx.rrn}`,
     program: { allowedCountries: [], b2b: false, prepaid: false, kycImportEnabled: false },
   };
+}
+
+/** Why the issuer reversed nothing, from its record of the authorization (its status tells). */
+function nothingToReverse(
+  authorizationId: string,
+  issuer: AuthorizationView | null,
+  answer: { responseCode: string },
+): string {
+  switch (issuer?.status) {
+    case 'cleared':
+      return `Authorization ${authorizationId} is cleared: nothing is held to reverse`;
+    case 'reversed':
+      return `Authorization ${authorizationId} is already fully reversed`;
+    case 'expired':
+      return `Authorization ${authorizationId} has expired: nothing is held to reverse`;
+    case 'rejected':
+      return `Authorization ${authorizationId} was declined: there is nothing to reverse`;
+    default:
+      return `The issuer reversed nothing of authorization ${authorizationId} (response code ${answer.responseCode})`;
+  }
 }
 
 function acceptorOf(merchant: SimulatedMerchant): CardAcceptor {

@@ -15,9 +15,19 @@ export const RESPONSE = {
   /** Approved for less than asked: the approved amount is in DE-004 (the distributor's partial approval). */
   partialApproval: '10',
   doNotHonour: '05',
+  /**
+   * An 0400 reversal request of an authorization that holds nothing any more (cleared, declined, reversed,
+   * expired, a refund): nothing is reversed, nothing changes. An 0420 advice is acknowledged `00` instead.
+   */
+  invalidTransaction: '12',
   /** A refund of more than its payment cleared and was not refunded. */
   invalidAmount: '13',
   invalidCard: '14',
+  /**
+   * An 0400 reversal request of a transaction the issuer has no record of and no hold for (an 0420 advice
+   * is acknowledged `00`). A hold placed under its id without a recorded decision is released: `00`.
+   */
+  unableToLocate: '25',
   insufficientFunds: '51',
   expiredCard: '54',
   incorrectPin: '55',
