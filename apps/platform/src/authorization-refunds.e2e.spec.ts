@@ -2,14 +2,14 @@ import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
-import { Harness, startHarness } from './testing/platform-harness';
+import { Harness, PRODUCTION_KEY, startHarness } from './testing/platform-harness';
 
 // Refunds through the sandbox card network (real ISO 8583 to the platform's issuer), as a distributor sees
 // them: the record, the Events and the wallet agree. A refund the wallet ledger cannot take (its balance would
 // pass the platform's bound) is refused with the network's answer and claims no credit; refunds that name a
 // payment give back at most what it cleared and was not refunded, however many arrive at once.
 
-describe('refunds: the record, the Events and the balance agree', () => {
+describe('refunds and card movements: the record, the Events and the balance agree', () => {
   let h: Harness;
   const { post, get } = distributorCalls(() => h);
   const merchant = { name: 'Refund Shop', city: 'Paris', country: 'FR', mcc: '5814' };
@@ -125,5 +125,80 @@ describe('refunds: the record, the Events and the balance agree', () => {
     }
     // 100 - 40 cleared + 40 refunded once.
     await walletIs(walletId, { balance: 100, availableBalance: 100 });
+  });
+  it("lists one card's movements with GET /v1/transactions?cardId= (holds, clearings, refunds), not the wallet's others", async () => {
+    const { userId, walletId, cardId } = await cardholder(100);
+    const other = await post('/v1/cards', { userId, type: 'virtual' });
+    expect(other.status).toBe(201);
+    const otherCardId = other.body.id as string;
+    const paid = await post('/v1/simulate/authorization', { cardId, amount: 10, currency: 'USD', merchant });
+    expect(paid.body.network).toMatchObject({ responseCode: '00' });
+    const paidId = paid.body.authorization.id as string;
+    expect((await post('/v1/simulate/authorization/clearing', { authorizationId: paidId })).status).toBe(200);
+    const refund = await post('/v1/simulate/authorization/refund', {
+      cardId,
+      amount: 4,
+      currency: 'USD',
+      merchant,
+      authorizationId: paidId,
+    });
+    expect(refund.body.network).toMatchObject({ responseCode: '00' });
+    const elsewhere = await post('/v1/simulate/authorization', {
+      cardId: otherCardId,
+      amount: 3,
+      currency: 'USD',
+      merchant,
+    });
+    expect(elsewhere.body.network).toMatchObject({ responseCode: '00' });
+    await walletIs(walletId, { balance: 94, availableBalance: 91 });
+
+    const byCard = await get('/v1/transactions', { cardId });
+    expect(byCard.status).toBe(200);
+    const rows = (
+      byCard.body.items as {
+        type: string;
+        status: string;
+        amount: number;
+        cardId: string;
+        reference: string;
+      }[]
+    )
+      .map(({ type, status, amount, cardId: card, reference }) => ({ type, status, amount, card, reference }))
+      .sort((a, b) => a.type.localeCompare(b.type));
+    expect(rows).toEqual([
+      { type: 'authorization', status: 'completed', amount: 10, card: cardId, reference: paidId },
+      {
+        type: 'refund',
+        status: 'completed',
+        amount: 4,
+        card: cardId,
+        reference: refund.body.authorization.id,
+      },
+    ]);
+    const ofOther = await get('/v1/transactions', { cardId: otherCardId });
+    expect(ofOther.body.items).toEqual([
+      expect.objectContaining({ type: 'authorization', status: 'pending', amount: 3, cardId: otherCardId }),
+    ]);
+    // The wallet's list has them all, the deposit with no card.
+    const all = await get('/v1/transactions', { walletId });
+    expect(
+      (all.body.items as { type: string; cardId: string | null }[]).map((t) => [t.type, t.cardId]).sort(),
+    ).toEqual(
+      [
+        ['authorization', cardId],
+        ['authorization', otherCardId],
+        ['deposit', null],
+        ['refund', cardId],
+      ].sort(),
+    );
+    // A malformed card id is a 400 naming the field; another environment's card lists nothing.
+    const malformed = await get('/v1/transactions', { cardId: 'not-a-card' });
+    expect([malformed.status, malformed.body.error.code, malformed.body.error.details?.[0]?.field]).toEqual([
+      400,
+      'validation_error',
+      'cardId',
+    ]);
+    const otherTenant = await get('/v1/transactions', { cardId }, PRODUCTION_KEY);
+    expect([otherTenant.status, otherTenant.body.items]).toEqual([200, []]);
   });
 });

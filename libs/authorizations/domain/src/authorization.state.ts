@@ -10,6 +10,8 @@ export interface AuthorizationRecord {
   status: AuthorizationStatus;
   authorizationId: string;
   walletId: string;
+  /** The card it was made with (every movement it posts on the wallet names it). */
+  cardId?: string;
   type: AuthorizationType;
   /** What was authorized (without fees). */
   amount: number;
@@ -69,6 +71,7 @@ export function evolveAuthorization(
         status: data.decision === 'rejected' ? 'rejected' : 'confirmed',
         authorizationId: data.authorizationId,
         walletId: data.walletId,
+        cardId: data.cardId,
         type: data.type,
         amount: data.amount,
         feeTotal: data.feeTotal,
@@ -89,6 +92,7 @@ export function evolveAuthorization(
         status: 'confirmed',
         authorizationId: data.authorizationId,
         walletId: data.walletId,
+        cardId: data.cardId,
         type: 'payment',
         amount: data.amount,
         feeTotal: data.feeTotal,

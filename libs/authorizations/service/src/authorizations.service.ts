@@ -368,7 +368,7 @@ export class AuthorizationsService implements AuthorizationsApi {
       : decideAuthorization(facts);
     let placed: PlacedHold | undefined;
     if (outcome.decision === 'confirmed' && outcome.hold && !outcome.hold.force) {
-      const hold = { holdId: authorizationId, amount: outcome.hold.amount };
+      const hold = { holdId: authorizationId, amount: outcome.hold.amount, cardId: card.cardId };
       const held = await holdForDecision(
         this.ports.ledger,
         this.ledgerContext(environment, context),
@@ -468,6 +468,7 @@ export class AuthorizationsService implements AuthorizationsApi {
         decided.data.walletId,
         decided.data.ledger,
         authorizationId,
+        decided.data.cardId,
       );
     } catch (error) {
       if (!(error instanceof DomainError) || error.fate !== undefined) throw error;
@@ -762,7 +763,7 @@ export class AuthorizationsService implements AuthorizationsApi {
         }
       );
     }
-    const walletId = await this.walletOf(environment, authorizationId, events);
+    const { walletId, cardId } = await this.partiesOf(environment, authorizationId, events);
     const ledgerContext = this.ledgerContext(environment, context);
     const first = revision - events.length + 1;
     for (const [index, event] of events.entries()) {
@@ -774,7 +775,14 @@ export class AuthorizationsService implements AuthorizationsApi {
       }
       const instructions = ledgerOf(event).filter((step) => !isPlaced(step, placed));
       try {
-        await executeLedger(this.ports.ledger, ledgerContext, walletId, instructions, authorizationId);
+        await executeLedger(
+          this.ports.ledger,
+          ledgerContext,
+          walletId,
+          instructions,
+          authorizationId,
+          cardId,
+        );
       } catch (error) {
         // Recorded, not carried out: the saga carries it out; the authorization's next message waits for it.
         this.owed.add(authorizationId);
@@ -816,7 +824,7 @@ export class AuthorizationsService implements AuthorizationsApi {
       }
       const instructions = ledgerOf(event);
       if (instructions.length === 0) return;
-      const walletId = await this.walletOf(environment, authorizationId, [event]);
+      const { walletId, cardId } = await this.partiesOf(environment, authorizationId, [event]);
       const distributorId = recorded.metadata.distributorId as string;
       const context = {
         environment,
@@ -825,7 +833,7 @@ export class AuthorizationsService implements AuthorizationsApi {
         causationId: authorizationId,
       };
       try {
-        await executeLedger(this.ports.ledger, context, walletId, instructions, authorizationId);
+        await executeLedger(this.ports.ledger, context, walletId, instructions, authorizationId, cardId);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         this.ports.logger?.error(
@@ -873,25 +881,27 @@ export class AuthorizationsService implements AuthorizationsApi {
     return recorded.map((event) => authorizationEvents.read(event));
   }
 
-  private async walletOf(
+  /** The wallet an authorization's ledger instructions go to, and the card it was made with. */
+  private async partiesOf(
     environment: Environment,
     authorizationId: string,
     events: AuthorizationEvent[],
-  ): Promise<string> {
+  ): Promise<{ walletId: string; cardId?: string }> {
     const opening = events.find(
       (event) =>
         event.type === 'AuthorizationDecided' ||
         event.type === 'AuthorizationForcePosted' ||
         event.type === 'AuthorizationAbandoned',
     );
-    if (opening && 'walletId' in opening.data) return opening.data.walletId;
+    if (opening?.type === 'AuthorizationAbandoned') return { walletId: opening.data.walletId };
+    if (opening) return { walletId: opening.data.walletId, cardId: opening.data.cardId };
     const { state } = await loadState(
       this.ports.eventStore(environment),
       authorizationDecider,
       authorizationId,
     );
     if (!isAuthorization(state)) throw notFound('Authorization', authorizationId);
-    return state.walletId;
+    return { walletId: state.walletId, cardId: state.cardId };
   }
 
   private async distributorOf(environment: Environment, authorizationId: string): Promise<string> {

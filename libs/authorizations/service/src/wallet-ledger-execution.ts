@@ -17,7 +17,10 @@ export async function executeLedger(
   walletId: string,
   instructions: readonly LedgerInstruction[],
   reference: string,
+  /** The card the authorization was made with, kept with each movement it posts (`/v1/transactions?cardId=`). */
+  cardId?: string,
 ): Promise<void> {
+  const card = cardId ? { cardId } : {};
   for (const step of instructions) {
     switch (step.op) {
       case 'placeHold':
@@ -25,6 +28,7 @@ export async function executeLedger(
           holdId: step.holdId,
           amount: step.amount,
           reference,
+          ...card,
           ...(step.force ? { force: true } : {}),
         });
         break;
@@ -49,13 +53,24 @@ export async function executeLedger(
           postingId: step.postingId,
           amount: step.amount,
           reference,
+          ...card,
         });
         break;
       case 'refund':
-        await ledger.refund(context, walletId, { refundId: step.refundId, amount: step.amount, reference });
+        await ledger.refund(context, walletId, {
+          refundId: step.refundId,
+          amount: step.amount,
+          reference,
+          ...card,
+        });
         break;
       case 'chargeFee':
-        await ledger.chargeFee(context, walletId, { feeId: step.feeId, amount: step.amount, reference });
+        await ledger.chargeFee(context, walletId, {
+          feeId: step.feeId,
+          amount: step.amount,
+          reference,
+          ...card,
+        });
         break;
       default: {
         const unknown: never = step;
@@ -74,7 +89,7 @@ export async function holdForDecision(
   ledger: WalletLedger,
   context: LedgerContext,
   walletId: string,
-  hold: { holdId: string; amount: number },
+  hold: { holdId: string; amount: number; cardId?: string },
 ): Promise<'held' | 'insufficient_funds'> {
   try {
     await ledger.placeHold(context, walletId, { ...hold, reference: hold.holdId });

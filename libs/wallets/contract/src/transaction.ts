@@ -16,6 +16,11 @@ export interface TransactionFields {
   currency: typeof USDC;
   /** The id the movement was posted under (hold id, `<hash>:<logIndex>` of a deposit, refund or fee id). */
   reference: string | null;
+  /**
+   * The card of a card movement (an authorization's hold, a force post, a refund, a fee); null for deposits and
+   * withdrawals (and for card movements recorded before the card was kept with them).
+   */
+  cardId: string | null;
   transactionHash: string | null;
   blockNumber: number | null;
   toAddress: string | null;

@@ -15,6 +15,7 @@ export interface WalletListFilter {
 export interface TransactionListFilter {
   walletId?: string;
   userId?: string;
+  cardId?: string;
   type?: string;
   status?: string;
 }
@@ -175,13 +176,18 @@ export interface ReleaseHoldOptions {
 }
 
 /** A clearing without an authorization (see `WalletLedger.forcePost`). */
-export interface ForcePostInput {
+/** The card a card movement was made with (`GET /v1/transactions?cardId=`). */
+export interface CardMovement {
+  cardId?: string;
+}
+
+export interface ForcePostInput extends CardMovement {
   postingId: string;
   amount: number;
   reference?: string;
 }
 
-export interface PlaceHoldInput {
+export interface PlaceHoldInput extends CardMovement {
   holdId: string;
   amount: number;
   reference?: string;
@@ -235,12 +241,12 @@ export interface WalletLedger {
   refund(
     context: LedgerContext,
     walletId: string,
-    input: { refundId: string; amount: number; reference?: string },
+    input: { refundId: string; amount: number; reference?: string } & CardMovement,
   ): Promise<LedgerBalance>;
   chargeFee(
     context: LedgerContext,
     walletId: string,
-    input: { feeId: string; amount: number; reference?: string },
+    input: { feeId: string; amount: number; reference?: string } & CardMovement,
   ): Promise<LedgerBalance>;
 }
 

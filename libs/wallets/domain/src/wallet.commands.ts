@@ -67,6 +67,8 @@ export interface PlaceHold {
     holdId: string;
     amount: number;
     reference?: string;
+    /** The card of a card movement. */
+    cardId?: string;
     overdraftAllowance?: number;
     force?: boolean;
     now: string;
@@ -109,17 +111,17 @@ export interface ExpireHold {
 /** A clearing without an authorization: debited whatever the balance, once per `postingId`. */
 export interface ForcePost {
   type: 'ForcePost';
-  data: { postingId: string; amount: number; reference?: string; now: string };
+  data: { postingId: string; amount: number; reference?: string; cardId?: string; now: string };
 }
 
 export interface Refund {
   type: 'Refund';
-  data: { refundId: string; amount: number; reference?: string; now: string };
+  data: { refundId: string; amount: number; reference?: string; cardId?: string; now: string };
 }
 
 export interface ChargeFee {
   type: 'ChargeFee';
-  data: { feeId: string; amount: number; reference?: string; now: string };
+  data: { feeId: string; amount: number; reference?: string; cardId?: string; now: string };
 }
 
 export interface RequestWithdrawal {

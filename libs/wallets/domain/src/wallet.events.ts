@@ -81,6 +81,8 @@ export type WalletHoldPlaced = DomainEvent<
     amount: number;
     kind: 'authorization';
     reference: string | null;
+    /** The card the authorization was made with (absent on events recorded before it was kept). */
+    cardId?: string;
     /** Placed beyond the available balance as the command allowed (offline, forced, tolerance). */
     overdraft: boolean;
     at: string;
@@ -142,17 +144,17 @@ export type WalletHoldSettled = DomainEvent<
  */
 export type WalletForcePosted = DomainEvent<
   'WalletForcePosted',
-  LedgerEntry & { postingId: string; amount: number; reference: string | null; at: string }
+  LedgerEntry & { postingId: string; amount: number; reference: string | null; cardId?: string; at: string }
 >;
 
 export type WalletRefunded = DomainEvent<
   'WalletRefunded',
-  LedgerEntry & { refundId: string; amount: number; reference: string | null; at: string }
+  LedgerEntry & { refundId: string; amount: number; reference: string | null; cardId?: string; at: string }
 >;
 
 export type WalletFeeCharged = DomainEvent<
   'WalletFeeCharged',
-  LedgerEntry & { feeId: string; amount: number; reference: string | null; at: string }
+  LedgerEntry & { feeId: string; amount: number; reference: string | null; cardId?: string; at: string }
 >;
 
 /** A withdrawal is accepted: its amount is held until the payout confirms or is rejected. */

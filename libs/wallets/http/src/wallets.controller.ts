@@ -93,14 +93,17 @@ export class TransactionsController {
   @ApiOperation({
     operationId: 'listTransactions',
     summary: 'List transactions',
-    description: 'Wallet movements: deposits, withdrawals, authorization holds, refunds, fees.',
+    description:
+      'Wallet movements: deposits, withdrawals, authorization holds, refunds, fees. `cardId` lists the movements ' +
+      'made with that card (its authorizations\u2019 holds and clearings, force posts, refunds and fees; movements ' +
+      'recorded before the card was kept with them carry `cardId: null` and are not listed by it).',
   })
   @ApiPageResponse(TransactionResponse)
   async list(@CurrentCaller() caller: Caller, @Query() query: TransactionListQueryDto) {
-    const { walletId, userId, type, status } = query;
+    const { walletId, userId, cardId, type, status } = query;
     const result = await this.wallets.listTransactions(
       caller,
-      { walletId, userId, type, status },
+      { walletId, userId, cardId, type, status },
       toPageQuery(query),
     );
     return toPage(query, result, renderTransaction);

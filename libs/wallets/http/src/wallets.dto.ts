@@ -11,6 +11,7 @@ import { TRANSACTION_STATUSES, TRANSACTION_TYPES, USDC_DECIMALS } from '@cip/wal
 
 const USER_ID = resourceIdPattern('usr');
 const WALLET_ID = resourceIdPattern('wlt');
+const CARD_ID = resourceIdPattern('crd');
 const AMOUNT_DESCRIPTION =
   'USDC, a JSON number with at most 6 decimals (more decimals: 400 validation_error), at most 1,000,000,000 ' +
   `(more: 422 amount_too_large). ${MONEY_DECIMALS_RULE}`;
@@ -32,6 +33,11 @@ export class TransactionListQueryDto extends ListQueryDto {
   @IsOptional()
   @Matches(USER_ID, { message: 'userId must be a user id (usr-<uuid>)' })
   userId?: string;
+
+  @ApiPropertyOptional({ example: 'crd-0b7c1d2e-6a3c-4f0e-9d55-0c6b1f1d2a10' })
+  @IsOptional()
+  @Matches(CARD_ID, { message: 'cardId must be a card id (crd-<uuid>)' })
+  cardId?: string;
 
   @ApiPropertyOptional({ enum: TRANSACTION_TYPES })
   @IsOptional()
@@ -122,6 +128,13 @@ export class TransactionResponse {
   @ApiProperty({ example: 25.5, description: 'USDC' }) amount: number;
   @ApiProperty({ example: 'USDC' }) currency: string;
   @ApiProperty({ type: String, nullable: true }) reference: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The card of a card movement (hold, clearing, force post, refund, fee); null for deposits and withdrawals',
+  })
+  cardId: string | null;
   @ApiProperty({ type: String, nullable: true }) transactionHash: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) blockNumber: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'Withdrawals: the receiving address' })

@@ -46,6 +46,7 @@ const movement = (
   amount: fromMinorUnits(amount),
   currency: USDC,
   reference: null,
+  cardId: null,
   transactionHash: null,
   blockNumber: null,
   toAddress: null,
@@ -74,6 +75,7 @@ function changeOf(event: WalletEvent): Change | null {
         doc: movement(event, 'authorization', event.data.amount, {
           status: 'pending',
           reference: event.data.holdId,
+          cardId: event.data.cardId ?? null,
         }),
       };
     // A partial reversal leaves the authorization pending; closing it leaves it released, or completed for
@@ -108,6 +110,7 @@ function changeOf(event: WalletEvent): Change | null {
         id: transactionIdOf(event.data.walletId, 'authorization', event.data.postingId),
         doc: movement(event, 'authorization', event.data.amount, {
           reference: event.data.reference ?? event.data.postingId,
+          cardId: event.data.cardId ?? null,
         }),
       };
     case 'WalletRefunded':
@@ -116,6 +119,7 @@ function changeOf(event: WalletEvent): Change | null {
         id: transactionIdOf(event.data.walletId, 'refund', event.data.refundId),
         doc: movement(event, 'refund', event.data.amount, {
           reference: event.data.reference ?? event.data.refundId,
+          cardId: event.data.cardId ?? null,
         }),
       };
     case 'WalletFeeCharged':
@@ -124,6 +128,7 @@ function changeOf(event: WalletEvent): Change | null {
         id: transactionIdOf(event.data.walletId, 'fee', event.data.feeId),
         doc: movement(event, 'fee', event.data.amount, {
           reference: event.data.reference ?? event.data.feeId,
+          cardId: event.data.cardId ?? null,
         }),
       };
     case 'WithdrawalRequested':

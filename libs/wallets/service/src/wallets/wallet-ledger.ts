@@ -83,7 +83,7 @@ export class WalletLedgerCommands implements WalletLedger {
   refund(
     context: LedgerContext,
     walletId: string,
-    input: { refundId: string; amount: number; reference?: string },
+    input: { refundId: string; amount: number; reference?: string; cardId?: string },
   ): Promise<LedgerBalance> {
     return this.streams.ledger(context, walletId, (now) => ({ type: 'Refund', data: { ...input, now } }));
   }
@@ -91,7 +91,7 @@ export class WalletLedgerCommands implements WalletLedger {
   chargeFee(
     context: LedgerContext,
     walletId: string,
-    input: { feeId: string; amount: number; reference?: string },
+    input: { feeId: string; amount: number; reference?: string; cardId?: string },
   ): Promise<LedgerBalance> {
     return this.streams.ledger(context, walletId, (now) => ({ type: 'ChargeFee', data: { ...input, now } }));
   }

@@ -57,12 +57,13 @@ export class WalletQueries {
     page: FindPage,
   ): Promise<FindResult<TransactionRecord>> {
     await this.streams.ports.settle(caller.environment);
-    const { walletId, userId, type, status } = filter;
+    const { walletId, userId, cardId, type, status } = filter;
     return forTenant(this.streams.ports.readStore, caller).find<TransactionRecord>(
       TRANSACTIONS_COLLECTION,
       {
         walletId: walletId || undefined,
         userId: userId || undefined,
+        cardId: cardId || undefined,
         type: type || undefined,
         status: status || undefined,
       },
