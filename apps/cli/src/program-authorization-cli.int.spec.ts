@@ -1,3 +1,4 @@
+import { DEFAULT_PROGRAM_AUTHORIZATION } from '@cip/authorizations/contract';
 import { openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,8 +86,13 @@ describe('cli: program authorization settings', () => {
     expect(configured).toMatchObject({ code: 0, stderr: '' });
     expect(configured.stdout).toContain('fee atm       2.50 USD (2500000)');
     expect(configured.stdout).toContain('fee auth      0.10 USD (100000)');
-    expect(configured.stdout).toContain('EUR 1.0856, GBP 1.27, CHF 1.13, CAD 0.73, SEK 0.095 (USD per unit)');
+    // The sandbox's test rates, EUR and SEK as set, JPY removed.
+    const rates = /fx rates +(.*) \(USD per unit\)/.exec(configured.stdout)?.[1].split(', ') ?? [];
+    expect(rates).toEqual(expect.arrayContaining(['EUR 1.0856', 'SEK 0.095', 'GBP 1.27', 'CHF 1.13']));
+    expect(rates.some((rate) => rate.startsWith('JPY'))).toBe(false);
 
+    const { JPY: _removed, ...defaults } = DEFAULT_PROGRAM_AUTHORIZATION.fxRates;
+    const expectedRates = { ...defaults, EUR: '1.0856', SEK: '0.095' };
     await cliJson('distributors', 'configure', distributorId, '--b2b', 'true');
     expect(await cliJson<Shown>('distributors', 'show', distributorId)).toEqual(
       expect.objectContaining({
@@ -95,7 +101,7 @@ describe('cli: program authorization settings', () => {
           b2b: true,
           authorization: {
             fees: { fx: 15_000, atm: 2_500_000, auth: 100_000 },
-            fxRates: { EUR: '1.0856', GBP: '1.27', CHF: '1.13', CAD: '0.73', SEK: '0.095' },
+            fxRates: expectedRates,
             clearingTolerance: 150_000,
             holdExpiryDays: 10,
             settlementAddress: '0x52908400098527886E0F7030069857D2E4169EE7',

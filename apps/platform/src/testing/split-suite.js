@@ -7,8 +7,10 @@ module.exports = {
   ported: [
     'apps/platform/src/api-fuzz.e2e.spec.ts',
     'apps/platform/src/authorization-clearing.e2e.spec.ts', // re-delivering a file one-process only
+    'apps/platform/src/authorization-currencies.e2e.spec.ts',
     'apps/platform/src/authorization-decisioning.e2e.spec.ts',
     'apps/platform/src/authorization-program-settings.e2e.spec.ts', // re-importing a file one-process only
+    'apps/platform/src/authorization-refunds.e2e.spec.ts',
     'apps/platform/src/authorization-simulations-pin.e2e.spec.ts',
     'apps/platform/src/authorization-simulations.e2e.spec.ts', // tests playing the issuer one-process only
     'apps/platform/src/authorizations.e2e.spec.ts', // findByNetworkReference one-process only
@@ -46,6 +48,9 @@ module.exports = {
     'apps/gateway/src/split-topology.e2e.spec.ts':
       'starts the split topology itself (and the one-process platform)',
     'apps/platform/src/authorizations-crash.e2e.spec.ts': 'kill -9 of the one-process platform (IsoServer)',
+    'apps/platform/src/authorization-holds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
+    'apps/platform/src/webhooks-order.e2e.spec.ts':
+      "the embedded runtime's per-user order, read off the in-process delivery engine (one process)",
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/crash-recovery.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/idempotency-crash-split.e2e.spec.ts':
