@@ -1,7 +1,5 @@
-import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
-import { DeliveryEngine } from '@cip/webhooks/service';
-import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, issuerLinked, walletSettled } from './testing/cardholders';
 import { Harness, PRODUCTION_KEY, startHarness } from './testing/platform-harness';
 
 // Refunds through the sandbox card network (real ISO 8583 to the platform's issuer), as a distributor sees
@@ -30,23 +28,6 @@ describe('refunds and card movements: the record, the Events and the balance agr
     return { userId, walletId, cardId: card.body.id as string };
   }
 
-  /** Every projection and the webhook recorder have read the log (one process), or the wallet shows `expected`. */
-  async function walletIs(walletId: string, expected: { balance: number; availableBalance: number }) {
-    if (h.topology === 'one-process') {
-      await h.platform.app.get(ConsumerHost).drain('sandbox');
-      await h.platform.app.get(DeliveryEngine).idle();
-    } else {
-      await waitFor(
-        async () => {
-          const { balance, availableBalance } = (await get(`/v1/wallets/${walletId}`)).body;
-          return balance === expected.balance && availableBalance === expected.availableBalance;
-        },
-        { what: `the wallet at ${JSON.stringify(expected)}`, intervalMs: 50 },
-      );
-    }
-    expect((await get(`/v1/wallets/${walletId}`)).body).toMatchObject(expected);
-  }
-
   const eventNamesOf = async (authorizationId: string) => {
     const events = await get(`/v1/events?limit=100`);
     return (events.body.items as { eventName: string; eventTargetId?: string; data?: { id?: string } }[])
@@ -72,7 +53,7 @@ describe('refunds and card movements: the record, the Events and the balance agr
     });
     const id = refund.body.authorization.id as string;
     expect((await get(`/v1/authorizations/${id}`)).body).toMatchObject({ status: 'rejected' });
-    await walletIs(walletId, { balance: 100, availableBalance: 100 });
+    await walletSettled(h, walletId, { balance: 100, availableBalance: 100 });
     await waitFor(async () => (await eventNamesOf(id)).length > 0, { what: `the Events of ${id}` });
     expect(await eventNamesOf(id)).toEqual(['cardAuthorization.rejected']);
   });
@@ -97,7 +78,7 @@ describe('refunds and card movements: the record, the Events and the balance agr
     expect((await post('/v1/simulate/authorization/reversal', { authorizationId: reversed })).status).toBe(
       200,
     );
-    await walletIs(walletId, { balance: 60, availableBalance: 60 });
+    await walletSettled(h, walletId, { balance: 60, availableBalance: 60 });
 
     const refunds = (authorizationId: string) =>
       Promise.all(
@@ -124,7 +105,7 @@ describe('refunds and card movements: the record, the Events and the balance agr
       );
     }
     // 100 - 40 cleared + 40 refunded once.
-    await walletIs(walletId, { balance: 100, availableBalance: 100 });
+    await walletSettled(h, walletId, { balance: 100, availableBalance: 100 });
   });
   it("lists one card's movements with GET /v1/transactions?cardId= (holds, clearings, refunds), not the wallet's others", async () => {
     const { userId, walletId, cardId } = await cardholder(100);
@@ -150,7 +131,7 @@ describe('refunds and card movements: the record, the Events and the balance agr
       merchant,
     });
     expect(elsewhere.body.network).toMatchObject({ responseCode: '00' });
-    await walletIs(walletId, { balance: 94, availableBalance: 91 });
+    await walletSettled(h, walletId, { balance: 94, availableBalance: 91 });
 
     const byCard = await get('/v1/transactions', { cardId });
     expect(byCard.status).toBe(200);

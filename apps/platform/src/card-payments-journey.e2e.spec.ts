@@ -1,8 +1,6 @@
-import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor, WebhookReceiver, type ReceivedRequest } from '@cip/shared/testing';
-import { DeliveryEngine } from '@cip/webhooks/service';
 import { Webhook } from 'standardwebhooks';
-import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
+import { activeUserWithWallet, distributorCalls, issuerLinked, walletSettled } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
 
 // The spec's integration order, steps 4-8, as a distributor lives it over /v1 with a webhook listener:
@@ -35,27 +33,6 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
     await h?.close();
   });
 
-  /**
-   * The wallet once the ledger saga has applied every authorization written so far: on the one-process
-   * platform every Event is read (and delivered) first; on the split topology, where the saga runs in
-   * another process, the wallet is read until it shows `expected` (what a distributor polling it sees).
-   */
-  const walletSettled = async (walletId: string, expected: { balance: number; availableBalance: number }) => {
-    if (h.topology === 'one-process') {
-      await h.platform.app.get(ConsumerHost).drain('sandbox');
-      await h.platform.app.get(ConsumerHost).drain('sandbox');
-      await h.platform.app.get(DeliveryEngine).idle();
-    } else {
-      await waitFor(
-        async () => {
-          const { balance, availableBalance } = (await get(`/v1/wallets/${walletId}`)).body;
-          return balance === expected.balance && availableBalance === expected.availableBalance;
-        },
-        { what: `the wallet at ${JSON.stringify(expected)}`, intervalMs: 50 },
-      );
-    }
-    expect((await get(`/v1/wallets/${walletId}`)).body).toMatchObject(expected);
-  };
   /** The user's Events as the receiver got them, each checked with the official Standard Webhooks verifier. */
   const eventsOf = (userId: string) =>
     receiver.deliveries
@@ -124,7 +101,7 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
     expect(refund.body.authorization).toMatchObject({ type: 'refund', originalAuthorizationId: paymentId });
 
     // The wallet, to the cent: 100 - 25 cleared + 5 refunded, nothing held.
-    await walletSettled(holder.walletId, { balance: 80, availableBalance: 80 });
+    await walletSettled(h, holder.walletId, { balance: 80, availableBalance: 80 });
 
     // Delivered in the log's order: the 8 cardAuthorization Events, the last one's balance.updated after it.
     await waitFor(
@@ -254,6 +231,6 @@ describe('a card payment journey (integration steps 4-8) with signed webhooks', 
     const ofDeclined = await refund({ authorizationId: declined.body.authorization.id });
     expect([ofDeclined.status, ofDeclined.body.error.code]).toEqual([409, 'invalid_state_transition']);
     // Only the unlinked refund reached the wallet: 10 - 4 held + 1.
-    await walletSettled(holder.walletId, { balance: 11, availableBalance: 7 });
+    await walletSettled(h, holder.walletId, { balance: 11, availableBalance: 7 });
   });
 });

@@ -1,6 +1,7 @@
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
 import { type CardVault, openEmbeddedCardVault } from '@cip/cards/vault';
 import {
+  ConsumerHost,
   INFRASTRUCTURE,
   Infrastructure,
   openEmbeddedInfrastructure,
@@ -9,6 +10,7 @@ import {
 } from '@cip/shared/infrastructure';
 import { waitFor } from '@cip/shared/testing';
 import { UsersService } from '@cip/users/service';
+import { DeliveryEngine } from '@cip/webhooks/service';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Harness } from './platform-harness';
@@ -211,4 +213,35 @@ export async function changeUserStatusAsOperator(
     .set((await h.operatorAdmin()).headers)
     .set('content-type', 'application/json')
     .send({ status, reason });
+}
+
+/**
+ * The wallet once the ledger saga has applied every authorization written so far: on the one-process
+ * platform every Event is read (and delivered) first; on the split topology, where the saga runs in another
+ * process, the wallet is read until it shows `expected` (what a distributor polling it sees). Then checked.
+ */
+export async function walletSettled(
+  h: Harness,
+  walletId: string,
+  expected: { balance: number; availableBalance: number },
+): Promise<void> {
+  const wallet = async () =>
+    (await h.http.get(`/v1/wallets/${walletId}`).set({ 'x-api-key': SANDBOX_KEY })).body as Record<
+      string,
+      unknown
+    >;
+  if (h.topology === 'one-process') {
+    await h.platform.app.get(ConsumerHost).drain('sandbox');
+    await h.platform.app.get(ConsumerHost).drain('sandbox');
+    await h.platform.app.get(DeliveryEngine).idle();
+  } else {
+    await waitFor(
+      async () => {
+        const { balance, availableBalance } = await wallet();
+        return balance === expected.balance && availableBalance === expected.availableBalance;
+      },
+      { what: `the wallet at ${JSON.stringify(expected)}`, intervalMs: 50 },
+    );
+  }
+  expect(await wallet()).toMatchObject(expected);
 }

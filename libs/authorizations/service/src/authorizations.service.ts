@@ -152,6 +152,20 @@ function answerRecorded(
   return { responseCode: RESPONSE.approved, authorizationId };
 }
 
+/** The context of a sweep's command (expiry, abandonment): its cause names the sweep and the authorization. */
+const sweepContext = (
+  environment: Environment,
+  distributorId: string,
+  cause: string,
+  now: string,
+): CommandContext => ({
+  occurredAt: now,
+  distributorId,
+  environment,
+  correlationId: cause,
+  causationId: cause,
+});
+
 /** Concurrent messages on one authorization (a retry racing its original) retry on the fresh stream. */
 const STREAM_ATTEMPTS = 10;
 /** Events carried out inline and not yet passed by the ledger saga; bounded where no saga runs. */
@@ -636,13 +650,7 @@ export class AuthorizationsService implements AuthorizationsApi {
       return false;
     }
     const distributorId = await this.distributorOf(environment, authorizationId);
-    const context: CommandContext = {
-      occurredAt: now,
-      distributorId,
-      environment,
-      correlationId: `expiry:${authorizationId}`,
-      causationId: `expiry:${authorizationId}`,
-    };
+    const context = sweepContext(environment, distributorId, `expiry:${authorizationId}`, now);
     const answer = await this.run(environment, authorizationId, context, {
       type: 'ExpireAuthorization',
       data: { now },
@@ -672,13 +680,7 @@ export class AuthorizationsService implements AuthorizationsApi {
     const [first] = await this.ports.eventStore(environment).readStream(authorizationId, { maxCount: 1 });
     if (first) return false;
     const now = this.clock.now().toISOString();
-    const context: CommandContext = {
-      occurredAt: now,
-      distributorId,
-      environment,
-      correlationId: `abandon:${authorizationId}`,
-      causationId: `abandon:${authorizationId}`,
-    };
+    const context = sweepContext(environment, distributorId, `abandon:${authorizationId}`, now);
     await this.run(
       environment,
       authorizationId,

@@ -1,6 +1,7 @@
 import { ENVIRONMENTS, type Environment } from '@cip/shared/contracts';
 import type { EventStore } from '@cip/shared/eventing';
 import type { ReadStore } from '@cip/shared/read-store';
+import { PeriodicSweep } from '@cip/shared/infrastructure';
 import type { Clock, Logger } from '@cip/shared/runtime';
 import { walletHoldPlaced } from '@cip/wallets/contract';
 import type { AuthorizationsService } from './authorizations.service';
@@ -42,12 +43,8 @@ export interface UnrecordedHoldSweepOptions {
  * says its decision was recorded; and why not a saga: a consumer that waits out the timeout would hold its
  * group (and its lag) a minute behind the log. The sweep's cost is reading the log once, a timeout behind.
  */
-export class UnrecordedHoldSweep {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-  private stopWatchingClock: (() => void) | null = null;
+export class UnrecordedHoldSweep extends PeriodicSweep {
   private readonly afterMs: number;
-  private readonly intervalMs: number;
 
   constructor(
     private readonly authorizations: Pick<AuthorizationsService, 'abandonUnrecordedHold'>,
@@ -56,43 +53,17 @@ export class UnrecordedHoldSweep {
       readStore(environment: Environment): ReadStore;
     },
     private readonly clock: Clock,
-    private readonly logger: Pick<Logger, 'warn'>,
+    logger: Pick<Logger, 'warn'>,
     options: UnrecordedHoldSweepOptions = {},
   ) {
-    this.afterMs = options.afterMs ?? UNRECORDED_HOLD_AFTER_MS;
+    const afterMs = options.afterMs ?? UNRECORDED_HOLD_AFTER_MS;
     // A short timeout (a test's) is swept often enough to release a hold soon after it.
-    this.intervalMs = options.intervalMs ?? Math.min(UNRECORDED_HOLD_SWEEP_MS, this.afterMs / 2);
+    const intervalMs = options.intervalMs ?? Math.min(UNRECORDED_HOLD_SWEEP_MS, afterMs / 2);
+    super({ what: 'Unrecorded hold', intervalMs, logger, clock });
+    this.afterMs = afterMs;
   }
 
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.sweepInBackground(), this.intervalMs);
-    this.timer.unref();
-    this.stopWatchingClock = this.clock.onChange?.(() => this.sweepInBackground()) ?? null;
-    this.sweepInBackground();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    this.stopWatchingClock?.();
-    this.stopWatchingClock = null;
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Checks every hold placed more than the timeout ago and not checked yet; how many it abandoned. */
-  runDue(): Promise<number> {
-    this.running ??= this.sweep().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private sweepInBackground(): void {
-    this.runDue().catch((error) => this.logger.warn({ err: error }, 'Unrecorded hold sweep failed'));
-  }
-
-  private async sweep(): Promise<number> {
+  protected async sweep(): Promise<number> {
     const dueBefore = this.clock.now().getTime() - this.afterMs;
     let abandoned = 0;
     for (const environment of ENVIRONMENTS) abandoned += await this.sweepScope(environment, dueBefore);

@@ -8,6 +8,7 @@ export * from './contexts';
 export * from './system.controller';
 export * from './health/readiness';
 export * from './scheduling/deadline-sweep';
+export * from './scheduling/periodic-sweep';
 export * from './embedded-service-options';
 export * from './service-infrastructure';
 export * from './health/process-health';

@@ -1,6 +1,7 @@
 import { Environment, ENVIRONMENTS } from '@cip/shared/contracts';
 import type { ReadStore } from '@cip/shared/read-store';
 import type { Clock, Logger, PlatformMetrics } from '@cip/shared/runtime';
+import { PeriodicSweep } from './periodic-sweep';
 
 const DUE_PAGE = 100;
 
@@ -13,12 +14,7 @@ const DUE_PAGE = 100;
  * `runDue()`; a clock that jumps (the split topology's test clock, `FileClock`) starts a sweep at once. Each
  * completed sweep sets `deadline_sweep_clock_seconds` to the time it looked at.
  */
-export abstract class DeadlineSweep {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-  private stopWatchingClock: (() => void) | null = null;
-  private clockMoved = false;
-
+export abstract class DeadlineSweep extends PeriodicSweep {
   protected constructor(
     private readonly sweepOf: {
       what: string;
@@ -36,7 +32,9 @@ export abstract class DeadlineSweep {
         settle(environment: Environment): Promise<void>;
       };
     },
-  ) {}
+  ) {
+    super(sweepOf);
+  }
 
   /** Waits until the read model the candidates come from has caught up with the log. */
   protected settle(environment: Environment): Promise<void> {
@@ -66,52 +64,12 @@ export abstract class DeadlineSweep {
   /** Expires one if it is still due; whether it did. */
   protected abstract expireIfDue(environment: Environment, id: string): Promise<boolean>;
 
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.sweepInBackground(), this.sweepOf.intervalMs);
-    this.timer.unref();
-    this.stopWatchingClock =
-      this.sweepOf.clock.onChange?.(() => {
-        // A sweep already running looked at the time before the move: another one follows it.
-        if (this.running) this.clockMoved = true;
-        else this.sweepInBackground();
-      }) ?? null;
-    this.sweepInBackground();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    this.stopWatchingClock?.();
-    this.stopWatchingClock = null;
-    this.clockMoved = false;
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Expires everything due now, in both environments; returns how many it expired. */
-  runDue(): Promise<number> {
-    this.running ??= this.sweep().finally(() => {
-      this.running = null;
-      if (this.clockMoved && this.timer) {
-        this.clockMoved = false;
-        this.sweepInBackground();
-      }
-    });
-    return this.running;
-  }
-
-  private sweepInBackground(): void {
-    this.runDue().catch((error) =>
-      this.sweepOf.logger.warn({ err: error }, `${this.sweepOf.what} sweep failed`),
-    );
-  }
-
   private deadlineModel(): NonNullable<(typeof this.sweepOf)['deadlines']> {
     if (!this.sweepOf.deadlines) throw new Error(`${this.sweepOf.what}: no deadline read model given`);
     return this.sweepOf.deadlines;
   }
 
-  private async sweep(): Promise<number> {
+  protected async sweep(): Promise<number> {
     const at = this.sweepOf.clock.now();
     let expired = 0;
     for (const environment of ENVIRONMENTS) {
