@@ -1,0 +1,4 @@
+export * from './migrations';
+export * from './postgres-pool';
+export * from './postgres-read-store';
+export * from './postgres-idempotency-store';
