@@ -40,7 +40,11 @@ export function migrationLockKey(component: string): number {
  * Meant to be replaced by the runner the PostgreSQL event store brings, when both branches meet: same table,
  * same lock namespace.
  */
-export async function migrate(pool: Pool, component: string, migrations: readonly Migration[]): Promise<void> {
+export async function migrate(
+  pool: Pool,
+  component: string,
+  migrations: readonly Migration[],
+): Promise<void> {
   const steps = [...migrations].sort((a, b) => a.version - b.version);
   for (let i = 1; i < steps.length; i++) {
     if (steps[i].version === steps[i - 1].version)

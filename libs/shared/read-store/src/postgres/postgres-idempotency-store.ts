@@ -93,7 +93,8 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
         [key],
       );
       if (rows[0]) return { claimed: false, record: toIdempotencyRecord(rows[0]) };
-      if (attempt >= CLAIM_ATTEMPTS) throw new Error(`Idempotency key ${key} keeps changing; claim abandoned`);
+      if (attempt >= CLAIM_ATTEMPTS)
+        throw new Error(`Idempotency key ${key} keeps changing; claim abandoned`);
     }
   }
 
