@@ -1,4 +1,3 @@
-export * from './migrations';
 export * from './postgres-pool';
 export * from './postgres-read-store';
 export * from './postgres-idempotency-store';

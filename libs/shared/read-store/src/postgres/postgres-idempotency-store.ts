@@ -5,7 +5,7 @@ import type {
   IdempotencyStore,
   StoredResponse,
 } from '../idempotency-store.port';
-import { migrate, type Migration } from './migrations';
+import { migrate, type Migration } from '@cip/shared/runtime';
 
 /**
  * The idempotency store's schema. `state` is `in_flight` (a claim, with its lease), `completed` (an outcome,

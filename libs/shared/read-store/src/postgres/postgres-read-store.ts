@@ -10,7 +10,7 @@ import type {
   VersionedWrite,
 } from '../read-store.port';
 import { pageReading } from '../read-store.port';
-import { migrate, type Migration } from './migrations';
+import { migrate, type Migration } from '@cip/shared/runtime';
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const COLLECTION_NAME = /^[A-Za-z0-9_-]+$/;
@@ -201,6 +201,8 @@ export class PostgresReadStore implements ReadStore {
   ): Promise<T[]> {
     // The partial index's condition is spelled out, so the planner knows the index covers the rows asked for.
     const { rows } = await this.pool.query<{ doc: T }>(
+      // The rule is SQLite's (statement reuse); PostgreSQL plans an unnamed statement on each run anyway.
+      // eslint-disable-next-line no-restricted-syntax
       `SELECT doc FROM read_models
        WHERE collection = $1 AND expires_at IS NOT NULL AND expires_at <= $2
          AND (expires_at, id) > ($3, $4)

@@ -1,15 +1,14 @@
 import { describeWhenConfigured } from '@cip/shared/testing';
 import { randomBytes } from 'node:crypto';
-import type { Pool } from 'pg';
-import { migrate, type Migration } from './migrations';
-import { openPostgresPool } from './postgres-pool';
+import { Pool } from 'pg';
+import { migrate, type Migration } from './postgres-migrations';
 
 describeWhenConfigured('DATABASE_URL', 'PostgreSQL schema migrations', (url) => {
   jest.setTimeout(30_000);
   const schema = `cip_migrations_${randomBytes(6).toString('hex')}`;
   const pools: Pool[] = [];
   const open = () => {
-    const pool = openPostgresPool(url, { schema, max: 2 });
+    const pool = new Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
     pools.push(pool);
     return pool;
   };

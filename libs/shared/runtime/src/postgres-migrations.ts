@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 
 /**
- * One step of a component's schema. Steps are applied in version order, each in its own transaction with
+ * One step of a PostgreSQL component's schema. Steps are applied in version order, each in its own transaction with
  * the row that records it, so a step either happened or did not.
  *
  * Schemas change by expand, then contract: a step only adds (tables, nullable columns, indexes) while
@@ -37,8 +37,8 @@ export function migrationLockKey(component: string): number {
  * steps and the others wait for it, then find them applied. Steps are recorded in
  * `schema_migrations(component, version)` in the pool's schema (its search_path).
  *
- * Meant to be replaced by the runner the PostgreSQL event store brings, when both branches meet: same table,
- * same lock namespace.
+ * Here, in the runtime every store library depends on, so that the read store, the idempotency store and
+ * the personal-data key store (in the eventing library) share one runner; the event store's adapter can too.
  */
 export async function migrate(
   pool: Pool,
