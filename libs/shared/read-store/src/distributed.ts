@@ -1,3 +1,4 @@
 // Adapters of the distributed runtime, on their own entry point so that the embedded runtime never loads mongoose.
 export * from './mongo/mongo-read-store';
 export * from './mongo/mongo-idempotency-store';
+export * from './postgres';
