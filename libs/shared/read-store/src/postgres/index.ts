@@ -1,0 +1,3 @@
+export * from './postgres-pool';
+export * from './postgres-read-store';
+export * from './postgres-idempotency-store';
