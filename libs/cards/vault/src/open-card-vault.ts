@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CardVault, type CardVaultKeys } from './card-vault';
 import { FileKeyEncryptionKeys } from './key-encryption-keys';
 import { MongoCardVaultStore } from './mongo-card-vault-store';
+import { PostgresCardVaultStore } from './postgres-card-vault-store';
 import { SqliteCardVaultStore } from './sqlite-card-vault-store';
 
 /** Keys a deployment may supply (from its secret store); each one missing is made on first start. */
@@ -92,6 +93,26 @@ const KEY_VARIABLES: Record<keyof ConfiguredCardVaultKeys, string> = {
   pvk: 'CARD_VAULT_PVK',
 };
 
+/** The keys of a distributed vault, every one configured (why: `openMongoCardVault`). */
+function distributedVaultKeys(options: { environment: string; configured: ConfiguredCardVaultKeys }): {
+  keks: FileKeyEncryptionKeys;
+  keys: CardVaultKeys;
+} {
+  const suffix = options.environment.toUpperCase();
+  const missing = (Object.keys(KEY_VARIABLES) as (keyof ConfiguredCardVaultKeys)[])
+    .filter((name) => !options.configured[name])
+    .map((name) => `${KEY_VARIABLES[name]}_${suffix}`);
+  if (missing.length > 0) {
+    throw new Error(`The distributed card vault needs every key configured: set ${missing.join(', ')}`);
+  }
+  // Every key is configured (checked above): nothing is read from or written to a DATA_DIR.
+  const keyOptions = { dataDir: '', environment: options.environment, configured: options.configured };
+  return {
+    keks: new FileKeyEncryptionKeys({ ...keyOptions, fromConfig: options.configured.keks }),
+    keys: loadCardVaultKeys(keyOptions),
+  };
+}
+
 /**
  * The distributed runtime's vault of one environment: `MongoCardVaultStore` on the database
  * `cip_<environment>_vault` of `mongoUrl` (a replica set: the store uses transactions), on a connection of
@@ -111,17 +132,7 @@ export async function openMongoCardVault(options: {
   database?: string;
   onCommit?: (puts: number) => void;
 }): Promise<CardVault> {
-  const suffix = options.environment.toUpperCase();
-  const missing = (Object.keys(KEY_VARIABLES) as (keyof ConfiguredCardVaultKeys)[])
-    .filter((name) => !options.configured[name])
-    .map((name) => `${KEY_VARIABLES[name]}_${suffix}`);
-  if (missing.length > 0) {
-    throw new Error(`The distributed card vault needs every key configured: set ${missing.join(', ')}`);
-  }
-  // Every key is configured (checked above): nothing is read from or written to a DATA_DIR.
-  const keyOptions = { dataDir: '', environment: options.environment, configured: options.configured };
-  const keks = new FileKeyEncryptionKeys({ ...keyOptions, fromConfig: options.configured.keks });
-  const keys = loadCardVaultKeys(keyOptions);
+  const { keks, keys } = distributedVaultKeys(options);
   // Loaded here rather than at the top: the embedded runtime imports this file and never uses mongoose.
   const mongoose = (await import('mongoose')).default;
   const connection = await mongoose
@@ -131,6 +142,35 @@ export async function openMongoCardVault(options: {
     .asPromise();
   const store = await MongoCardVaultStore.open(connection, {
     closesConnection: true,
+    onCommit: options.onCommit,
+  });
+  return new CardVault(store, keks, keys);
+}
+
+/** The PostgreSQL schema of one environment's vault: its own, beside the scopes' schemas. */
+export const cardVaultSchema = (environment: string): string => `card_vault_${environment}`;
+
+/**
+ * The distributed runtime's vault of one environment on PostgreSQL: `PostgresCardVaultStore` in the schema
+ * `card_vault_<environment>` of `databaseUrl` (best a database and role of the vault's own: the role needs
+ * privileges on that schema only), on a pool of its own that `close` ends. Every key must be configured, as
+ * for `openMongoCardVault`. Loads pg only when called. Not wired into the apps yet.
+ */
+export async function openPostgresCardVault(options: {
+  databaseUrl: string;
+  environment: string;
+  configured: ConfiguredCardVaultKeys;
+  /** The schema; `cardVaultSchema(environment)` unless a test keeps its own. */
+  schema?: string;
+  /** Connections of the vault's pool (default 3). */
+  poolSize?: number;
+  onCommit?: (puts: number) => void;
+}): Promise<CardVault> {
+  const { keks, keys } = distributedVaultKeys(options);
+  const store = await PostgresCardVaultStore.connect({
+    url: options.databaseUrl,
+    schema: options.schema ?? cardVaultSchema(options.environment),
+    max: options.poolSize,
     onCommit: options.onCommit,
   });
   return new CardVault(store, keks, keys);

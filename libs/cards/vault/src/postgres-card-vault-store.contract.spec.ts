@@ -1,7 +1,6 @@
-import { openPostgresPool } from '@cip/shared/read-store/distributed';
 import { describeWhenConfigured } from '@cip/shared/testing';
 import { randomBytes } from 'node:crypto';
-import type { Pool } from 'pg';
+import { Pool } from 'pg';
 import { cardVaultStoreContract } from './contract/card-vault-store.contract';
 import { PostgresCardVaultStore } from './postgres-card-vault-store';
 
@@ -13,7 +12,7 @@ describeWhenConfigured('DATABASE_URL', 'card vault store contract: PostgreSQL', 
   cardVaultStoreContract({
     open: () => PostgresCardVaultStore.connect({ url, schema, max: 3 }),
     cleanup: async () => {
-      const admin = openPostgresPool(url, { max: 1 });
+      const admin = new Pool({ connectionString: url, max: 1 });
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();
     },
@@ -36,7 +35,7 @@ describeWhenConfigured(
 
     // Before the contract's own beforeAll opens the store: what a deployment's DBA sets up once.
     beforeAll(async () => {
-      admin = openPostgresPool(url, { max: 1 });
+      admin = new Pool({ connectionString: url, max: 1 });
       await admin.query(`CREATE ROLE ${role} LOGIN NOINHERIT`);
       await admin.query(`CREATE SCHEMA ${schema}`);
       await admin.query(`GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${role}`);
@@ -70,11 +69,13 @@ describeWhenConfigured(
           owner: role,
         })),
       );
-      const pool = openPostgresPool(asRole.toString(), { schema, max: 1 });
+      const pool = new Pool({ connectionString: asRole.toString(), max: 1 });
       const denied = { code: '42501' }; // insufficient_privilege
       try {
         await expect(pool.query(`SELECT * FROM ${scopeSchema}.events`)).rejects.toMatchObject(denied);
-        await expect(pool.query(`CREATE TABLE ${scopeSchema}.copied (pan text)`)).rejects.toMatchObject(denied);
+        await expect(pool.query(`CREATE TABLE ${scopeSchema}.copied (pan text)`)).rejects.toMatchObject(
+          denied,
+        );
         await expect(pool.query('CREATE TABLE public.copied (pan text)')).rejects.toMatchObject(denied);
         await expect(pool.query(`CREATE SCHEMA elsewhere_${suffix}`)).rejects.toMatchObject(denied);
       } finally {
