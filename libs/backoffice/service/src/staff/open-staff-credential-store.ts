@@ -22,3 +22,38 @@ export function mongoStaffCredentials(options: {
     return MongoStaffCredentialStore.open(connection, masterKey, { closesConnection: true });
   };
 }
+
+/** The PostgreSQL schema of the staff credential store: its own, beside the scopes' schemas. */
+export const STAFF_CREDENTIALS_SCHEMA = 'staff_credentials';
+
+/**
+ * The staff credential store on PostgreSQL: `PostgresStaffCredentialStore` in the schema `staff_credentials`
+ * (created when missing; a role with privileges on that schema only will do once it exists) of `databaseUrl`,
+ * on a pool of its own that `close` ends. Loads pg only when called. Not wired into the apps yet.
+ */
+export function postgresStaffCredentials(options: {
+  databaseUrl: string;
+  /** The schema; `STAFF_CREDENTIALS_SCHEMA` unless a test keeps its own. */
+  schema?: string;
+  /** Connections of the store's pool (default 2: sign-ins and session checks are few and short). */
+  poolSize?: number;
+}): OpenStaffCredentialStore {
+  return async (masterKey) => {
+    const schema = options.schema ?? STAFF_CREDENTIALS_SCHEMA;
+    const { openPostgresPool } = await import('@cip/shared/read-store/distributed');
+    const { PostgresStaffCredentialStore } = await import('./postgres-staff-credential-store');
+    const pool = openPostgresPool(options.databaseUrl, {
+      schema,
+      max: options.poolSize ?? 2,
+      applicationName: 'cip-staff-credentials',
+    });
+    try {
+      const { rowCount } = await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+      if (rowCount === 0) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      return await PostgresStaffCredentialStore.open(pool, masterKey, { closesPool: true });
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  };
+}
