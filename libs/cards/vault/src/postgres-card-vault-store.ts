@@ -258,7 +258,8 @@ export class PostgresCardVaultStore implements CardVaultStore {
     await client.query('LOCK TABLE key_encryption_keys IN SHARE MODE');
     const active = await this.activeKekIdOn(client);
     const outcomes = batch.map((card): PutOutcome => (card.kekId === active ? 'stored' : 'stale_kek'));
-    // Stable: of two cards of the batch with one PAN (or one vault ref), the first is stored.
+    // A stable sort: of two cards of the batch with one PAN, the first is stored (of two with one vault ref,
+    // the one with the lower PAN hash).
     const writes = batch
       .map((card, i) => ({ card, i }))
       .filter(({ i }) => outcomes[i] === 'stored')
