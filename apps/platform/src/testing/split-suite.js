@@ -60,6 +60,7 @@ module.exports = {
     'apps/platform/src/startup.e2e.spec.ts': 'spawns the one-process platform (npm start) itself',
     'apps/platform/src/three-ds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'libs/cards/vault/src/mongo-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on MongoDB',
+    'libs/cards/vault/src/postgres-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on PostgreSQL',
     'libs/shared/eventing/src/sqlite/bounded-wal-crash.e2e.spec.ts':
       'a crash test of the SQLite event store and its checkpointer on their own file',
     'libs/shared/infrastructure/src/several-processes.e2e.spec.ts':
