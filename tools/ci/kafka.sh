@@ -6,6 +6,8 @@
 #
 #   tools/ci/kafka.sh start [DIR]   starts it; prints KAFKA_BROKERS=127.0.0.1:<port> on its last line
 #   tools/ci/kafka.sh stop  [DIR]   kills it and removes DIR
+#   tools/ci/kafka.sh kill  DIR     kill -9, keeping DIR: a crash (the relay's crash spec)
+#   tools/ci/kafka.sh restart DIR   starts the killed broker again on its log and its ports
 #   tools/ci/kafka.sh version       prints KAFKA_VERSION
 #
 # DIR (the KRaft log, the broker's config, its output and pid) defaults to ${CIP_KAFKA_DIR:-/tmp/cip-kafka}.
@@ -19,6 +21,8 @@
 #   create a topic with the broker's count); num.partitions=6 is KafkaMessageBus's default all the same.
 # - group.initial.rebalance.delay.ms is left at Kafka's default (3 s), as in production: the suites cope.
 # - Internal topics (offsets, transactions) with replication factor 1: one broker.
+# - A 3 s broker session (default 9 s): a broker restarted after kill -9 is registered again only once its
+#   previous session expired (the relay's crash spec restarts one).
 set -euo pipefail
 
 # The one Kafka version of the project. docker-compose.yml's and .github/workflows/distributed.yml's
@@ -143,6 +147,20 @@ broker_started() {
   grep -q "Transition from STARTING to STARTED" "$dir/server.log" 2>/dev/null
 }
 
+# $HEAP unquoted: it holds several options. C1 only and the serial collector: a quick start on a small heap.
+# shellcheck disable=SC2206
+java_command=(java $HEAP -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true
+  "-Dlog4j.configuration=file:$dir/log4j.properties" -cp "$cache_dir/libs/*")
+
+# Runs the broker on $dir's config, until it serves clients. A restart keeps the previous run's output in
+# server.log.1. setsid: the broker outlives this script and gets no signal meant for the shell that started it.
+launch() {
+  [ -f "$dir/server.log" ] && mv "$dir/server.log" "$dir/server.log.1"
+  setsid bash "$0" run "$dir" >"$dir/server.log" 2>&1 </dev/null &
+  echo $! >"$dir/pid"
+  wait_until_ready "$(cat "$dir/port")"
+}
+
 case "$command" in
   start)
     ensure_java
@@ -176,6 +194,8 @@ num.network.threads=2
 num.io.threads=2
 num.recovery.threads.per.data.dir=1
 log.cleaner.dedupe.buffer.size=8388608
+broker.session.timeout.ms=3000
+broker.heartbeat.interval.ms=500
 EOF
     cat >"$dir/log4j.properties" <<'EOF'
 log4j.rootLogger=INFO, stdout
@@ -186,22 +206,31 @@ log4j.logger.kafka.request.logger=WARN
 log4j.logger.state.change.logger=WARN
 log4j.logger.kafka.log.LogCleaner=WARN
 EOF
-    classpath="$cache_dir/libs/*"
-    jvm=(java $HEAP -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto -Djava.awt.headless=true
-      "-Dlog4j.configuration=file:$dir/log4j.properties" -cp "$classpath")
     # A random cluster id: every start is a new, empty cluster.
-    cluster_id=$("${jvm[@]}" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -1)
-    "${jvm[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" \
+    cluster_id=$("${java_command[@]}" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -1)
+    "${java_command[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" \
       >"$dir/format.log" 2>&1 || {
       cat "$dir/format.log" >&2
       exit 1
     }
     echo "$port" >"$dir/port"
-    # setsid: the broker outlives this script and gets no signal meant for the shell that started it.
-    setsid "${jvm[@]}" kafka.Kafka "$dir/server.properties" >"$dir/server.log" 2>&1 </dev/null &
-    echo $! >"$dir/pid"
-    wait_until_ready "$port"
+    launch
     echo "KAFKA_BROKERS=127.0.0.1:$port"
+    ;;
+  kill)
+    if running; then
+      pid=$(cat "$dir/pid")
+      kill -9 "$pid"
+      while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    fi
+    ;;
+  restart)
+    if ! running; then
+      [ -f "$dir/server.properties" ] || { echo "kafka.sh: no broker in $dir to restart" >&2; exit 1; }
+      ensure_jars
+      launch
+    fi
+    echo "KAFKA_BROKERS=127.0.0.1:$(cat "$dir/port")"
     ;;
   stop)
     if running; then
@@ -211,11 +240,15 @@ EOF
     fi
     rm -rf "$dir"
     ;;
+  run)
+    # The broker itself, in the foreground (what `launch` starts in the background).
+    exec "${java_command[@]}" kafka.Kafka "$dir/server.properties"
+    ;;
   version)
     echo "$KAFKA_VERSION"
     ;;
   *)
-    echo "usage: $0 start|stop [DIR] | version" >&2
+    echo "usage: $0 start|stop [DIR] | kill|restart DIR | version" >&2
     exit 2
     ;;
 esac
