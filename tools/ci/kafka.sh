@@ -12,7 +12,7 @@
 #
 # DIR (the KRaft log, the broker's config, its output and pid) defaults to ${CIP_KAFKA_DIR:-/tmp/cip-kafka}.
 # The jars are kept outside the repository, in KAFKA_CACHE_DIR (default
-# ${XDG_CACHE_HOME:-$HOME/.cache}/cip-tools/kafka-<version>): about 15 s to resolve on a new machine with an
+# ${XDG_CACHE_HOME:-$HOME/.cache}/cip-tools/kafka-<version>): about 20 s to resolve on a new machine with an
 # empty ~/.m2, nothing after. The classpath is kafka_2.13 and its runtime dependencies, plus the logging
 # binding Kafka's own distribution ships (slf4j-reload4j + reload4j): without one, slf4j drops every line.
 #
