@@ -78,6 +78,7 @@ describeWhenConfigured('KAFKA_BROKERS', 'Kafka bus: partition count, and a group
     // The partition of a key, as the bus's producer (the Java client's murmur2 partitioner) chooses it.
     const partitioner = Partitioners.DefaultPartitioner();
     const partitionMetadata = Array.from({ length: PARTITIONS }, (_, partitionId) => ({
+      partitionErrorCode: 0,
       partitionId,
       leader: 1,
       replicas: [1],
