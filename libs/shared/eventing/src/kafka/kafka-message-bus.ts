@@ -177,18 +177,33 @@ export class KafkaMessageBus implements MessageBus {
 
   private async createTopics(topics: string[]): Promise<void> {
     await this.connect();
+    const partitions = this.options.partitions ?? 6;
     const existing = new Set(await this.admin.listTopics());
     const toCreate = topics.filter((topic) => !existing.has(topic));
-    if (toCreate.length === 0) return;
-    // Resolves false when another process created them first, which is just as good.
-    await this.admin.createTopics({
-      waitForLeaders: true,
-      topics: toCreate.map((topic) => ({
-        topic,
-        numPartitions: this.options.partitions ?? 6,
-        replicationFactor: this.options.replicationFactor ?? -1,
-      })),
-    });
+    if (toCreate.length > 0) {
+      // Resolves false when another process created them first: their partition count is checked below.
+      await this.admin.createTopics({
+        waitForLeaders: true,
+        topics: toCreate.map((topic) => ({
+          topic,
+          numPartitions: partitions,
+          replicationFactor: this.options.replicationFactor ?? -1,
+        })),
+      });
+    }
+    // A stream's events keep their order because its key always lands on the same partition, which holds
+    // only while the partition count stays the one the topic was written with: a topic created (or grown)
+    // with another count would send a stream's next events elsewhere, and consumers would read them out of
+    // order. Such a topic stops the bus instead.
+    const { topics: metadata } = await this.admin.fetchTopicMetadata({ topics });
+    for (const { name, partitions: found } of metadata) {
+      if (found.length !== partitions) {
+        throw new Error(
+          `Topic ${name} has ${found.length} partitions, ${this.options.clientId} is configured with ${partitions}: ` +
+            'per-stream order depends on the count, so the bus refuses to use it',
+        );
+      }
+    }
   }
 }
 
@@ -216,7 +231,13 @@ class KafkaBusConsumer implements BusConsumer {
     private readonly awaitPublished?: (deadline: number) => Promise<void>,
   ) {
     this.groupId = options.groupId;
-    this.consumer = kafka.consumer({ groupId: kafkaGroupId, allowAutoTopicCreation: false });
+    this.consumer = kafka.consumer({
+      groupId: kafkaGroupId,
+      allowAutoTopicCreation: false,
+      // How long the broker holds a fetch that finds nothing new (kafkajs' default is 5 s, the Java
+      // client's 500 ms): a stop or a rebalance waits for the fetch in flight before it leaves the group.
+      maxWaitTimeInMs: 500,
+    });
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
       // kafkajs restarts a consumer after a retriable crash; after any other it stays stopped.
       if (!payload.restart) this.crash = payload.error ?? new Error('consumer crashed');

@@ -101,6 +101,12 @@ describe('KafkaMessageBus drain: the relay first, then the partition ends', () =
         ...connection,
         listTopics: async () => ['sandbox.usr'],
         createTopics: async () => true,
+        fetchTopicMetadata: async ({ topics }: { topics: string[] }) => ({
+          topics: topics.map((name) => ({
+            name,
+            partitions: [0, 1, 2, 3, 4, 5].map((partitionId) => ({ partitionId })),
+          })),
+        }),
         fetchTopicOffsets: async () => {
           calls.push('fetchTopicOffsets');
           return [{ partition: 0, offset: '5', high: '5', low: '0' }];
