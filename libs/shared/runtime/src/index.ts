@@ -18,3 +18,4 @@ export * from './outbound/webhook-http-client';
 export * from './outbound/standard-webhooks';
 export * from './app-main';
 export * from './free-ports';
+export * from './postgres-migrations';

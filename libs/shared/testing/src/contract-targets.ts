@@ -4,7 +4,7 @@
  * test output, that they are skipped and why (never silently).
  */
 export function describeWhenConfigured(
-  variable: 'EVENTSTORE_URL' | 'KAFKA_BROKERS' | 'MONGO_URL',
+  variable: 'EVENTSTORE_URL' | 'KAFKA_BROKERS' | 'MONGO_URL' | 'DATABASE_URL',
   title: string,
   body: (url: string) => void,
 ): void {
