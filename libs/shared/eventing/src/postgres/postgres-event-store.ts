@@ -433,10 +433,13 @@ export class PostgresEventStore implements EventStore {
       listener.end().catch(() => undefined);
       if (this.closed || this.subscriptions.size === 0) return;
       // Notifications sent meanwhile are gone: the poll timer finds their commits; try again later.
-      this.listenerRetry = setTimeout(() => {
-        this.listenerRetry = undefined;
-        if (!this.closed && this.subscriptions.size) void this.listen(pollMs);
-      }, pollMs);
+      this.listenerRetry = setTimeout(
+        () => {
+          this.listenerRetry = undefined;
+          if (!this.closed && this.subscriptions.size) void this.listen(pollMs);
+        },
+        Math.min(pollMs, 1_000),
+      );
     };
     listener.on('error', lost);
     listener.on('end', lost);
