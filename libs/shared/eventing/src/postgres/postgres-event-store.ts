@@ -166,24 +166,30 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * One commit in flight per process: they would wait on the append lock one after the other anyway, and
-   * what queues meanwhile goes into the next one.
+   * One commit in flight per process: they would wait on the append lock one after the other anyway. The
+   * batch is taken from the queue once the lock is held, so that every append queued while another process
+   * held it joins this commit (taken before the wait, the commits of several processes stay small).
    */
   private async writeQueued(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
+    const max = this.options.maxAppendsPerCommit ?? 500;
     try {
       while (this.queue.length) {
-        const batch = this.queue.splice(0, this.options.maxAppendsPerCommit ?? 500);
+        let batch: PendingAppend[] = [];
         try {
-          await this.commit(batch);
+          await this.commit(() => (batch = this.queue.splice(0, max)));
         } catch (error) {
+          // Failed before taking a batch (no connection, no lock): what is queued fails, as it would alone.
+          if (batch.length === 0) batch = this.queue.splice(0, max);
           if (batch.length === 1) {
             batch[0].reject(error);
             continue;
           }
           // Something other than a conflict failed the whole transaction (an event PostgreSQL cannot store,
-          // a cut connection): each append tries again alone, so that a bad one fails by itself.
-          for (const append of batch) await this.commit([append]).catch(append.reject);
+          // a cut connection, a commit whose outcome is unknown): each append tries again alone, so that a bad
+          // one fails by itself. Trying again is safe: an append already committed is found by its event ids
+          // and answered as the first time.
+          for (const append of batch) await this.commit(() => [append]).catch(append.reject);
         }
       }
     } finally {
@@ -191,12 +197,16 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /** Writes the appends of `batch` in one transaction and settles each of them (the whole batch throws). */
-  private async commit(batch: PendingAppend[]): Promise<void> {
+  /**
+   * Takes the append lock, then the batch (`take`), writes its appends in one transaction and settles each
+   * of them; throws (settling none) when the transaction as a whole failed.
+   */
+  private async commit(take: () => PendingAppend[]): Promise<void> {
     const client = await this.pool.connect();
     let failed: Error | undefined;
     try {
       await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${APPEND_LOCK_KEY})`);
+      const batch = take();
       const outcomes = await this.writeBatch(client, batch);
       await client.query('COMMIT');
       const committedAt = performance.now();
