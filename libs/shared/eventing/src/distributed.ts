@@ -7,3 +7,4 @@ export * from './kafka/relay-watermark';
 export * from './personal-data/mongo-personal-data-key-store';
 export * from './postgres/postgres-event-store';
 export * from './postgres/postgres-event-store-schema';
+export * from './personal-data/postgres-personal-data-key-store';

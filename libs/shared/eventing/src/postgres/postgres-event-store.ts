@@ -34,6 +34,12 @@ export interface PostgresEventStoreOptions {
    * default, a few kept for superusers): docs/STACK-NOTES.md counts the topology.
    */
   poolSize?: number;
+  /**
+   * A pool shared with the process's other stores on the same database (a read store): used instead of one
+   * of `poolSize` of its own, and left open by `close` (its owner ends it). The listener still connects
+   * with `connectionString`.
+   */
+  pool?: Pool;
   /** How often subscriptions look at the head without a notification (ms): notifications can be lost. */
   pollIntervalMs?: number;
   /**
@@ -121,7 +127,7 @@ export class PostgresEventStore implements EventStore {
     try {
       await runPostgresMigrations(store.pool, EVENT_STORE_COMPONENT, EVENT_STORE_MIGRATIONS);
     } catch (error) {
-      await store.pool.end();
+      if (!options.pool) await store.pool.end();
       throw error;
     }
     return store;
@@ -129,13 +135,15 @@ export class PostgresEventStore implements EventStore {
 
   private constructor(private readonly options: PostgresEventStoreOptions) {
     this.name = options.name;
-    this.pool = new Pool({
-      connectionString: options.connectionString,
-      max: options.poolSize ?? 5,
-      application_name: `cip:${options.name}`,
-    });
+    this.pool =
+      options.pool ??
+      new Pool({
+        connectionString: options.connectionString,
+        max: options.poolSize ?? 5,
+        application_name: `cip:${options.name}`,
+      });
     // An idle client that loses its connection emits here; without a listener the process would exit.
-    this.pool.on('error', () => undefined);
+    if (!options.pool) this.pool.on('error', () => undefined);
   }
 
   append(
@@ -481,7 +489,7 @@ export class PostgresEventStore implements EventStore {
     while (this.writing) await this.writing;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.stopWatching();
-    await this.pool.end();
+    if (!this.options.pool) await this.pool.end();
   }
 }
 
