@@ -357,7 +357,7 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await this.pool.query<EventRow>({
       name: 'cip-read-stream',
       text: `SELECT ${COLUMNS} FROM cip_events WHERE stream_id = $1 AND revision >= $2
-             ORDER BY revision LIMIT $3`,
+             ORDER BY revision LIMIT CAST($3 AS bigint)`,
       values: [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
     });
     return rows.map(toRecorded);
@@ -366,7 +366,7 @@ export class PostgresEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query<EventRow>({
       name: 'cip-read-all',
-      text: `SELECT ${COLUMNS} FROM cip_events WHERE position > $1 ORDER BY position LIMIT $2`,
+      text: `SELECT ${COLUMNS} FROM cip_events WHERE position > $1 ORDER BY position LIMIT CAST($2 AS bigint)`,
       values: [options.after ?? 0, options.maxCount ?? 1000],
     });
     return rows.map(toRecorded);
@@ -377,7 +377,7 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await this.pool.query<EventRow>({
       name: 'cip-read-category',
       text: `SELECT ${COLUMNS} FROM cip_events WHERE category = $1 AND position > $2
-             ORDER BY position LIMIT $3`,
+             ORDER BY position LIMIT CAST($3 AS bigint)`,
       values: [category, options.after ?? 0, options.maxCount ?? 1000],
     });
     return rows.map(toRecorded);
