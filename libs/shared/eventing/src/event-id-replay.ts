@@ -23,13 +23,8 @@ export function replayedAppend(
   events: EventData[],
   stored: (eventId: string) => StoredEventIdentity | undefined,
 ): AppendResult | EventIdReusedError | undefined {
-  const ids = new Set<string>();
-  for (const event of events) {
-    if (ids.has(event.metadata.eventId)) {
-      return new EventIdReusedError(streamId, event.metadata.eventId, 'appears twice in one append');
-    }
-    ids.add(event.metadata.eventId);
-  }
+  const repeated = repeatedEventId([{ streamId, events }]);
+  if (repeated) return repeated;
   const found = events.map((event) => stored(event.metadata.eventId));
   if (found.every((f) => f === undefined)) return undefined;
   for (const [i, event] of events.entries()) {
@@ -52,3 +47,19 @@ export function replayedAppend(
 
 /** The data as any store gives it back: through JSON (undefined members dropped, dates as strings). */
 const normalised = (data: unknown): unknown => JSON.parse(JSON.stringify(data ?? null));
+
+/** An event id given twice in one call (`appendMany` over its parts): refused before anything is looked up. */
+export function repeatedEventId(
+  parts: { streamId: string; events: EventData[] }[],
+): EventIdReusedError | undefined {
+  const seen = new Set<string>();
+  for (const part of parts) {
+    for (const event of part.events) {
+      if (seen.has(event.metadata.eventId)) {
+        return new EventIdReusedError(part.streamId, event.metadata.eventId, 'appears twice in one append');
+      }
+      seen.add(event.metadata.eventId);
+    }
+  }
+  return undefined;
+}

@@ -344,6 +344,19 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
       expect(await store.readStream(legacy)).toHaveLength(1);
     });
 
+    it('refuses an event id given in two parts, writing nothing', async () => {
+      const [a, b] = [stream(), stream()];
+      const event = testEvent('Twice');
+      await expect(
+        appendMany([
+          { streamId: a, events: [event] },
+          { streamId: b, events: [event] },
+        ]),
+      ).rejects.toBeInstanceOf(EventIdReusedError);
+      expect(await store.readStream(a)).toEqual([]);
+      expect(await store.readStream(b)).toEqual([]);
+    });
+
     it('refuses a stream named twice, writing nothing', async () => {
       const id = stream();
       await expect(

@@ -1,6 +1,6 @@
 import { runPostgresMigrations } from '@cip/shared/runtime';
 import { Client, DatabaseError, Pool, type PoolClient } from 'pg';
-import { replayedAppend, type StoredEventIdentity } from '../event-id-replay';
+import { repeatedEventId, replayedAppend, type StoredEventIdentity } from '../event-id-replay';
 import {
   AppendResult,
   EventData,
@@ -279,7 +279,7 @@ export class PostgresEventStore implements EventStore {
       const replays = append.parts.map((part) =>
         replayedAppend(part.streamId, part.events, (id) => known.get(id)),
       );
-      const refused = replays.find((r) => r instanceof Error);
+      const refused = repeatedEventId(append.parts) ?? replays.find((r) => r instanceof Error);
       if (refused) return refused;
       const revisionOf = (streamId: string) => revisions.get(streamId) ?? -1;
       const conflict = append.parts.find(
@@ -399,7 +399,8 @@ export class PostgresEventStore implements EventStore {
   /**
    * Age of the database's oldest transaction that wrote anything (ms; 0 when none is open). An append waits
    * for the append lock's holder, so an old transaction holding it stalls every writer; an old transaction of
-   * any kind also holds back vacuum. Worth a gauge and an alert.
+   * any kind also holds back vacuum. Worth a gauge and an alert. Other roles' sessions count only when the
+   * store's role may see them (`pg_read_all_stats`).
    */
   async oldestOpenTransactionAgeMs(): Promise<number> {
     const { rows } = await this.pool.query<{ age: number | null }>(

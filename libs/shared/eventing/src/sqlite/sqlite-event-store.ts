@@ -13,7 +13,7 @@ import {
   WrongExpectedRevisionError,
   satisfiesExpectedRevision,
 } from '../event-store.port';
-import { replayedAppend, type StoredEventIdentity } from '../event-id-replay';
+import { repeatedEventId, replayedAppend, type StoredEventIdentity } from '../event-id-replay';
 import { LogSubscription } from './log-subscription';
 import { everyTick } from './shared-ticker';
 import { WalGrowth } from './wal-growth';
@@ -252,7 +252,7 @@ export class SqliteEventStore implements EventStore {
           continue;
         }
         const replays = append.parts.map((part) => replayedAppend(part.streamId, part.events, storedId));
-        const refused = replays.find((r) => r instanceof Error);
+        const refused = repeatedEventId(append.parts) ?? replays.find((r) => r instanceof Error);
         if (refused) {
           outcomes.push(refused);
           continue;
