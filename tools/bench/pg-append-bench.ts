@@ -1,6 +1,7 @@
 import { SqliteEventStore, type EventData, type EventStore } from '@cip/shared/eventing';
 import { PostgresEventStore } from '@cip/shared/eventing/distributed';
 import { openSqliteDatabase } from '@cip/shared/runtime';
+import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,8 @@ import { printFigures, type Figure } from './append-bench';
 /**
  * Append throughput of the PostgreSQL event store beside the SQLite one (issue 32): one writer awaiting each
  * append, 16 concurrent writers in one process, and 16 writers spread over 4 processes (4 stores, each with
- * its pool and group commit: the append lock serialises their commits). PostgreSQL also without group
+ * its pool and group commit: the append lock serialises their commits), as 4 stores in this process and as
+ * 4 child processes (each its own event loop, started together). PostgreSQL also without group
  * commit (one transaction per append), and a bare INSERT per transaction from 16 connections with no lock
  * (what the database's own group commit gives when commits do not wait for each other: the ceiling of a
  * design without the append lock). Each figure runs for DURATION_MS.
@@ -107,6 +109,48 @@ async function postgres(url: string, writers: number, processes: number, maxAppe
   }
 }
 
+/** `processes` child processes, each one store with `writers / processes` writers; their rates summed. */
+async function postgresProcesses(url: string, writers: number, processes: number): Promise<number> {
+  const children = Array.from({ length: processes }, () =>
+    fork(__filename, ['--worker', url, String(writers / processes)], { stdio: 'inherit' }),
+  );
+  const exited = children.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  const messages = children.map((child) => {
+    const received: unknown[] = [];
+    const waiting: ((message: unknown) => void)[] = [];
+    child.on('message', (message) => (waiting.shift() ?? ((m: unknown) => received.push(m)))(message));
+    return () =>
+      new Promise<unknown>((resolve) => {
+        if (received.length) resolve(received.shift());
+        else waiting.push(resolve);
+      });
+  });
+  await Promise.all(messages.map((next) => next()));
+  for (const child of children) child.send('go');
+  const rates = await Promise.race([
+    Promise.all(messages.map((next) => next() as Promise<number>)),
+    Promise.all(exited).then(() => {
+      throw new Error('the bench workers exited without a figure');
+    }),
+  ]);
+  await Promise.all(exited);
+  return rates.reduce((a, b) => a + b, 0);
+}
+
+/** In a child process: opens its store, says ready, appends for DURATION_MS on 'go', sends its rate. */
+async function worker(url: string, writers: number): Promise<void> {
+  const store = await PostgresEventStore.open({
+    name: `postgres:bench-${process.pid}`,
+    connectionString: url,
+  });
+  const go = new Promise((resolve) => process.once('message', resolve));
+  process.send?.('ready');
+  await go;
+  const rate = await appendFor([store], writers);
+  await store.close();
+  process.send?.(rate, () => process.disconnect());
+}
+
 async function sqlite(writers: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'cip-bench-pg-sqlite-'));
   const db = openSqliteDatabase(join(dir, 'bench.sqlite'));
@@ -133,16 +177,22 @@ export async function pgAppendBench(): Promise<Figure[]> {
   await withDatabase(serverUrl, async (url) => {
     await measure('PostgreSQL, 1 writer', () => postgres(url, 1, 1));
     await measure('PostgreSQL, 16 concurrent writers, 1 process', () => postgres(url, 16, 1));
-    await measure('PostgreSQL, 16 writers over 4 processes', () => postgres(url, 16, 4));
+    await measure('PostgreSQL, 16 writers over 4 stores in one process', () => postgres(url, 16, 4));
+    await measure('PostgreSQL, 16 writers over 4 child processes', () => postgresProcesses(url, 16, 4));
     await measure('PostgreSQL, 16 writers, no group commit', () => postgres(url, 16, 1, 1));
-    await measure('PostgreSQL, 16 writers over 4 processes, no group commit', () => postgres(url, 16, 4, 1));
+    await measure('PostgreSQL, 16 writers over 4 stores, no group commit', () => postgres(url, 16, 4, 1));
     await measure('PostgreSQL bare INSERT, 1 connection, no lock', () => bareInsertsFor(url, 1));
     await measure('PostgreSQL bare INSERT, 16 connections, no lock', () => bareInsertsFor(url, 16));
   });
   return figures;
 }
 
-if (require.main === module) {
+if (require.main === module && process.argv[2] === '--worker') {
+  worker(process.argv[3], Number(process.argv[4])).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else if (require.main === module) {
   pgAppendBench().catch((error) => {
     console.error(error);
     process.exit(1);
