@@ -139,3 +139,19 @@ export function satisfiesExpectedRevision(expected: ExpectedRevision, actual: nu
       return actual === expected;
   }
 }
+
+/**
+ * An append reused an event id already stored with other content (another stream, type or data), or only
+ * some of its events were stored before. Appending the very same events again is not an error: appends are
+ * idempotent by event id (`replayedAppend`), so a writer that lost the answer to an append may send it again.
+ */
+export class EventIdReusedError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly eventId: string,
+    reason: string,
+  ) {
+    super(`Stream ${streamId}: event id ${eventId} ${reason}`);
+    this.name = 'EventIdReusedError';
+  }
+}

@@ -32,7 +32,7 @@ export function migrationLockKey(component: string): number {
 }
 
 /**
- * Brings `component`'s schema up to the last of `migrations`, under a session advisory lock of its own
+ * Brings `component`'s schema up to the last of `migrations` (returning the versions this call applied), under a session advisory lock of its own
  * (`pg_advisory_lock(namespace, key of component)`): of several processes starting at once, one applies the
  * steps and the others wait for it, then find them applied. Steps are recorded in
  * `schema_migrations(component, version)` in the pool's schema (its search_path).
@@ -44,7 +44,7 @@ export async function migrate(
   pool: Pool,
   component: string,
   migrations: readonly Migration[],
-): Promise<void> {
+): Promise<number[]> {
   const steps = [...migrations].sort((a, b) => a.version - b.version);
   for (let i = 1; i < steps.length; i++) {
     if (steps[i].version === steps[i - 1].version)
@@ -52,6 +52,7 @@ export async function migrate(
   }
   const client = await pool.connect();
   let broken: Error | undefined;
+  const ran: number[] = [];
   try {
     await withAdvisoryLock(client, BOOTSTRAP_LOCK, () =>
       client.query(`
@@ -79,6 +80,7 @@ export async function migrate(
             [component, step.version, step.description],
           );
           await client.query('COMMIT');
+          ran.push(step.version);
         } catch (error) {
           await client.query('ROLLBACK').catch(() => undefined);
           throw new Error(`Migration ${component} v${step.version} (${step.description}) failed`, {
@@ -87,6 +89,7 @@ export async function migrate(
         }
       }
     });
+    return ran;
   } catch (error) {
     broken = error as Error;
     throw error;

@@ -1,6 +1,12 @@
 import { waitFor } from '@cip/shared/testing';
 import { randomUUID } from 'node:crypto';
-import { EventData, EventStore, RecordedEvent, WrongExpectedRevisionError } from '../event-store.port';
+import {
+  EventData,
+  EventIdReusedError,
+  EventStore,
+  RecordedEvent,
+  WrongExpectedRevisionError,
+} from '../event-store.port';
 
 /**
  * The event store contract: every adapter (SQLite, EventStoreDB) passes it. Stream names are unique per
@@ -16,6 +22,11 @@ export interface EventStoreContractTarget {
    * all-or-nothing contract; an adapter without it must not pretend to have it.
    */
   appendMany: boolean;
+  /**
+   * Whether the adapter refuses an event id already stored with other content. EventStoreDB does not look at
+   * the content of an event whose id it has seen: it answers as for a replay (it never duplicates either).
+   */
+  refusesReusedEventIds?: boolean;
 }
 
 export const testEvent = (type: string, data: Record<string, unknown> = {}): EventData => ({
@@ -161,6 +172,45 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
     expect(afterSecond.map((e) => e.type)).toEqual(['B2', 'A2']);
   });
 
+  it('takes the same events appended again (same ids) as a replay: answered as the first time, not duplicated', async () => {
+    const id = stream();
+    const events = [testEvent('A', { n: 1 }), testEvent('B', { n: 2 })];
+    const before = await store.headPosition();
+    const first = await store.append(id, events, { expectedRevision: 'no_stream' });
+    const head = await store.headPosition();
+    // The writer lost the answer and sends the same append again, with the expected revision it had then.
+    await expect(store.append(id, events, { expectedRevision: 'no_stream' })).resolves.toEqual(first);
+    await expect(store.append(id, events)).resolves.toEqual(first);
+    const next = await store.append(id, [testEvent('C')], { expectedRevision: first.nextRevision });
+    expect((await store.readStream(id)).map((e) => e.type)).toEqual(['A', 'B', 'C']);
+    expect(next.position).toBeGreaterThan(head);
+    const ids = (await store.readAll({ after: before, maxCount: 10_000 }))
+      .filter((e) => e.streamId === id)
+      .map((e) => e.metadata.eventId);
+    expect(ids).toEqual([...events.map((e) => e.metadata.eventId), expect.any(String)]);
+  });
+
+  it('refuses an event id already used with other content, writing nothing', async () => {
+    if (target.refusesReusedEventIds === false) return;
+    const id = stream();
+    const original = testEvent('Paid', { amount: 100 });
+    await store.append(id, [original]);
+    const other = stream();
+    for (const [streamId, event] of [
+      [id, { ...original, data: { amount: 999 } }],
+      [id, { ...original, type: 'Refunded' }],
+      [other, original],
+    ] as const) {
+      await expect(store.append(streamId, [event])).rejects.toBeInstanceOf(EventIdReusedError);
+    }
+    // Part of an append stored before, the rest new: not a replay either.
+    await expect(store.append(id, [original, testEvent('Paid', { amount: 1 })])).rejects.toBeInstanceOf(
+      EventIdReusedError,
+    );
+    expect((await store.readStream(id)).map((e) => e.data)).toEqual([{ amount: 100 }]);
+    expect(await store.readStream(other)).toEqual([]);
+  });
+
   it('subscribes from a position: catches up, then receives live appends in order', async () => {
     const id = stream();
     await store.append(id, [testEvent('Before1'), testEvent('Before2')]);
@@ -292,6 +342,19 @@ export function eventStoreContract(target: EventStoreContractTarget): void {
       expect(error.streamId).toBe(legacy);
       expect(await store.readStream(other)).toEqual([]);
       expect(await store.readStream(legacy)).toHaveLength(1);
+    });
+
+    it('refuses an event id given in two parts, writing nothing', async () => {
+      const [a, b] = [stream(), stream()];
+      const event = testEvent('Twice');
+      await expect(
+        appendMany([
+          { streamId: a, events: [event] },
+          { streamId: b, events: [event] },
+        ]),
+      ).rejects.toBeInstanceOf(EventIdReusedError);
+      expect(await store.readStream(a)).toEqual([]);
+      expect(await store.readStream(b)).toEqual([]);
     });
 
     it('refuses a stream named twice, writing nothing', async () => {

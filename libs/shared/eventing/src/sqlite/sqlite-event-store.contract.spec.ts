@@ -104,21 +104,21 @@ describe('SQLite event store: other statements on its connection ride on its gro
     prepare: (db) => db.exec('CREATE TABLE outcomes (key TEXT PRIMARY KEY)'),
     onCommit: (appends) => commits.push(appends),
   });
-  const event = {
+  const event = (eventId: string) => ({
     type: 'Counted',
     data: {},
-    metadata: { eventId: 'e', occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
-  };
+    metadata: { eventId, occurredAt: '2026-11-23T10:00:00.000Z', schemaVersion: 1 },
+  });
   const insert = (key: string) => () => void t.db.prepare('INSERT INTO outcomes (key) VALUES (?)').run(key);
   const keys = () => t.db.prepare('SELECT key FROM outcomes ORDER BY key').pluck().all();
 
   it('writes them in the same transaction as the appends of the turn; one that throws fails alone', async () => {
     const results = await Promise.allSettled([
-      t.store.append('cnt-a', [event], { expectedRevision: 'no_stream' }),
+      t.store.append('cnt-a', [event('e-a')], { expectedRevision: 'no_stream' }),
       t.store.commitAlongside(insert('one')),
       t.store.commitAlongside(insert('one')),
       t.store.commitAlongside(insert('two')),
-      t.store.append('cnt-b', [event], { expectedRevision: 'no_stream' }),
+      t.store.append('cnt-b', [event('e-b')], { expectedRevision: 'no_stream' }),
     ]);
     expect(results.map((r) => r.status)).toEqual([
       'fulfilled',
@@ -158,7 +158,15 @@ describe("SQLite event store: a witness of the appends' correlation ids, in thei
     await t.store.append('cnt-w', [event('req-1')], { expectedRevision: 'no_stream' });
     const results = await Promise.allSettled([
       t.store.append('cnt-w', [event('req-2')], { expectedRevision: 'no_stream' }),
-      t.store.appendMany([{ streamId: 'cnt-x', events: [event('req-3'), event('req-3')] }]),
+      t.store.appendMany([
+        {
+          streamId: 'cnt-x',
+          events: [
+            event('req-3'),
+            { ...event('req-3'), metadata: { ...event('req-3').metadata, eventId: 'req-3b' } },
+          ],
+        },
+      ]),
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
     expect(runs()).toEqual(['req-1', 'req-3']);

@@ -13,6 +13,7 @@ import {
   WrongExpectedRevisionError,
   satisfiesExpectedRevision,
 } from '../event-store.port';
+import { repeatedEventId, replayedAppend, type StoredEventIdentity } from '../event-id-replay';
 import { LogSubscription } from './log-subscription';
 import { everyTick } from './shared-ticker';
 import { WalGrowth } from './wal-growth';
@@ -22,6 +23,7 @@ const TAIL_EVENTS = 5_000;
 
 interface PendingPart {
   streamId: string;
+  events: EventData[];
   rows: { type: string; data: string; metadata: string }[];
   expected: ExpectedRevision;
 }
@@ -84,6 +86,7 @@ export class SqliteEventStore implements EventStore {
   private readonly selectStream: Statement;
   private readonly selectAll: Statement;
   private readonly selectHead: Statement;
+  private readonly selectByEventId: Statement;
   /** Grows the WAL ahead of the commits (see WalGrowth); dropped after an error, as it is only a speed-up. */
   private walGrowth: WalGrowth | undefined;
   /**
@@ -121,6 +124,8 @@ export class SqliteEventStore implements EventStore {
         metadata  TEXT    NOT NULL,
         UNIQUE (stream_id, revision)
       );
+      -- Appends are idempotent by event id: an append's ids are looked up before it is written.
+      CREATE INDEX IF NOT EXISTS events_event_id ON events (json_extract(metadata, '$.eventId'));
     `);
     this.insertEvent = db.prepare(
       'INSERT INTO events (stream_id, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?)',
@@ -136,6 +141,9 @@ export class SqliteEventStore implements EventStore {
       'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT CAST(? AS INTEGER)',
     );
     this.selectHead = db.prepare('SELECT COALESCE(MAX(position), 0) FROM events').pluck();
+    this.selectByEventId = db.prepare(
+      "SELECT stream_id, revision, position, type, data FROM events WHERE json_extract(metadata, '$.eventId') = ?",
+    );
     this.walGrowth = WalGrowth.of(db);
     this.appends = new GroupCommit(
       (batch) => this.writeAppends(batch),
@@ -200,6 +208,7 @@ export class SqliteEventStore implements EventStore {
       // Serialise before queueing so that a bad event fails its own append, never the whole batch.
       parts = appends.map((append) => ({
         streamId: append.streamId,
+        events: append.events,
         expected: append.expectedRevision ?? 'any',
         rows: append.events.map((e) => ({
           type: e.type,
@@ -235,13 +244,21 @@ export class SqliteEventStore implements EventStore {
       this.growWal();
       const revisions = new Map<string, number>();
       const revisionOf = (streamId: string) => revisions.get(streamId) ?? this.currentRevision(streamId);
+      const writtenIds = new Map<string, StoredEventIdentity>();
+      const storedId = (eventId: string) => writtenIds.get(eventId) ?? this.storedIdentity(eventId);
       for (const append of batch) {
         if (append.write) {
           outcomes.push(runWrite(append.write));
           continue;
         }
+        const replays = append.parts.map((part) => replayedAppend(part.streamId, part.events, storedId));
+        const refused = repeatedEventId(append.parts) ?? replays.find((r) => r instanceof Error);
+        if (refused) {
+          outcomes.push(refused);
+          continue;
+        }
         const conflict = append.parts.find(
-          (part) => !satisfiesExpectedRevision(part.expected, revisionOf(part.streamId)),
+          (part, i) => !replays[i] && !satisfiesExpectedRevision(part.expected, revisionOf(part.streamId)),
         );
         if (conflict) {
           outcomes.push(
@@ -254,15 +271,25 @@ export class SqliteEventStore implements EventStore {
           continue;
         }
         outcomes.push(
-          append.parts.map((part) => {
+          append.parts.map((part, i) => {
+            const replayed = replays[i];
+            if (replayed && !(replayed instanceof Error)) return replayed;
             let revision = revisionOf(part.streamId);
             let lastPosition = 0;
-            for (const row of part.rows) {
+            for (const [n, row] of part.rows.entries()) {
               revision++;
               lastPosition = Number(
                 this.insertEvent.run(part.streamId, revision, row.type, row.data, row.metadata)
                   .lastInsertRowid,
               );
+              const event = part.events[n];
+              writtenIds.set(event.metadata.eventId, {
+                streamId: part.streamId,
+                revision,
+                position: lastPosition,
+                type: event.type,
+                data: event.data,
+              });
             }
             revisions.set(part.streamId, revision);
             if (lastPosition > appendedUpTo) appendedUpTo = lastPosition;
@@ -291,6 +318,20 @@ export class SqliteEventStore implements EventStore {
       this.walGrowth?.close();
       this.walGrowth = undefined;
     }
+  }
+
+  private storedIdentity(eventId: string): StoredEventIdentity | undefined {
+    const row = this.selectByEventId.get(eventId) as
+      Pick<EventRow, 'stream_id' | 'revision' | 'position' | 'type' | 'data'> | undefined;
+    return row
+      ? {
+          streamId: row.stream_id,
+          revision: row.revision,
+          position: row.position,
+          type: row.type,
+          data: JSON.parse(row.data),
+        }
+      : undefined;
   }
 
   private currentRevision(streamId: string): number {

@@ -1,0 +1,22 @@
+import { describeWhenConfigured } from '@cip/shared/testing';
+import { eventStoreContract } from '../contract/event-store.contract';
+import { PostgresEventStore } from './postgres-event-store';
+import { freshDatabase } from './testing/fresh-database';
+
+describeWhenConfigured('DATABASE_URL', 'event store contract: PostgreSQL', (serverUrl) => {
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  eventStoreContract({
+    appendMany: true,
+    open: async () => {
+      database = await freshDatabase(serverUrl, 'cip_es_contract');
+      return PostgresEventStore.open({
+        name: 'postgres:contract',
+        connectionString: database.url,
+        pollIntervalMs: 50,
+      });
+    },
+    cleanup: async () => {
+      await database.drop();
+    },
+  });
+});
