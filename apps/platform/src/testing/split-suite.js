@@ -32,6 +32,7 @@ module.exports = {
     'apps/platform/src/personal-data.e2e.spec.ts',
     'apps/platform/src/physical-cards.e2e.spec.ts', // redelivered creation one-process only (CardsService)
     'apps/platform/src/public-base-url.e2e.spec.ts',
+    'apps/platform/src/quickstart.e2e.spec.ts',
     'apps/platform/src/settlement.e2e.spec.ts',
     'apps/platform/src/three-ds-authorization.e2e.spec.ts',
     'apps/platform/src/three-ds.e2e.spec.ts',

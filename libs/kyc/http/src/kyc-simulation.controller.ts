@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiError, ApiErrors, Caller, CurrentCaller, ResourceIdPipe, SandboxOnly } from '@cip/gateway/http';
 import {
   KYC_SIMULATION_API,
@@ -23,9 +23,12 @@ export class KycSimulationController {
     summary: "Simulate the provider's outcome of a KYC (sandbox only)",
     description:
       'complete: the user submits the form with sample data; approve: review verifies it (activating the user, or ' +
-      'setting the shipping address); decline (optional declinedCode); fail; expire (the link dies now).',
+      'setting the shipping address); decline (optional declinedCode); fail; expire (the link dies now). A pending ' +
+      'KYC is completed before it is approved or declined: approve or decline on a pending one is 409 ' +
+      'invalid_state_transition. The body is optional (only decline reads it).',
   })
   @ApiParam({ name: 'outcome', enum: SIMULATED_OUTCOMES })
+  @ApiBody({ type: SimulateKycDto, required: false })
   @ApiResponse({ status: 200, type: KycResponse })
   @ApiErrors('validation_error', 'invalid_state_transition')
   async simulate(

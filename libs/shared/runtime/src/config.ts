@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import * as Address from 'ox/Address';
 import { z } from 'zod';
 
-/** Settings read from the environment at start-up (README, "Configuration"). */
+/** Settings read from the environment at start-up (docs/CONFIGURATION.md). */
 export interface PlatformConfig {
   port: number;
   /** DASHBOARD_PORT: the operator app (the backoffice dashboard and its API); 0 binds any free port. */
@@ -56,7 +56,7 @@ export interface PlatformConfig {
   cardNetworkZpk: string;
   /** The sandbox card network the embedded platform runs (`SIMULATOR_*`). */
   simulator: SimulatorConfig;
-  /** On-chain settlement of card payments (README "Settlement"). */
+  /** On-chain settlement of card payments (docs/API.md, "Settlement of card payments"). */
   settlement: SettlementConfig;
   /**
    * THREE_DS_BASE_URL: where the access control server (the 3DS host) is reached, `{3ds_host}` of the spec:
@@ -81,7 +81,7 @@ export interface PlatformConfig {
   unrecordedHoldAfterMs: number;
 }
 
-/** Where and how often cleared card payments leave custody (README "Settlement"). */
+/** Where and how often cleared card payments leave custody (docs/API.md, "Settlement of card payments"). */
 export interface SettlementConfig {
   /**
    * SETTLEMENT_ADDRESS_<ENV>: the settlement address (checksummed EVM address) of every program of the
@@ -93,7 +93,7 @@ export interface SettlementConfig {
   intervalMs: number;
 }
 
-/** The sandbox card network simulator's settings (README "Configuration", `SIMULATOR_*`). */
+/** The sandbox card network simulator's settings (docs/CONFIGURATION.md, `SIMULATOR_*`). */
 export interface SimulatorConfig {
   /** SIMULATOR_ISO_PORT: where the issuer connects (0: any free port, the embedded default; app 8583). */
   isoPort: number;
@@ -107,7 +107,7 @@ export interface SimulatorConfig {
   acquirerId: string;
 }
 
-/** One environment's card issuing (`<NAME>_<SANDBOX|PRODUCTION>` variables, README "Cards"). */
+/** One environment's card issuing (`<NAME>_<SANDBOX|PRODUCTION>` variables, docs/CONFIGURATION.md). */
 export interface CardIssuingConfig {
   /**
    * CARD_BIN_<ENV>: the BIN card numbers are drawn in. Unset: the sandbox uses the test BIN; production
@@ -129,7 +129,7 @@ export interface CardIssuingConfig {
   };
 }
 
-/** One environment's EVM chain: `<NAME>_<SANDBOX|PRODUCTION>` variables (README, "Wallets and USDC funding"). */
+/** One environment's EVM chain: `<NAME>_<SANDBOX|PRODUCTION>` variables (docs/CONFIGURATION.md, "Wallets: chains and settlement"). */
 export interface EvmChainConfig {
   /** CHAIN_RPC_URL_<ENV>: HTTP JSON-RPC endpoint; setting it turns the chain on for that environment. */
   rpcUrl: string;
@@ -149,7 +149,7 @@ export interface EvmChainConfig {
   hotWalletPrivateKey?: string;
 }
 
-/** Webhook delivery settings (README, "Webhooks"). */
+/** Webhook delivery settings (docs/CONFIGURATION.md). */
 export interface WebhookConfig {
   /** WEBHOOK_ALLOW_PRIVATE_URLS=true: loopback and private urls accepted (local development and tests only). */
   allowPrivateUrls: boolean;
