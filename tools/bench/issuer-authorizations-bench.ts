@@ -58,7 +58,13 @@ async function fundedCard(platform: PlatformChild, i: number): Promise<BenchCard
   await call(platform, 'POST', '/v1/simulate/deposit', { walletId, amount: DEPOSIT_USD });
   const card = await call(platform, 'POST', '/v1/cards', { userId, type: 'virtual' });
   const link = await call(platform, 'POST', `/v1/cards/${String(card.id)}/reveal`);
-  const page = await (await fetch(new URL(new URL(link.url as string).pathname, platform.url))).text();
+  // The page's GET shows a button; its form's POST (to the same url) uses the link and shows the details.
+  const revealed = await fetch(new URL(new URL(link.url as string).pathname, platform.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+  });
+  const page = await revealed.text();
   const pan = /<dd class="pan">(.*?)<\/dd>/.exec(page)?.[1].replace(/<[^>]+>/g, '');
   const expiry = /<dd>(\d{2})\/(\d{2})<\/dd>/.exec(page);
   const cvv2 = /<dt>CVV2<\/dt><dd>(\d{3,4})<\/dd>/.exec(page)?.[1];

@@ -261,6 +261,10 @@ describe('real-time authorization decisioning', () => {
     ['url', { url: 'http://decisions.example.com/hook' }, PRODUCTION_KEY],
     ['url', { url: 'https://127.0.0.1/hook' }, PRODUCTION_KEY],
     ['url', { url: 'https://10.1.2.3/hook' }, PRODUCTION_KEY],
+    // Issue 38: an IPv4-translated address (::ffff:0:0:0/96) of the loopback, and other embedding forms.
+    ['url', { url: 'https://[::ffff:0:127.0.0.1]:8443/hook' }, PRODUCTION_KEY],
+    ['url', { url: 'https://[::ffff:0:a9fe:a9fe]/hook' }, PRODUCTION_KEY],
+    ['url', { url: 'https://[64:ff9b::c0a8:101]/hook' }, PRODUCTION_KEY],
     ['url', { url: 'not a url' }, SANDBOX_KEY],
     ['timeoutMs', { url: 'https://decisions.example.com/hook', timeoutMs: 1501 }, SANDBOX_KEY],
     ['timeoutMs', { url: 'https://decisions.example.com/hook', timeoutMs: 99 }, SANDBOX_KEY],

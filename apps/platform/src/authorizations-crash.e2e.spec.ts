@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discardPlatform, fundedCardholder, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { panOnRevealPage, revealOverHttp } from './testing/reveal-page';
 import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_authzCrashKeyEEEEEEEEEEEEEEEEEEEEEEEEEE';
@@ -38,8 +39,7 @@ describe('durability: kill -9 in the middle of an authorization storm on the ISO
     const expiry = `${String(card.expYear).slice(2)}${String(card.expMonth).padStart(2, '0')}`;
     // The PAN as the reveal page shows it (the network knows it; the test plays the network).
     const link = await call('POST', `/v1/cards/${cardId}/reveal`);
-    const page = await (await fetch(new URL(new URL(link.body.url as string).pathname, base))).text();
-    const pan = /<dd class="pan">(.*?)<\/dd>/.exec(page)?.[1].replace(/<[^>]+>/g, '') as string;
+    const pan = panOnRevealPage((await revealOverHttp(link.body.url as string, base)).html) as string;
     expect(pan).toMatch(/^\d{16}$/);
     await linkUp('the issuer connected to the network');
     // A limit over the card's whole life, reached only after the restart: the payments approved before the

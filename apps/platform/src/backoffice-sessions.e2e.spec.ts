@@ -114,6 +114,32 @@ describe('backoffice: staff sign-in, sessions, CSRF and roles', () => {
     expect(replay.body.error.code).toBe('invalid_credentials');
   });
 
+  // Issue 38: the lockout answered only for existing emails, which told them from unknown ones.
+  it('answers the same wrong sign-ins the same for an existing and an unknown email, lockout included', async () => {
+    const member = await h.signInStaff('viewer');
+    // Both sequences at the same instant of the test clock: the lockout ends at the same time too.
+    const sequence = async (email: string) => {
+      const answers: object[] = [];
+      for (let attempt = 1; attempt <= 7; attempt++) {
+        const answer = await signIn({ email, password: `wrong password ${attempt}`, code: '123456' });
+        const { requestId: _requestId, ...error } = answer.body.error ?? {};
+        answers.push({
+          status: answer.status,
+          error,
+          retryAfter: answer.headers['retry-after'],
+          cookie: answer.headers['set-cookie'],
+        });
+      }
+      return answers;
+    };
+    const existing = await sequence(member.email);
+    const unknown = await sequence('no.such.staff@example.com');
+    expect(existing.map((answer) => (answer as { status: number }).status)).toEqual([
+      401, 401, 401, 401, 401, 423, 423,
+    ]);
+    expect(unknown).toEqual(existing);
+  });
+
   it('locks an account after 5 failures in a row (423 with retry-after), and an admin unlocks it', async () => {
     const member = await h.signInStaff('compliance');
     for (let attempt = 1; attempt <= 5; attempt++) {

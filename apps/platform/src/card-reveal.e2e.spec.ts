@@ -1,6 +1,10 @@
 import { ManualClock } from '@cip/shared/runtime';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import type { Browser } from 'playwright-core';
 import { activeUserWithWallet, vaultSecretsOf, withSandboxLog } from './testing/cardholders';
+import { describeWithChromium, launchChromium } from './testing/headless-chromium';
 import { Harness, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 import { e2eTopology, itOnOneProcess } from './testing/topology';
 
@@ -47,8 +51,10 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
       .set({ 'x-api-key': key, ...json })
       .send(body);
   const get = (path: string, key = SANDBOX_KEY) => h.http.get(path).set({ 'x-api-key': key });
-  /** The page as a browser opens it: no API key, the link's path. */
+  /** The page as a browser (or a link preview, a prefetch) opens it: no API key, the link's path. */
   const open = (url: string) => h.http.get(new URL(url).pathname);
+  /** The page's button: its form posts back to the page's url, with no field (as a browser sends it). */
+  const reveal = (url: string) => h.http.post(new URL(url).pathname).type('form').send('');
 
   async function newCard(key = SANDBOX_KEY): Promise<{ id: string; last4: string }> {
     const { userId } = await activeUserWithWallet(h, { key });
@@ -71,9 +77,21 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
     // 60 s after the link was made, on the platform's (the test's) clock.
     expect(Date.parse(link.body.expiresAt)).toBe(clock.now().getTime() + 60_000);
 
-    const page = await open(link.body.url);
-    expect(page.status).toBe(200);
     const { pan, cvv2, expMonth, expYear } = await secretsOf(card.id);
+    // The page itself shows a button only, and uses nothing.
+    const button = await open(link.body.url);
+    expect(button.status).toBe(200);
+    expect(withoutStyle(button.text)).toContain(
+      '<form method="post"><button type="submit">Show card details</button></form>',
+    );
+    expect(withoutStyle(button.text)).not.toContain(pan.slice(-4));
+    expect(button.headers).toMatchObject({
+      'cache-control': 'no-store, max-age=0',
+      'referrer-policy': 'no-referrer',
+    });
+
+    const page = await reveal(link.body.url);
+    expect(page.status).toBe(200);
     expect(panOnPage(page.text)).toBe(pan);
     const text = visibleText(page.text);
     expect(text).toContain(pan.match(/\d{4}/g)?.join(' '));
@@ -87,13 +105,15 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
     });
     const csp = page.headers['content-security-policy'];
     expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("form-action 'none'");
+    // The one form is the page's button, posting back to the page.
+    expect(csp).toContain("form-action 'self'");
     expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
     // Framing is allowed on purpose: distributors show the page inside their app.
     expect(csp).toContain('frame-ancestors *');
     expect(page.headers['x-frame-options']).toBeUndefined();
 
-    const again = await open(link.body.url);
+    expect((await open(link.body.url)).status).toBe(410);
+    const again = await reveal(link.body.url);
     expect(again.status).toBe(410);
     expect(again.headers['cache-control']).toBe('no-store, max-age=0');
     expect(visibleText(again.text)).toContain('This link has expired or was already used');
@@ -102,7 +122,25 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
 
     // A new link works once more.
     const next = await post(`/v1/cards/${card.id}/reveal`);
-    expect(panOnPage((await open(next.body.url)).text)).toBe(pan);
+    expect(panOnPage((await reveal(next.body.url)).text)).toBe(pan);
+  });
+
+  // Issue 38: a HEAD answered 200 and used the link, so the cardholder's GET got the 410 page.
+  it('leaves the link usable after a HEAD, GETs (a link preview, a prefetch) and a HEAD again; only the button uses it', async () => {
+    const card = await newCard();
+    const link = (await post(`/v1/cards/${card.id}/reveal`)).body;
+    const path = new URL(link.url).pathname;
+    const head = await h.http.head(path);
+    expect(head.status).toBe(200);
+    expect(head.headers['cache-control']).toBe('no-store, max-age=0');
+    for (let i = 0; i < 3; i++) expect((await open(link.url)).status).toBe(200);
+    expect((await h.http.head(path)).status).toBe(200);
+
+    const page = await reveal(link.url);
+    expect(page.status).toBe(200);
+    expect(panOnPage(page.text)).toBe((await secretsOf(card.id)).pan);
+    expect((await h.http.head(path)).status).toBe(410);
+    expect((await open(link.url)).status).toBe(410);
   });
 
   it('shows nothing once the 60 s have passed', async () => {
@@ -111,8 +149,10 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
     const inTime = (await post(`/v1/cards/${card.id}/reveal`)).body;
     clock.advance(59_999);
     expect((await open(inTime.url)).status).toBe(200);
+    expect((await reveal(inTime.url)).status).toBe(200);
     clock.advance(1);
-    const expired = await open(late.url);
+    expect((await open(late.url)).status).toBe(410);
+    const expired = await reveal(late.url);
     expect(expired.status).toBe(410);
     expect(withoutStyle(expired.text)).not.toContain(card.last4);
   });
@@ -120,9 +160,13 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
   it('answers 410 for a token it never made, whatever its shape', async () => {
     // (Past 100 characters the router answers 404 before the page: no token is that long.)
     for (const token of ['A'.repeat(43), 'short', '%00', 'A'.repeat(90)]) {
-      const page = await h.http.get(`/hosted/cards/reveal/${token}`);
-      expect(page.status).toBe(410);
-      expect(page.headers['cache-control']).toBe('no-store, max-age=0');
+      for (const page of [
+        await h.http.get(`/hosted/cards/reveal/${token}`),
+        await h.http.post(`/hosted/cards/reveal/${token}`).type('form').send(''),
+      ]) {
+        expect(page.status).toBe(410);
+        expect(page.headers['cache-control']).toBe('no-store, max-age=0');
+      }
     }
   });
 
@@ -141,7 +185,8 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
     const refused = await post(`/v1/cards/${card.id}/reveal`);
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('invalid_state_transition');
-    const page = await open(beforeRevoke.url);
+    expect((await open(beforeRevoke.url)).status).toBe(410);
+    const page = await reveal(beforeRevoke.url);
     expect(page.status).toBe(410);
     expect(withoutStyle(page.text)).not.toContain(card.last4);
 
@@ -149,7 +194,7 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
     const frozen = await newCard();
     await post(`/v1/cards/${frozen.id}/freeze`);
     const link = await post(`/v1/cards/${frozen.id}/reveal`);
-    expect((await open(link.body.url)).status).toBe(200);
+    expect((await reveal(link.body.url)).status).toBe(200);
   });
 
   itOnOneProcess(
@@ -159,7 +204,8 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
       const card = await newCard();
       const link = await post(`/v1/cards/${card.id}/reveal`);
       const linkRequestId = link.headers['x-request-id'];
-      const page = await open(link.body.url);
+      expect((await open(link.body.url)).status).toBe(200);
+      const page = await reveal(link.body.url);
       expect(page.status).toBe(200);
       const { pan, cvv2 } = await secretsOf(card.id);
 
@@ -203,15 +249,78 @@ describe('card details reveal: POST /v1/cards/{id}/reveal and its single-use pag
     const card = await newCard();
     const fresh = (await post(`/v1/cards/${card.id}/reveal`)).body;
     const used = (await post(`/v1/cards/${card.id}/reveal`)).body;
-    expect((await open(used.url)).status).toBe(200);
+    expect((await reveal(used.url)).status).toBe(200);
+    expect((await open(fresh.url)).status).toBe(200);
 
     await h.close({ keepData: true });
     await start(h.dataDir);
     // The platform listens on another port now: the link's path is what identifies it.
-    expect((await open(used.url)).status).toBe(410);
-    const page = await open(fresh.url);
+    expect((await reveal(used.url)).status).toBe(410);
+    const page = await reveal(fresh.url);
     expect(page.status).toBe(200);
     expect(panOnPage(page.text)).toBe((await secretsOf(card.id)).pan);
-    expect((await open(fresh.url)).status).toBe(410);
+    expect((await reveal(fresh.url)).status).toBe(410);
   });
 });
+
+describeWithChromium('card reveal page browser test')(
+  'the card reveal page in a real browser (headless Chromium), framed by a distributor',
+  () => {
+    let h: Harness;
+    let browser: Browser;
+    let distributor: Server;
+    let distributorUrl: string;
+    let frameSrc = '';
+    const json = { 'x-api-key': SANDBOX_KEY, 'content-type': 'application/json' };
+
+    beforeAll(async () => {
+      h = await startHarness();
+      // The distributor's app: another origin (another port), framing the link as the docs say.
+      distributor = createServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        response.end(
+          `<!doctype html><title>App</title><iframe src="${frameSrc}" width="480" height="480"></iframe>`,
+        );
+      });
+      await new Promise<void>((resolve) => distributor.listen(0, '127.0.0.1', resolve));
+      distributorUrl = `http://127.0.0.1:${(distributor.address() as AddressInfo).port}/`;
+    });
+    beforeAll(async () => {
+      browser = await launchChromium();
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      await new Promise((resolve) => distributor?.close(resolve));
+      await h?.close();
+    });
+
+    it('shows a button in the frame; its click shows the details once; the link survives the page loads before it', async () => {
+      const { userId } = await activeUserWithWallet(h);
+      const card = await h.http.post('/v1/cards').set(json).send({ userId, type: 'virtual' });
+      const link = await h.http.post(`/v1/cards/${card.body.id}/reveal`).set(json).send({});
+      frameSrc = link.body.url;
+      const { pan } = await vaultSecretsOf(h, card.body.id);
+
+      const page = await browser.newPage();
+      try {
+        // Loading the page (twice: a preview, a reload) uses nothing.
+        for (let load = 0; load < 2; load++) {
+          await page.goto(distributorUrl);
+          const frame = page.frameLocator('iframe');
+          await frame.getByRole('button', { name: 'Show card details' }).waitFor();
+          expect(await frame.locator('body').textContent()).not.toContain(pan.slice(-4));
+        }
+        const frame = page.frameLocator('iframe');
+        await frame.getByRole('button', { name: 'Show card details' }).click();
+        await frame.getByText('Card number').waitFor();
+        expect((await frame.locator('dd.pan').textContent())?.replace(/\s/g, '')).toBe(pan);
+
+        // The app shown again: the link was used by the click.
+        await page.goto(distributorUrl);
+        await page.frameLocator('iframe').getByText('This link has expired or was already used').waitFor();
+      } finally {
+        await page.close();
+      }
+    });
+  },
+);

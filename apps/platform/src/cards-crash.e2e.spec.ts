@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approvedUser, discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { panOnRevealPage, revealOverHttp } from './testing/reveal-page';
 import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_cardsCrashKeyDDDDDDDDDDDDDDDDDDDDDDDDDD';
@@ -62,9 +63,9 @@ describe('durability: kill -9 in the middle of card creations (vault group commi
       // The PAN decrypts: the reveal page shows a number ending in the card's last four digits.
       const link = await call('POST', `/v1/cards/${cardId}/reveal`);
       expect(link.status).toBe(201);
-      const page = await fetch(new URL(new URL(link.body.url as string).pathname, base));
+      const page = await revealOverHttp(link.body.url as string, base);
       expect(page.status).toBe(200);
-      const pan = /<dd class="pan">(.*?)<\/dd>/.exec(await page.text())?.[1].replace(/<[^>]+>/g, '');
+      const pan = panOnRevealPage(page.html);
       expect(pan).toMatch(new RegExp(`^40000099\\d{4}${last4}$`));
     }
     expect(acknowledged.size).toBeGreaterThanOrEqual(300);

@@ -64,9 +64,11 @@ describe('cards over /v1, as a distributor uses them (integration order, step 5)
     // The reveal flow: the API hands out a link only; the PAN is in the page behind it, once.
     const link = await post(`/v1/cards/${card.id}/reveal`);
     expect(link.status).toBe(201);
-    const revealPage = await h.http.get(new URL(link.body.url).pathname);
+    const revealPath = new URL(link.body.url).pathname;
+    expect((await h.http.get(revealPath)).status).toBe(200); // the page's button: the link is not used yet
+    const revealPage = await h.http.post(revealPath).type('form').send('');
     expect(revealPage.status).toBe(200);
-    expect(seen(await h.http.get(new URL(link.body.url).pathname)).status).toBe(410);
+    expect(seen(await h.http.post(revealPath).type('form').send('')).status).toBe(410);
 
     // Virtual cards are active at once: activating again is accepted and changes nothing.
     expect((await post(`/v1/cards/${card.id}/activate`)).body).toMatchObject({ status: 'active' });

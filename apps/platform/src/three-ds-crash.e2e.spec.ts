@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approvedUser, discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { panOnRevealPage, revealOverHttp } from './testing/reveal-page';
 import { exited, freePort } from '@cip/platform/topologies';
 
 const KEY = 'sk_sandbox_threeDsCrashKeyFFFFFFFFFFFFFFFFFFFFFFFFF';
@@ -63,8 +64,7 @@ describe('durability: kill -9 during a pending 3DS challenge', () => {
     expect(card).toMatchObject({ status: 201 });
     const cardId = card.body.id as string;
     const link = await call('POST', `/v1/cards/${cardId}/reveal`);
-    const page = await (await fetch(new URL(new URL(link.body.url as string).pathname, base))).text();
-    const pan = /<dd class="pan">(.*?)<\/dd>/.exec(page)?.[1].replace(/<[^>]+>/g, '') as string;
+    const pan = panOnRevealPage((await revealOverHttp(link.body.url as string, base)).html) as string;
     expect(pan).toMatch(/^\d{16}$/);
 
     // The requestor waits at most one minute for the decoupled authentication: the challenge's deadline.

@@ -120,9 +120,10 @@ describe('webhook retries on the test clock', () => {
     await settle(p);
     await advance(p, MINUTE);
     // Ada's second Event waits behind her first; each user's first Event was tried twice.
-    expect(
-      receiver.deliveries.filter((r) => r.body.userId === ada.id).map((r) => r.body.eventName),
-    ).toEqual(['user.created', 'user.created']);
+    expect(receiver.deliveries.filter((r) => r.body.userId === ada.id).map((r) => r.body.eventName)).toEqual([
+      'user.created',
+      'user.created',
+    ]);
 
     receiver.answer = () => ({ status: 200 });
     await advance(p, 10 * MINUTE);
@@ -165,7 +166,8 @@ describe('webhook retries on the test clock', () => {
     await settle(p);
     // The first failure's time on the test clock: the grace period runs from it.
     const started = Date.parse((await deliveries()).items[0].attempts[0].at);
-    const status = async () => (await h.http.get(`/v1/webhook-subscriptions/${subscription.id}`).set(api)).body;
+    const status = async () =>
+      (await h.http.get(`/v1/webhook-subscriptions/${subscription.id}`).set(api)).body;
     for (let elapsed = 0; elapsed < 3 * 24 * HOUR; elapsed += 6 * HOUR) {
       expect(await status()).toMatchObject({
         status: 'active',
@@ -252,6 +254,14 @@ describe('webhook urls: SSRF refusals (private urls not allowed)', () => {
     'http://metadata.google.internal/computeMetadata/v1/',
     'http://[::1]/hooks',
     'http://[::ffff:127.0.0.1]/hooks',
+    // Issue 38: IPv6 forms that carry a private IPv4 address.
+    'http://[::ffff:0:127.0.0.1]:8080/hooks',
+    'http://[::ffff:0:a9fe:a9fe]/latest/meta-data/',
+    'http://[::127.0.0.1]/hooks',
+    'http://[64:ff9b::10.0.0.7]/hooks',
+    'http://[64:ff9b:1::a00:7]/hooks',
+    'http://[2002:7f00:1::1]/hooks',
+    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hooks',
     'http://10.0.0.7/hooks',
     'http://192.168.1.10/hooks',
     'http://100.64.0.1/hooks',
@@ -270,5 +280,25 @@ describe('webhook urls: SSRF refusals (private urls not allowed)', () => {
     expect(response.body.error.details).toEqual([expect.objectContaining({ field: 'url' })]);
     const listed = await h.http.get('/v1/webhook-subscriptions').set({ 'x-api-key': sandboxKey });
     expect(listed.body.count).toBe(0);
+  });
+
+  it("refuses the IPv4-translated spelling of a local receiver's url (issue 38), which never hears of it", async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const port = new URL(receiver.url).port;
+      const { sandboxKey } = await h.newDistributor();
+      const response = await h.http
+        .post('/v1/webhook-subscriptions')
+        .set({ 'x-api-key': sandboxKey, ...json })
+        .send({ url: `http://[::ffff:0:127.0.0.1]:${port}/` });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({
+        code: 'validation_error',
+        details: [expect.objectContaining({ field: 'url', message: expect.stringContaining('private') })],
+      });
+      expect(receiver.requests).toHaveLength(0);
+    } finally {
+      await receiver.stop();
+    }
   });
 });

@@ -51,8 +51,13 @@ export interface StaffRecord {
 
 export type StaffState = { status: 'absent' } | StaffRecord;
 
+/** What a lockout is kept in: a staff account, or an email no account has (`UnknownEmailState`). */
+export interface Lockout {
+  lockedUntil: string | null;
+}
+
 /** A lockout running at `now`. */
-export const isLocked = (state: StaffRecord, now: string) =>
+export const isLocked = (state: Lockout, now: string) =>
   state.lockedUntil !== null && Date.parse(state.lockedUntil) > Date.parse(now);
 
 /** The account, refused as `not_found` when it does not exist. */
@@ -72,7 +77,7 @@ export const invalidCredentials = () =>
   new DomainError('invalid_credentials', 'The email, password or code is not valid');
 
 /** Seconds until a lockout ends, for `retry-after` (at least 1). */
-export const lockoutSeconds = (state: StaffRecord, now: string) =>
+export const lockoutSeconds = (state: Lockout, now: string) =>
   Math.max(1, Math.ceil((Date.parse(state.lockedUntil ?? now) - Date.parse(now)) / 1000));
 
 /** `423 account_locked`; the HTTP layer answers `retry-after` with `retryAfterSeconds`. */
@@ -85,7 +90,7 @@ export class AccountLockedError extends DomainError {
   }
 }
 
-export const accountLocked = (state: StaffRecord, now: string) =>
+export const accountLocked = (state: Lockout, now: string) =>
   new AccountLockedError(state.lockedUntil ?? now, lockoutSeconds(state, now));
 
 function decide(command: StaffCommand, state: StaffState): StaffEvent[] {

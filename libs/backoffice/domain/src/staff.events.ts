@@ -70,4 +70,24 @@ export type StaffActionRecorded = DomainEvent<'StaffActionRecorded', AuditEntry 
 export const auditEvents = domainEventReader<StaffActionRecorded>();
 
 export const STAFF_STREAM_PREFIX = 'stf-';
+
+// ---------------------------------------------------------------------------------------------------
+// Events of an email no staff account has (`stfunknown-<sha256 of the email>`): failed sign-ins are
+// counted and locked out exactly like an account's, so the answers tell no account from none.
+// ---------------------------------------------------------------------------------------------------
+
+/** A failed sign-in with an email no account has: `attempts` in a row since the last lockout. */
+export type UnknownEmailSignInFailed = DomainEvent<
+  'UnknownEmailSignInFailed',
+  { attempts: number; at: string }
+>;
+
+export type UnknownEmailLocked = DomainEvent<'UnknownEmailLocked', { until: string; at: string }>;
+
+export type UnknownEmailEvent = UnknownEmailSignInFailed | UnknownEmailLocked;
+
+/** How unknown-email streams are read (no upcaster yet). */
+export const unknownEmailEvents = domainEventReader<UnknownEmailEvent>();
+
+export const UNKNOWN_EMAIL_STREAM_PREFIX = 'stfunknown-';
 export const AUDIT_STREAM_PREFIX = 'aud-';

@@ -1,6 +1,7 @@
 import type { EventStore } from '@cip/shared/eventing';
 import type { Clock } from '@cip/shared/runtime';
 import { AuditTrailService, CLI_ACTOR } from './audit/audit-trail.service';
+import type { PasswordHasher } from './staff/passwords';
 import type { OpenStaffCredentialStore } from './staff/staff-credential-store.port';
 import { StaffDirectory } from './staff/staff-directory';
 import { StaffService } from './staff/staff.service';
@@ -20,6 +21,8 @@ export async function openStaffAdministration(options: {
   masterKey: Buffer;
   clock: Clock;
   invitationUrl(token: string): string;
+  /** scrypt unless a test counts the calls. */
+  passwords?: PasswordHasher;
 }): Promise<StaffAdministration> {
   const directory = new StaffDirectory(options.eventStore);
   const credentials = await options.openCredentials(options.masterKey);
@@ -27,6 +30,7 @@ export async function openStaffAdministration(options: {
   const staff = new StaffService(options.eventStore, directory, credentials, audit, options.clock, {
     invitationUrl: options.invitationUrl,
     masterKey: options.masterKey,
+    passwords: options.passwords,
   });
   return {
     directory,

@@ -31,6 +31,12 @@ export interface CardRevealApi {
    */
   createRevealLink(caller: Caller, cardId: string): Promise<CardRevealLink>;
   /**
+   * Whether a link's token would show the card's details now (unused, unexpired, the card not revoked),
+   * without using it: the page's GET (and a HEAD, a link preview, a prefetch) asks this, only its explicit
+   * POST uses the link (`revealCardDetails`).
+   */
+  revealLinkUsable(token: string): Promise<boolean>;
+  /**
    * Uses a link's token: the card's details if it is unused, unexpired and the card is not revoked, null
    * otherwise. It never works again either way. The reveal is recorded (under the page's request id)
    * before the details are given.
@@ -45,6 +51,7 @@ export const cardRevealContract = defineContext<CardRevealApi>({
   token: CARD_REVEAL_API,
   methods: {
     createRevealLink: ['caller', 'cardId'],
+    revealLinkUsable: ['token'],
     revealCardDetails: ['token', 'requestId'],
   },
 });

@@ -8,7 +8,7 @@ import {
 import { CardCommand, cardDecider, CardRecord, isCard } from '@cip/cards/domain';
 import type { CardVault } from '@cip/cards/vault';
 import { Caller, DomainError, Environment, ENVIRONMENTS, ownedBy } from '@cip/shared/contracts';
-import { callerContext, EventStore, handleCommand } from '@cip/shared/eventing';
+import { callerContext, EventStore, handleCommand, loadState } from '@cip/shared/eventing';
 import type { Clock } from '@cip/shared/runtime';
 
 export interface CardRevealPorts {
@@ -63,6 +63,18 @@ export class CardRevealService implements CardRevealApi {
       expiresAt,
     });
     return { url: `${this.baseUrl}${CARD_REVEAL_PATH}/${token}`, expiresAt: expiresAt.toISOString() };
+  }
+
+  async revealLinkUsable(token: string): Promise<boolean> {
+    const now = this.clock.now();
+    for (const environment of ENVIRONMENTS) {
+      const link = await this.ports.vault(environment).findRevealLink(token, now);
+      if (!link) continue;
+      // Revoked since the link was made: the page shows nothing, like for a used link.
+      const { state } = await loadState(this.ports.eventStore(environment), cardDecider, link.cardId);
+      return isCard(state) && state.status !== 'revoked';
+    }
+    return false;
   }
 
   async revealCardDetails(token: string, requestId: string): Promise<RevealedCardDetails | null> {

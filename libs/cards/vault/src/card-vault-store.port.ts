@@ -94,6 +94,11 @@ export interface CardVaultStore {
    * then marked used, durably and atomically (of two concurrent uses exactly one gets it). Null otherwise.
    */
   useRevealLink(tokenHash: string, now: string): Promise<RevealLink | null>;
+  /**
+   * The link whose token hashes to `tokenHash` if it is unused and `now` is before its expiry, left as it
+   * is (the page's GET, a HEAD or a link preview must not use it). Null otherwise.
+   */
+  findRevealLink(tokenHash: string, now: string): Promise<RevealLink | null>;
 
   close(): Promise<void>;
 }

@@ -223,6 +223,12 @@ export class CardVault {
     return this.store.useRevealLink(revealTokenHash(token), now.toISOString());
   }
 
+  /** The reveal link if the token is one of this vault's, unused and not expired at `now`; left unused. */
+  async findRevealLink(token: string, now: Date): Promise<RevealLink | null> {
+    if (!REVEAL_TOKEN.test(token)) return null;
+    return this.store.findRevealLink(revealTokenHash(token), now.toISOString());
+  }
+
   /**
    * Re-wraps every data key under a new KEK, then removes the KEKs no data key uses any more. Safe beside
    * a running platform issuing and reading cards in another process, and resumable:

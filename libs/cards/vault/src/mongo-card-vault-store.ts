@@ -405,6 +405,11 @@ export class MongoCardVaultStore implements CardVaultStore {
     return doc ? toLink(doc) : null;
   }
 
+  async findRevealLink(tokenHash: string, now: string): Promise<RevealLink | null> {
+    const doc = await this.links.findOne({ _id: tokenHash, usedAt: null, expiresAt: { $gt: now } });
+    return doc ? toLink(doc) : null;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -426,6 +426,14 @@ export class PostgresCardVaultStore implements CardVaultStore {
     return rows[0] ? toLink(rows[0]) : null;
   }
 
+  async findRevealLink(tokenHash: string, now: string): Promise<RevealLink | null> {
+    const { rows } = await this.pool.query<LinkRow>(
+      `SELECT ${LINK_COLUMNS} FROM reveal_links WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`,
+      [tokenHash, now],
+    );
+    return rows[0] ? toLink(rows[0]) : null;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

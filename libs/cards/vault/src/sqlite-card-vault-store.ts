@@ -80,6 +80,7 @@ export class SqliteCardVaultStore implements CardVaultStore {
   private readonly insertLink: Statement;
   private readonly deleteExpiredLinks: Statement;
   private readonly consumeLink: Statement;
+  private readonly selectUsableLink: Statement;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -146,6 +147,9 @@ export class SqliteCardVaultStore implements CardVaultStore {
       `UPDATE reveal_links SET used_at = @now
        WHERE token_hash = @tokenHash AND used_at IS NULL AND expires_at > @now
        RETURNING *`,
+    );
+    this.selectUsableLink = db.prepare(
+      'SELECT * FROM reveal_links WHERE token_hash = @tokenHash AND used_at IS NULL AND expires_at > @now',
     );
     this.puts = new GroupCommit(
       (cards) => this.writeCards(cards),
@@ -288,6 +292,11 @@ export class SqliteCardVaultStore implements CardVaultStore {
 
   async useRevealLink(tokenHash: string, now: string): Promise<RevealLink | null> {
     const row = this.consumeLink.get({ tokenHash, now }) as LinkRow | undefined;
+    return row ? toLink(row) : null;
+  }
+
+  async findRevealLink(tokenHash: string, now: string): Promise<RevealLink | null> {
+    const row = this.selectUsableLink.get({ tokenHash, now }) as LinkRow | undefined;
     return row ? toLink(row) : null;
   }
 

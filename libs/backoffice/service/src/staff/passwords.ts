@@ -43,3 +43,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
 let decoy: Promise<string> | null = null;
 export const decoyPasswordHash = (): Promise<string> =>
   (decoy ??= hashPassword(randomBytes(24).toString('base64url')));
+
+/** How the staff service hashes and checks passwords: scrypt (`scryptPasswords`); tests count the calls. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, stored: string): Promise<boolean>;
+  /** The hash verified against when there is no account (or no password yet): the same work, never a match. */
+  decoyHash(): Promise<string>;
+}
+
+export const scryptPasswords: PasswordHasher = {
+  hash: hashPassword,
+  verify: verifyPassword,
+  decoyHash: decoyPasswordHash,
+};

@@ -7,19 +7,26 @@ import {
   staffEvents,
   type StaffRecord,
   type StaffState,
+  UNKNOWN_EMAIL_STREAM_PREFIX,
+  unknownEmailDecider,
+  unknownEmailEvents,
+  type UnknownEmailState,
 } from '@cip/backoffice/domain';
 import { auditMatches } from '@cip/backoffice/read-models';
 import { LiveLogFold, type RecordedEvent } from '@cip/shared/eventing';
 
 /**
- * The staff accounts and the audit trail as the operator API reads them: folded in memory from the control
- * store's `stf-` and `aud-` streams (like the distributor directory: the control scope is small) and kept
- * live by a subscription (`LiveLogFold`); every read first catches up with the log, so a change made a
- * moment ago by the CLI (another process) is seen at once.
+ * The staff accounts, the audit trail and the lockouts of unknown emails as the operator API reads them:
+ * folded in memory from the control store's `stf-`, `aud-` and `stfunknown-` streams (like the
+ * distributor directory: the control scope is small) and kept live by a subscription (`LiveLogFold`); every
+ * read first catches up with the log, so a change made a moment ago by the CLI (another process) is seen
+ * at once.
  */
 export class StaffDirectory extends LiveLogFold {
   private readonly staff = new Map<string, StaffRecord>();
   private readonly byEmail = new Map<string, string>();
+  /** The failed sign-ins and lockouts of emails no account has, by stream id (`stfunknown-<hash>`). */
+  private readonly unknownEmails = new Map<string, UnknownEmailState>();
   /** Oldest first, with the log position each entry was recorded at (the cursor of the audit list). */
   private readonly audit: { position: number; entry: AuditEntry }[] = [];
 
@@ -31,6 +38,12 @@ export class StaffDirectory extends LiveLogFold {
       if (next.status === 'absent') return;
       this.staff.set(recorded.streamId, next);
       this.byEmail.set(next.email, next.staffId);
+    } else if (recorded.streamId.startsWith(UNKNOWN_EMAIL_STREAM_PREFIX)) {
+      const state = this.unknownEmails.get(recorded.streamId) ?? unknownEmailDecider.initialState();
+      this.unknownEmails.set(
+        recorded.streamId,
+        unknownEmailDecider.evolve(state, unknownEmailEvents.read(recorded)),
+      );
     } else if (recorded.streamId.startsWith(AUDIT_STREAM_PREFIX)) {
       this.audit.push({ position: recorded.position, entry: auditEvents.read(recorded).data });
     }
@@ -44,6 +57,11 @@ export class StaffDirectory extends LiveLogFold {
   findByEmail(email: string): StaffRecord | null {
     const staffId = this.byEmail.get(email);
     return staffId ? this.get(staffId) : null;
+  }
+
+  /** The lockout of an email no account has, by its stream (`unknownEmailStream`). */
+  unknownEmail(streamId: string): UnknownEmailState {
+    return this.unknownEmails.get(streamId) ?? unknownEmailDecider.initialState();
   }
 
   /** Oldest first. */

@@ -6,6 +6,9 @@ import {
   staffDecider,
   type StaffCommand,
   type StaffRecord,
+  UNKNOWN_EMAIL_STREAM_PREFIX,
+  unknownEmailDecider,
+  type UnknownEmailState,
 } from '@cip/backoffice/domain';
 import { renderStaff } from '@cip/backoffice/read-models';
 import { DomainError } from '@cip/shared/contracts';
@@ -13,13 +16,7 @@ import { envelope, handleCommand, WrongExpectedRevisionError, type EventStore } 
 import { type Clock, newId } from '@cip/shared/runtime';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type AuditActor, AuditTrailService, unknownActor } from '../audit/audit-trail.service';
-import {
-  decoyPasswordHash,
-  hashPassword,
-  MAX_PASSWORD_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  verifyPassword,
-} from './passwords';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type PasswordHasher, scryptPasswords } from './passwords';
 import { deriveStaffKey, type StaffCredentialStore } from './staff-credential-store.port';
 import { normalizeEmail, type StaffDirectory } from './staff-directory';
 import { newTotpSecret, totpStep, totpUri } from './totp';
@@ -39,6 +36,8 @@ export interface StaffServiceOptions {
   invitationUrl(token: string): string;
   /** The platform's master key: the CSRF tokens' HMAC key is derived from it. */
   masterKey: Buffer;
+  /** scrypt (`scryptPasswords`) unless a test counts the calls. */
+  passwords?: PasswordHasher;
 }
 
 export interface PendingInvitation {
@@ -63,6 +62,10 @@ const actorOf = (staff: StaffRecord): AuditActor => ({
   role: staff.role,
 });
 const sessionTarget = (sessionId: string) => ({ type: 'session', id: sessionId });
+/** The stream of an email no account has (its failed sign-ins and lockout): named by the email's hash. */
+const unknownEmailStream = (email: string) => `${UNKNOWN_EMAIL_STREAM_PREFIX}${sha256(email)}`;
+/** A staff id no account has: the credential lookup of an unknown email finds nothing, at the same cost. */
+const NO_STAFF_ID = 'stf-none';
 
 /**
  * Staff accounts, sign-in and sessions (docs/operator-api.md, "Staff, roles and sign-in"). State changes are
@@ -72,6 +75,7 @@ const sessionTarget = (sessionId: string) => ({ type: 'session', id: sessionId }
  */
 export class StaffService {
   private readonly csrfKey: Buffer;
+  private readonly passwords: PasswordHasher;
 
   constructor(
     private readonly store: EventStore,
@@ -82,6 +86,7 @@ export class StaffService {
     private readonly options: StaffServiceOptions,
   ) {
     this.csrfKey = deriveStaffKey(options.masterKey, 'csrf');
+    this.passwords = options.passwords ?? scryptPasswords;
   }
 
   private now(): string {
@@ -205,7 +210,7 @@ export class StaffService {
         { field: 'code', message: 'code must be the 6 digits the authenticator app shows now' },
       ]);
     }
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.passwords.hash(input.password);
     const stored = await this.credentials.acceptInvitation(
       sha256(token),
       staff.staffId,
@@ -229,42 +234,47 @@ export class StaffService {
   /**
    * Email, password and a TOTP code not used before. Every wrong case is the same `401 invalid_credentials`
    * and costs the same scrypt run; five in a row lock the account for 15 minutes (`423 account_locked`,
-   * checked before anything else, so a locked account's guesses are not even tried).
+   * checked before anything else, so a locked account's guesses are not even tried). An email no account
+   * has goes the same way, step for step: its failures are counted and locked out (in its own stream,
+   * `stfunknown-<hash>`), its password is verified against a decoy hash, so neither the answers nor the
+   * work tell an existing account from none.
    */
   async signIn(input: { email: string; password: string; code: string }): Promise<SignedIn> {
     await this.directory.catchUp();
     const email = normalizeEmail(input.email);
     const staff = this.directory.findByEmail(email);
     const now = this.now();
-    if (!staff) {
-      await verifyPassword(input.password, await decoyPasswordHash());
-      await this.audit.recordAs(unknownActor(email), this.signInEntry('unknown', 'invalid_credentials'));
-      throw invalidCredentials();
+    const unknownStream = unknownEmailStream(email);
+    const lockout = staff ?? this.directory.unknownEmail(unknownStream);
+    const actor = staff ? actorOf(staff) : unknownActor(email);
+    const targetId = staff?.staffId ?? 'unknown';
+    if (isLocked(lockout, now)) {
+      await this.audit.recordAs(actor, this.signInEntry(targetId, 'account_locked'));
+      throw accountLocked(lockout, now);
     }
-    if (isLocked(staff, now)) {
-      await this.audit.recordAs(actorOf(staff), this.signInEntry(staff.staffId, 'account_locked'));
-      throw accountLocked(staff, now);
-    }
-    const credentials = await this.credentials.credentials(staff.staffId);
-    const passwordOk = await verifyPassword(
+    const credentials = await this.credentials.credentials(staff?.staffId ?? NO_STAFF_ID);
+    const passwordOk = await this.passwords.verify(
       input.password,
-      credentials?.passwordHash ?? (await decoyPasswordHash()),
+      credentials?.passwordHash ?? (await this.passwords.decoyHash()),
     );
     const step = credentials ? totpStep(credentials.totpSecret, input.code, this.clock.now()) : null;
     // The step is claimed only with the right password (a wrong one must not burn the code), atomically.
     const accepted =
+      staff !== null &&
       passwordOk &&
       staff.status === 'active' &&
       step !== null &&
       (await this.credentials.useTotpStep(staff.staffId, step));
     if (!accepted) {
-      const failed = await this.execute(staff.staffId, { type: 'RecordSignInFailure', data: { now } });
-      await this.audit.recordAs(actorOf(staff), this.signInEntry(staff.staffId, 'invalid_credentials'));
+      const failed = staff
+        ? await this.execute(staff.staffId, { type: 'RecordSignInFailure', data: { now } })
+        : await this.recordUnknownEmailFailure(unknownStream, now);
+      await this.audit.recordAs(actor, this.signInEntry(targetId, 'invalid_credentials'));
       if (isLocked(failed, now)) {
-        await this.audit.recordAs(actorOf(staff), {
+        await this.audit.recordAs(actor, {
           action: 'staff.lockout',
           environment: null,
-          target: { type: 'staff', id: staff.staffId },
+          target: { type: 'staff', id: targetId },
         });
       }
       throw invalidCredentials();
@@ -285,6 +295,19 @@ export class StaffService {
     });
     const principal = { staffId: signedIn.staffId, email: signedIn.email, role: signedIn.role, sessionId };
     return { staff: this.view(signedIn), csrfToken: this.csrfTokenOf(sessionId), sessionToken, principal };
+  }
+
+  /** A failed sign-in with an email no account has, counted like an account's (`unknownEmailDecider`). */
+  private async recordUnknownEmailFailure(streamId: string, now: string): Promise<UnknownEmailState> {
+    const result = await handleCommand(
+      this.store,
+      unknownEmailDecider,
+      streamId,
+      { type: 'RecordSignInFailure', data: { now } },
+      { occurredAt: now, correlationId: streamId },
+    );
+    await this.directory.catchUp();
+    return result.state;
   }
 
   private signInEntry(targetId: string, errorCode?: string) {

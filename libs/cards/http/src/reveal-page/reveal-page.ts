@@ -3,7 +3,8 @@ import { renderHostedPage } from '@cip/gateway/http';
 import { createHash } from 'node:crypto';
 
 // ---------------------------------------------------------------------------------------------------
-// HTML of the single-use card reveal page: server-rendered, no script, nothing loaded from anywhere.
+// HTML of the single-use card reveal page: server-rendered, no script, nothing loaded from anywhere. Its
+// GET shows a button only; the button's form POST (to the same url) uses the link and shows the details.
 // ---------------------------------------------------------------------------------------------------
 
 const STYLE = `
@@ -18,14 +19,18 @@ const STYLE = `
   dd{margin:0;font:600 18px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;user-select:all}
   .pan span{margin-left:.45em}
   .pan span:first-child{margin-left:0}
-  p{margin:16px 0 0;font-size:13px;color:#5b6478}`;
+  p{margin:16px 0 0;font-size:13px;color:#5b6478}
+  form{margin:16px 0 0}
+  button{width:100%;padding:12px 16px;border:0;border-radius:8px;background:#1d4ed8;color:#fff;font:600 16px/1.4 system-ui,sans-serif;cursor:pointer}`;
 
 /**
  * Headers of the reveal pages. Nothing may load (`default-src 'none'`; the one inline style is allowed by
- * its hash), no form, no base, no caching anywhere, no referrer, no indexing. Framing is allowed from any
- * origin on purpose: distributors show the page inside their app, the page has no control a framing site
- * could trick a user into clicking, and a cross-origin parent cannot read the frame's content. So there is
- * no X-Frame-Options (it cannot express "any"), and `frame-ancestors *`.
+ * its hash), forms post to the page's own origin only (the button's POST), no base, no caching anywhere,
+ * no referrer, no indexing. Framing is allowed from any origin on purpose: distributors show the page
+ * inside their app. Its one control, the button, only shows the details in the frame: a framing site that
+ * tricked a user into clicking it would make the details visible to that user, never to itself (a
+ * cross-origin parent cannot read the frame's content). So there is no X-Frame-Options (it cannot express
+ * "any"), and `frame-ancestors *`.
  */
 export const REVEAL_PAGE_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
@@ -33,7 +38,7 @@ export const REVEAL_PAGE_HEADERS: Record<string, string> = {
     "default-src 'none'",
     `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
     "base-uri 'none'",
-    "form-action 'none'",
+    "form-action 'self'",
     'frame-ancestors *',
   ].join('; '),
   'x-content-type-options': 'nosniff',
@@ -54,6 +59,19 @@ const digits = (value: string, what: string): string => {
 /** The card number in groups of four, each its own element: read grouped, copied as one number. */
 const groupedPan = (pan: string) =>
   (digits(pan, 'number').match(/\d{1,4}/g) ?? []).map((group) => `<span>${group}</span>`).join('');
+
+/**
+ * The page a GET (or a HEAD, a link preview, a prefetch) gets: a button, nothing else. Its form has no
+ * action, so it posts back to the page's own url (the token stays out of the HTML) and carries no field.
+ */
+export function renderRevealButtonPage(): string {
+  return page(
+    'Card details',
+    `<h1>Card details</h1>
+<p>Your card number, expiry date and CVV2 are shown once, on this screen. Make sure no one else can see it.</p>
+<form method="post"><button type="submit">Show card details</button></form>`,
+  );
+}
 
 export function renderRevealPage(card: RevealedCardDetails): string {
   const month = digits(String(card.expMonth).padStart(2, '0'), 'expiry month');

@@ -172,6 +172,17 @@ export function cardVaultStoreContract(target: {
       expect(await store.useRevealLink('token-hash-unknown', '2026-11-23T10:00:31.000Z')).toBeNull();
     });
 
+    it('finds a usable link without using it: not once used, nor at or after its expiry', async () => {
+      const stored = link();
+      await store.addRevealLink(stored);
+      expect(await store.findRevealLink(stored.tokenHash, '2026-11-23T10:00:10.000Z')).toEqual(stored);
+      expect(await store.findRevealLink(stored.tokenHash, '2026-11-23T10:00:11.000Z')).toEqual(stored);
+      expect(await store.findRevealLink(stored.tokenHash, stored.expiresAt)).toBeNull();
+      expect(await store.findRevealLink('token-hash-unknown', '2026-11-23T10:00:11.000Z')).toBeNull();
+      expect(await store.useRevealLink(stored.tokenHash, '2026-11-23T10:00:12.000Z')).toEqual(stored);
+      expect(await store.findRevealLink(stored.tokenHash, '2026-11-23T10:00:13.000Z')).toBeNull();
+    });
+
     it('refuses a link at or after its expiry', async () => {
       const stored = link();
       await store.addRevealLink(stored);

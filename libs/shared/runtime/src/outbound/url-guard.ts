@@ -31,13 +31,21 @@ for (const [network, prefix] of [
 ] as const) {
   FORBIDDEN.addSubnet(network, prefix, 'ipv4');
 }
+/**
+ * The IPv6 ranges, in a list of their own: a BlockList matches an IPv4 address against the IPv4-mapped
+ * part of its IPv6 rules, and ::/8 (below) holds that part.
+ */
+const FORBIDDEN_IPV6 = new BlockList();
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // Reserved by the IETF (RFC 4291): unspecified, loopback, and the IPv4-mapped (::ffff:0:0/96),
+  // IPv4-translated (::ffff:0:0:0/96) and IPv4-compatible (::/96) forms, and the NAT64 well-known prefix
+  // 64:ff9b::/96 (RFC 6052). Those four are judged by the IPv4 address they carry (see EMBEDDINGS); any
+  // other address of ::/8 is refused.
+  ['::', 8],
   // NAT64 local-use prefix (RFC 8215): translates to whatever the operator's network holds.
   ['64:ff9b:1::', 48],
   ['100::', 64],
-  // IETF protocol assignments, Teredo (2001::/32, embeds an IPv4 peer) among them.
+  // IETF protocol assignments, Teredo (2001::/32, embeds an IPv4 server and client) among them.
   ['2001::', 23],
   ['2001:db8::', 32],
   ['fc00::', 7],
@@ -45,7 +53,7 @@ for (const [network, prefix] of [
   ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
-  FORBIDDEN.addSubnet(network, prefix, 'ipv6');
+  FORBIDDEN_IPV6.addSubnet(network, prefix, 'ipv6');
 }
 
 /** The 8 groups of an IPv6 address (with an embedded dotted IPv4 tail converted). */
@@ -66,24 +74,56 @@ function ipv6Groups(address: string): number[] {
 
 const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
 
-/** An IPv4 address carried inside an IPv6 one (IPv4-mapped, IPv4-compatible, NAT64, 6to4), if any. */
-function embeddedIpv4(groups: number[]): string | null {
-  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
-  if (zeros(0, 5) && (groups[5] === 0xffff || groups[5] === 0)) return ipv4Of(groups[6], groups[7]);
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return ipv4Of(groups[6], groups[7]);
-  if (groups[0] === 0x2002) return ipv4Of(groups[1], groups[2]);
-  return null;
+/**
+ * The IPv6 forms that carry an IPv4 address, each with the prefix that marks it (as 16-bit groups) and
+ * where the IPv4 address sits. `only`: the address means its IPv4 address and nothing else (it is judged by
+ * it alone, even inside the refused ::/8); otherwise it is refused when either the IPv6 address or the
+ * IPv4 one it carries is.
+ */
+const EMBEDDINGS: { name: string; prefix: number[]; ipv4: (g: number[]) => string[]; only?: true }[] = [
+  // ::ffff:a.b.c.d (RFC 4291 §2.5.5.2).
+  { name: 'IPv4-mapped', prefix: [0, 0, 0, 0, 0, 0xffff], ipv4: (g) => [ipv4Of(g[6], g[7])], only: true },
+  // ::ffff:0:a.b.c.d (RFC 2765 §2.1, SIIT).
+  { name: 'IPv4-translated', prefix: [0, 0, 0, 0, 0xffff, 0], ipv4: (g) => [ipv4Of(g[6], g[7])], only: true },
+  // ::a.b.c.d (RFC 4291 §2.5.5.1, deprecated); ::1 and :: are 0.0.0.1 and 0.0.0.0 that way: refused.
+  { name: 'IPv4-compatible', prefix: [0, 0, 0, 0, 0, 0], ipv4: (g) => [ipv4Of(g[6], g[7])], only: true },
+  // 64:ff9b::a.b.c.d, the NAT64 well-known prefix (RFC 6052; inside ::/8, carved out of it).
+  { name: 'NAT64', prefix: [0x64, 0xff9b, 0, 0, 0, 0], ipv4: (g) => [ipv4Of(g[6], g[7])], only: true },
+  // 64:ff9b:1::/48, local-use NAT64 (RFC 8215): refused as a whole; the IPv4 sits after any prefix length.
+  { name: 'NAT64 local-use', prefix: [0x64, 0xff9b, 1], ipv4: (g) => [ipv4Of(g[6], g[7])] },
+  // 2002:WWXX:YYZZ::/48, 6to4 (RFC 3056).
+  { name: '6to4', prefix: [0x2002], ipv4: (g) => [ipv4Of(g[1], g[2])] },
+  // 2001:0:SSSS:SSSS:flags:port:CCCC:CCCC, Teredo (RFC 4380): the server, and the client obfuscated
+  // (every bit inverted). The whole prefix is refused anyway (2001::/23).
+  {
+    name: 'Teredo',
+    prefix: [0x2001, 0],
+    ipv4: (g) => [ipv4Of(g[2], g[3]), ipv4Of(g[6] ^ 0xffff, g[7] ^ 0xffff)],
+  },
+];
+
+const startsWith = (groups: number[], prefix: number[]) => prefix.every((group, i) => groups[i] === group);
+
+/**
+ * The IPv4 addresses an IPv6 address carries (IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64, 6to4,
+ * Teredo), with whether they alone decide; null for an address of no such form.
+ */
+export function embeddedIpv4(address: string): { form: string; ipv4: string[]; only: boolean } | null {
+  if (isIP(address) !== 6) return null;
+  const groups = ipv6Groups(address);
+  const embedding = EMBEDDINGS.find((e) => startsWith(groups, e.prefix));
+  return embedding ? { form: embedding.name, ipv4: embedding.ipv4(groups), only: !!embedding.only } : null;
 }
 
-/** True for an address a webhook must never reach (see FORBIDDEN); unparsable input counts as forbidden. */
+/** True for an address a webhook must never reach (see FORBIDDEN, FORBIDDEN_IPV6, EMBEDDINGS); unparsable input counts as forbidden. */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return FORBIDDEN.check(address, 'ipv4');
   if (family !== 6) return true;
-  const groups = ipv6Groups(address);
-  const ipv4 = embeddedIpv4(groups);
-  if (ipv4 && FORBIDDEN.check(ipv4, 'ipv4')) return true;
-  return FORBIDDEN.check(address.split('%')[0], 'ipv6');
+  const embedded = embeddedIpv4(address);
+  if (embedded?.ipv4.some((ipv4) => FORBIDDEN.check(ipv4, 'ipv4'))) return true;
+  if (embedded?.only) return false;
+  return FORBIDDEN_IPV6.check(address.split('%')[0], 'ipv6');
 }
 
 const refuse = (message: string) => new DomainError('validation_error', message, [{ field: 'url', message }]);

@@ -1,4 +1,10 @@
-import { isForbiddenAddress, parseWebhookUrl, resolveDeliveryAddress, Resolver } from './url-guard';
+import {
+  embeddedIpv4,
+  isForbiddenAddress,
+  parseWebhookUrl,
+  resolveDeliveryAddress,
+  Resolver,
+} from './url-guard';
 
 describe('webhook url guard', () => {
   it.each([
@@ -45,6 +51,63 @@ describe('webhook url guard', () => {
     expect(isForbiddenAddress(address)).toBe(false);
   });
 
+  // Issue 38: every IPv6 form that carries a private, loopback or link-local IPv4 address.
+  it.each([
+    ['IPv4-mapped', '::ffff:10.0.0.1'],
+    ['IPv4-mapped', '::ffff:c0a8:101'],
+    ['IPv4-translated', '::ffff:0:127.0.0.1'],
+    ['IPv4-translated', '::ffff:0:7f00:1'],
+    ['IPv4-translated', '::ffff:0:169.254.169.254'],
+    ['IPv4-translated', '::ffff:0:10.1.2.3'],
+    ['IPv4-translated', '::ffff:0:192.168.0.1'],
+    ['IPv4-compatible', '::127.0.0.1'],
+    ['IPv4-compatible', '::a9fe:a9fe'],
+    ['IPv4-compatible', '::172.16.0.1'],
+    ['NAT64', '64:ff9b::127.0.0.1'],
+    ['NAT64', '64:ff9b::c0a8:1'],
+    ['NAT64 local-use', '64:ff9b:1::8.8.8.8'],
+    ['NAT64 local-use', '64:ff9b:1:2::a00:1'],
+    ['6to4', '2002:a9fe:a9fe::'],
+    ['6to4', '2002:0a00:0001:1::1'],
+    ['Teredo', '2001:0:4136:e378:8000:63bf:80ff:fffe'],
+    ['Teredo', '2001:0:808:808:8000:63bf:f5ff:fffe'],
+  ])('refuses the %s address %s (it carries a private IPv4 address)', (form, address) => {
+    expect(embeddedIpv4(address)?.form).toBe(form);
+    expect(isForbiddenAddress(address)).toBe(true);
+  });
+
+  it('reads the IPv4 address each IPv6 form carries', () => {
+    expect(embeddedIpv4('::ffff:0:7f00:1')).toEqual({
+      form: 'IPv4-translated',
+      ipv4: ['127.0.0.1'],
+      only: true,
+    });
+    expect(embeddedIpv4('::ffff:a00:1')).toEqual({ form: 'IPv4-mapped', ipv4: ['10.0.0.1'], only: true });
+    expect(embeddedIpv4('::c0a8:101')).toEqual({
+      form: 'IPv4-compatible',
+      ipv4: ['192.168.1.1'],
+      only: true,
+    });
+    expect(embeddedIpv4('64:ff9b::a9fe:a9fe')?.ipv4).toEqual(['169.254.169.254']);
+    expect(embeddedIpv4('2002:c0a8:101::1')?.ipv4).toEqual(['192.168.1.1']);
+    // Teredo: the server, then the client with its bits inverted (0xf5fffffe is 10.0.0.1).
+    expect(embeddedIpv4('2001:0:808:808:8000:63bf:f5ff:fffe')?.ipv4).toEqual(['8.8.8.8', '10.0.0.1']);
+    expect(embeddedIpv4('2606:4700:4700::1111')).toBeNull();
+    expect(embeddedIpv4('10.0.0.1')).toBeNull();
+  });
+
+  it.each(['::ffff:0:8.8.8.8', '::8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1'])(
+    'allows %s, which carries a public IPv4 address',
+    (address) => {
+      expect(isForbiddenAddress(address)).toBe(false);
+    },
+  );
+
+  it('refuses the rest of the reserved ::/8', () => {
+    expect(isForbiddenAddress('::1:0:0:7f00:1')).toBe(true);
+    expect(isForbiddenAddress('::ff:0:0:0:808:808')).toBe(true);
+  });
+
   it('accepts http(s) urls only, without credentials', () => {
     expect(parseWebhookUrl('https://hooks.example.com/in#frag').toString()).toBe(
       'https://hooks.example.com/in',
@@ -67,6 +130,9 @@ describe('webhook url guard', () => {
       'http://0x7f.1/',
       'http://2130706433/',
       'http://[::ffff:127.0.0.1]/',
+      'http://[::ffff:0:127.0.0.1]:8080/',
+      'http://[::127.0.0.1]/',
+      'http://[64:ff9b::7f00:1]/',
       'http://0177.0.0.1/',
     ]) {
       const url = parseWebhookUrl(raw);
