@@ -1,5 +1,5 @@
 import { SqliteEventStore, type EventData } from '@cip/shared/eventing';
-import { openSqliteDatabase } from '@cip/shared/runtime';
+import { openSqliteDatabase, timeOrderedUuid } from '@cip/shared/runtime';
 import type { Event } from '@event-driven-io/emmett';
 import {
   SQLiteEventStoreDefaultStreamVersion,
@@ -57,7 +57,7 @@ function benchEvent(n: number): EventData {
     type: 'BenchEventAppended',
     data: { n, name: 'bench', amount: 100_000_001 },
     metadata: {
-      eventId: randomUUID(),
+      eventId: timeOrderedUuid(), // as the platform's events (envelope)
       occurredAt: new Date().toISOString(),
       distributorId: 'dst-bench',
       environment: 'sandbox',

@@ -1,5 +1,5 @@
 import type { Decider, DomainEvent } from '@cip/shared/contracts';
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '@cip/shared/runtime';
 import { EventMetadata, EventStore, ExpectedRevision, WrongExpectedRevisionError } from './event-store.port';
 
 /** Who and what a command belongs to; becomes the metadata of the events it produces. */
@@ -55,7 +55,7 @@ export function envelope<E extends DomainEvent>(
   return {
     ...event,
     metadata: {
-      eventId: randomUUID(),
+      eventId: timeOrderedUuid(),
       occurredAt: context.occurredAt,
       distributorId: context.distributorId,
       environment: context.environment,
