@@ -51,9 +51,25 @@ export interface PostgresEventStoreOptions {
   onCommit?(appends: number, waitedMs: number[]): void;
 }
 
+/** What a witness writes with: the append transaction's connection. */
+export interface PostgresTransaction {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * Runs inside every append transaction that writes appends carrying correlation ids (see `witnessAppends`).
+ * `database` is the database of the tables it writes: the store refuses a witness of another database.
+ */
+export interface PostgresAppendWitness {
+  database: string;
+  witness(correlationIds: readonly string[], transaction: PostgresTransaction): Promise<void>;
+}
+
 interface PendingAppend {
   parts: StreamAppend[];
   enqueuedAt: number;
+  /** The correlation ids of its events (only gathered while a witness is set: see `witnessAppends`). */
+  correlationIds?: string[];
   resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
@@ -120,6 +136,8 @@ export class PostgresEventStore implements EventStore {
   private pollTimer: NodeJS.Timeout | undefined;
   private listener: Client | undefined;
   private listenerRetry: NodeJS.Timeout | undefined;
+  /** Runs in each transaction that writes appends with correlation ids (see `witnessAppends`). */
+  private witness: PostgresAppendWitness | undefined;
 
   /** Opens the pool and brings the schema to this release's version (under the migrations' advisory lock). */
   static async open(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
@@ -164,11 +182,39 @@ export class PostgresEventStore implements EventStore {
     return this.submit(appends);
   }
 
+  /**
+   * Runs `witness` inside every append transaction that writes appends carrying correlation ids, after their
+   * rows and before the commit, with those ids (of the appends written or replayed, not of those refused):
+   * what it writes on that connection is committed exactly when those events are. The idempotency store marks
+   * there the claims of keyed requests whose command ran (docs/STACK-NOTES.md, "Keyed requests after a kill
+   * -9"), so its tables must be in this store's database (checked here). A witness that throws fails the
+   * whole transaction: its record is a guarantee, not a hint.
+   */
+  async witnessAppends(witness: PostgresAppendWitness): Promise<void> {
+    const { rows } = await this.pool.query<{ database: string }>('SELECT current_database() AS database');
+    if (rows[0].database !== witness.database) {
+      throw new Error(
+        `Event store ${this.name} is in database ${rows[0].database}; a witness of its appends must write in ` +
+          `the same one, not ${witness.database} (they share its transaction)`,
+      );
+    }
+    this.witness = witness;
+  }
+
   private submit(parts: StreamAppend[]): Promise<AppendResult[]> {
     if (this.closed) return Promise.reject(new Error(`Event store ${this.name} is closed`));
     if (parts.some((a) => !a.streamId)) return Promise.reject(new Error('streamId is required'));
+    let correlationIds: string[] | undefined;
+    if (this.witness) {
+      for (const part of parts) {
+        for (const event of part.events) {
+          const id = event.metadata.correlationId;
+          if (id && !correlationIds?.includes(id)) (correlationIds ??= []).push(id);
+        }
+      }
+    }
     return new Promise((resolve, reject) => {
-      this.queue.push({ parts, enqueuedAt: performance.now(), resolve, reject });
+      this.queue.push({ parts, enqueuedAt: performance.now(), correlationIds, resolve, reject });
       this.writing ??= this.writeQueued();
     });
   }
@@ -346,6 +392,13 @@ export class PostgresEventStore implements EventStore {
           SELECT pg_notify('${EVENTS_CHANNEL}', $2) FROM (SELECT count(*) FROM inserted) AS written`,
         values: [JSON.stringify(rows), String(head)],
       });
+    }
+    if (this.witness) {
+      const witnessed = new Set<string>();
+      batch.forEach((append, i) => {
+        if (!(results[i] instanceof Error)) for (const id of append.correlationIds ?? []) witnessed.add(id);
+      });
+      if (witnessed.size) await this.witness.witness([...witnessed], client);
     }
     return { results, head };
   }

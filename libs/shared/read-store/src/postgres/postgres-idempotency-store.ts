@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import { escapeIdentifier, type Pool } from 'pg';
 import type {
   ClaimResult,
   IdempotencyRecord,
@@ -9,8 +9,9 @@ import { migrate, type Migration } from '@cip/shared/runtime';
 
 /**
  * The idempotency store's schema. `state` is `in_flight` (a claim, with its lease), `completed` (an outcome,
- * until `expires_at`) or `ran` (its command ran and its outcome was never stored: `outcome_lost` until
- * `expires_at`; written by the event store's transaction once keyed outcomes ride on it, see the class).
+ * until `expires_at`) or `ran` (its command's events are written, its outcome is not stored: in progress
+ * while its lease lasts, then `outcome_lost` until `expires_at`; written in the event store's append
+ * transaction by the witness, see the class).
  * Times are epoch milliseconds, as the port counts them.
  */
 const MIGRATIONS: readonly Migration[] = [
@@ -33,7 +34,17 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_lease ON idempotency_keys (lease_until) WHERE state = 'in_flight';
     `,
   },
+  {
+    version: 2,
+    description: 'idempotency_keys: claims in flight by correlation id (the append witness marks them ran)',
+    sql: `
+      CREATE INDEX idempotency_keys_correlation ON idempotency_keys (correlation_id) WHERE state = 'in_flight';
+    `,
+  },
 ];
+
+/** The gateway's retention of an outcome (IDEMPOTENCY_RETENTION_MS): a claim marked ran answers this long. */
+const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** A claim loses its insert, then finds the winner gone (released): it tries again, this many times. */
 const CLAIM_ATTEMPTS = 3;
@@ -47,9 +58,30 @@ interface KeyRow {
   body: string | null;
 }
 
+/** What the witness writes with: the event store's append transaction (`PostgresTransaction`). */
+export interface PostgresWitnessTransaction {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+/** The witness the event store runs in its append transactions (`PostgresAppendWitness`). */
+export interface PostgresIdempotencyWitness {
+  /** The database of the claims' table: the event store's must be the same. */
+  database: string;
+  witness(correlationIds: readonly string[], transaction: PostgresWitnessTransaction): Promise<void>;
+}
+
 export interface PostgresIdempotencyStoreOptions {
   /** The name its schema steps are recorded under in `schema_migrations` (default `idempotency-store`). */
   component?: string;
+  /**
+   * The PostgreSQL event store's `witnessAppends`, on the same database: with it, a claim whose command's
+   * events carry its correlation id (`claim`'s, the request id) is marked `ran` in the transaction that
+   * writes them, so a retry after a crash between those events and the outcome finds `outcome_lost`
+   * instead of running the command a second time. Refused (it throws) for an event store on another database.
+   */
+  witnessAppends?(witness: PostgresIdempotencyWitness): Promise<void> | void;
+  /** How long a claim marked `ran` answers `outcome_lost` from its claim (default 24 h, the gateway's retention). */
+  retentionMs?: number;
 }
 
 /**
@@ -59,8 +91,16 @@ export interface PostgresIdempotencyStoreOptions {
  * one inserts or updates the row and the others read the winner's record. Same conditions as the SQLite
  * and MongoDB adapters; claims are durable here, so they survive the process and lapse with their lease.
  *
- * Not yet: recording that a keyed command ran in the transaction of its first events (`track`/`hostRun`,
- * the `ran` state), which needs the PostgreSQL event store to run a writer inside its append transaction.
+ * A keyed request's run is recorded with its events (`witnessAppends`, the PostgreSQL event store on the same
+ * database): the claim keeps the request id its command's events carry (`correlation_id`), and the event
+ * store's append transaction that writes events with that id turns the claim in flight into `ran`, after
+ * its rows, before its commit. That mark is committed exactly when the command's first events are: a retry
+ * after a crash between them and the outcome (`complete`, which replaces the mark) is told the request is in
+ * progress until the claim's lease passes, then gets `outcome_lost`, never a second run; a transaction that
+ * fails, or an append refused in it, marks nothing. The claim is durable and
+ * the mark is made by correlation id, so it holds whichever process appends (the gateway's, or a service's of
+ * the split topology): no `track` or `hostRun` is needed. Not guarded here, as in the MongoDB adapter: a first
+ * run still going after its lease passed and a retry took the claim over (its request id then replaced).
  */
 export class PostgresIdempotencyStore implements IdempotencyStore {
   private constructor(private readonly pool: Pool) {}
@@ -70,6 +110,25 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
     options: PostgresIdempotencyStoreOptions = {},
   ): Promise<PostgresIdempotencyStore> {
     await migrate(pool, options.component ?? 'idempotency-store', MIGRATIONS);
+    if (options.witnessAppends) {
+      // The event store's connection may have another search_path: the witness names the schema.
+      const { rows } = await pool.query<{ database: string; schema: string }>(
+        'SELECT current_database() AS database, current_schema() AS schema',
+      );
+      const table = `${escapeIdentifier(rows[0].schema)}.idempotency_keys`;
+      const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+      await options.witnessAppends({
+        database: rows[0].database,
+        witness: async (correlationIds, transaction) => {
+          await transaction.query(
+            // The lease is kept: an identical request while the first still runs is told it is in progress.
+            `UPDATE ${table} SET state = 'ran', expires_at = claimed_at + $2
+             WHERE state = 'in_flight' AND correlation_id = ANY($1::text[])`,
+            [correlationIds, retentionMs],
+          );
+        },
+      });
+    }
     return new PostgresIdempotencyStore(pool);
   }
 
@@ -92,7 +151,7 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
         `SELECT state, lease_until, expires_at, status, headers, body FROM idempotency_keys WHERE key = $1`,
         [key],
       );
-      if (rows[0]) return { claimed: false, record: toIdempotencyRecord(rows[0]) };
+      if (rows[0]) return { claimed: false, record: toIdempotencyRecord(rows[0], nowMs) };
       if (attempt >= CLAIM_ATTEMPTS)
         throw new Error(`Idempotency key ${key} keeps changing; claim abandoned`);
     }
@@ -124,8 +183,9 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   }
 }
 
-function toIdempotencyRecord(row: KeyRow): IdempotencyRecord {
-  if (row.state === 'ran') return { state: 'outcome_lost' };
+function toIdempotencyRecord(row: KeyRow, nowMs: number): IdempotencyRecord {
+  // Ran, not answered: in progress while its lease lasts (its process may still answer), then lost.
+  if (row.state === 'ran' && Number(row.lease_until ?? 0) <= nowMs) return { state: 'outcome_lost' };
   if (row.state === 'completed') {
     return {
       state: 'completed',
