@@ -129,12 +129,18 @@ export class SqliteEventStore implements EventStore {
     // written. The id is a column of its own, written from the append (an index on the metadata's JSON cost
     // the group commit a parse per event: STACK-NOTES, "Appends idempotent by event id"); a file from before
     // it gets the column filled once, when it is first opened.
-    const columns = db.prepare('PRAGMA table_info(events)').all() as { name: string }[];
-    if (!columns.some((column) => column.name === 'event_id')) {
+    // Under the write lock (an immediate transaction), read again: processes sharing the file (the split
+    // topology) open it at once, and only the first adds the column.
+    const hasEventId = () =>
+      (db.prepare('PRAGMA table_info(events)').all() as { name: string }[]).some(
+        (column) => column.name === 'event_id',
+      );
+    if (!hasEventId()) {
       db.transaction(() => {
+        if (hasEventId()) return;
         db.exec('ALTER TABLE events ADD COLUMN event_id TEXT');
         db.exec("UPDATE events SET event_id = json_extract(metadata, '$.eventId')");
-      })();
+      }).immediate();
     }
     db.exec(`
       DROP INDEX IF EXISTS events_event_id;
