@@ -22,6 +22,7 @@ import request from 'supertest';
 // operator probing the relay sees when Kafka goes away and comes back.
 const kafka = { down: false, produced: [] as RecordedEvent[] };
 const fakeBus = {
+  checkPartitions: async () => undefined,
   publishRecorded: async (events: RecordedEvent[]) => {
     if (kafka.down) throw Object.assign(new Error('broker unreachable'), { code: 'ECONNREFUSED' });
     kafka.produced.push(...events);

@@ -100,6 +100,31 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
+  /** The PostgreSQL event stores of the process, by name (see `watchPostgresTransactions`). */
+  private readonly postgresTransactionSources = new Map<string, PostgresTransactionSource>();
+
+  readonly postgresOldestTransactionAge = new Gauge({
+    name: 'postgres_oldest_transaction_age_seconds',
+    help:
+      "Age of the oldest open transaction that wrote anything in a PostgreSQL event store's database, read at each " +
+      'scrape (0 when none): one holding the append lock stalls every append, any holds back vacuum',
+    labelNames: ['store'] as const,
+    registers: [this.registry],
+    // Asked at each collection (a scrape): an age is only worth its moment. A store that cannot answer in time
+    // has no value rather than a stale one.
+    collect: async () => {
+      await Promise.all(
+        [...this.postgresTransactionSources].map(async ([store, source]) => {
+          const age = await withTimeout(source.oldestOpenTransactionAgeMs(), POSTGRES_AGE_TIMEOUT_MS).catch(
+            () => undefined,
+          );
+          if (age === undefined) this.postgresOldestTransactionAge.remove({ store });
+          else this.postgresOldestTransactionAge.set({ store }, age / 1000);
+        }),
+      );
+    },
+  });
+
   readonly consumerErrors = new Counter({
     name: 'consumer_errors_total',
     help: 'Handler failures of a consumer group (the batch is retried)',
@@ -110,6 +135,37 @@ export class PlatformMetrics {
   constructor(collectDefaults = true) {
     if (collectDefaults) collectDefaultMetrics({ register: this.registry });
   }
+
+  /**
+   * Reports `store`'s database's oldest open transaction (`postgres_oldest_transaction_age_seconds`, label
+   * `store` its name) at each scrape, until the returned function is called (before the store closes).
+   */
+  watchPostgresTransactions(store: PostgresTransactionSource): () => void {
+    this.postgresTransactionSources.set(store.name, store);
+    return () => {
+      if (this.postgresTransactionSources.get(store.name) !== store) return;
+      this.postgresTransactionSources.delete(store.name);
+      this.postgresOldestTransactionAge.remove({ store: store.name });
+    };
+  }
+}
+
+/** A PostgreSQL event store as the transaction-age gauge reads it (`PostgresEventStore`). */
+export interface PostgresTransactionSource {
+  readonly name: string;
+  /** Age of the database's oldest open transaction holding an xid, in ms (0 when none). */
+  oldestOpenTransactionAgeMs(): Promise<number>;
+}
+
+/** A scrape does not wait longer than this for a store's answer (a pool with no free connection, say). */
+const POSTGRES_AGE_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 export const METRICS = Symbol('METRICS');

@@ -32,6 +32,26 @@ export interface KafkaMessageBusOptions {
 }
 
 /**
+ * A topic whose partition count is not the one the bus is configured with. A stream's events keep their order
+ * because its key always lands on the same partition, which holds only while the count stays the one the
+ * topic was written with: the bus refuses to use such a topic, and the relay to start or go on.
+ */
+export class TopicPartitionsMismatchError extends Error {
+  constructor(
+    readonly topic: string,
+    readonly found: number,
+    readonly configured: number,
+    clientId: string,
+  ) {
+    super(
+      `Topic ${topic} has ${found} partitions, ${clientId} is configured with ${configured}: ` +
+        'per-stream order depends on the count, so the bus refuses to use it',
+    );
+    this.name = 'TopicPartitionsMismatchError';
+  }
+}
+
+/**
  * Message bus on Kafka (kafkajs). A port topic `usr` is the Kafka topic `${topicPrefix}usr`; messages are
  * keyed by stream id, so one stream's events share a partition and keep their order. The producer is
  * idempotent with one request in flight: its own retries neither duplicate nor reorder. Consumers commit
@@ -195,13 +215,29 @@ export class KafkaMessageBus implements MessageBus {
     // only while the partition count stays the one the topic was written with: a topic created (or grown)
     // with another count would send a stream's next events elsewhere, and consumers would read them out of
     // order. Such a topic stops the bus instead.
+    await this.verifyPartitions(topics);
+  }
+
+  /**
+   * Checks every topic of this bus that exists on the cluster (those named with its prefix) against the
+   * configured partition count; throws TopicPartitionsMismatchError for one that differs. The relay runs it
+   * before it starts: it produces to whatever category topics the log names.
+   */
+  async checkPartitions(): Promise<void> {
+    if (this.closed) throw new Error(`Message bus ${this.options.clientId} is closed`);
+    await this.connect();
+    const topics = (await this.admin.listTopics()).filter((topic) =>
+      topic.startsWith(this.options.topicPrefix),
+    );
+    if (topics.length) await this.verifyPartitions(topics);
+  }
+
+  private async verifyPartitions(topics: string[]): Promise<void> {
+    const partitions = this.options.partitions ?? 6;
     const { topics: metadata } = await this.admin.fetchTopicMetadata({ topics });
     for (const { name, partitions: found } of metadata) {
       if (found.length !== partitions) {
-        throw new Error(
-          `Topic ${name} has ${found.length} partitions, ${this.options.clientId} is configured with ${partitions}: ` +
-            'per-stream order depends on the count, so the bus refuses to use it',
-        );
+        throw new TopicPartitionsMismatchError(name, found.length, partitions, this.options.clientId);
       }
     }
   }

@@ -17,6 +17,7 @@ const event = (type: string): EventData => ({
 /** Kafka as the relay sees it: a producer that fails while `down`. */
 function fakeBus(state: { down: boolean; produced: RecordedEvent[] }): KafkaMessageBus {
   return {
+    checkPartitions: async () => undefined,
     publishRecorded: async (events: RecordedEvent[]) => {
       if (state.down) throw Object.assign(new Error('broker unreachable'), { code: 'ECONNREFUSED' });
       state.produced.push(...events);

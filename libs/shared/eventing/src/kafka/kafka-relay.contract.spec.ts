@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { testEvent } from '../contract/event-store.contract';
 import type { BusConsumer, BusMessage } from '../message-bus.port';
 import { SqliteEventStore } from '../sqlite/sqlite-event-store';
-import { KafkaMessageBus } from './kafka-message-bus';
+import { KafkaMessageBus, TopicPartitionsMismatchError } from './kafka-message-bus';
 import { KafkaRelay, RELAY_CHECKPOINT_STREAM } from './kafka-relay';
 
 const execFileAsync = promisify(execFile);
@@ -108,6 +108,78 @@ describeWhenConfigured('KAFKA_BROKERS', 'kafka relay: event store log to categor
     ]);
     // Stopping waits for the batch in flight, checkpoint included.
     expect(await lastCheckpoint()).toBeGreaterThanOrEqual(sinceRestart[1].event.position);
+  });
+
+  describe('a topic with another partition count than the bus is configured with', () => {
+    // A bus of its own (its own prefix), so that the odd topic never reaches the other cases' relays.
+    const prefix = `pc${randomBytes(6).toString('hex')}.`;
+    const kafka = new Kafka({
+      clientId: 'cip-relay-partitions',
+      brokers: brokers.split(','),
+      logLevel: logLevel.WARN,
+    });
+    const admin = kafka.admin();
+    let oddBus: KafkaMessageBus;
+    /** A topic of the bus created by someone else with 2 partitions (the bus has 3). */
+    const createOddTopic = async (category: string) => {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [{ topic: `${prefix}${category}`, numPartitions: 2 }],
+      });
+    };
+
+    beforeAll(async () => {
+      await admin.connect();
+      oddBus = new KafkaMessageBus({
+        kafka,
+        topicPrefix: prefix,
+        clientId: 'kafka:relay-partitions',
+        partitions: 3,
+      });
+    });
+    afterAll(async () => {
+      await oddBus.close();
+      await admin.disconnect();
+    });
+
+    it('stops the relay, rather than retry, when it meets such a topic while it runs', async () => {
+      const category = `po${randomBytes(5).toString('hex')}`;
+      const errors: unknown[] = [];
+      let retries = 0;
+      const relay = new KafkaRelay({
+        store,
+        bus: oddBus,
+        checkpointStream: `relaycheckpoint-odd${randomBytes(4).toString('hex')}`,
+        onError: (error) => errors.push(error),
+        onRetry: () => retries++,
+      });
+      await relay.start(); // no topic of its prefix yet: nothing to refuse
+      try {
+        await createOddTopic(category);
+        await store.append(`${category}-${randomUUID()}`, [testEvent('Counted', { n: 0 })]);
+        await waitFor(() => relay.status().state === 'stopped', {
+          what: 'the relay to stop on the odd topic',
+        });
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toBeInstanceOf(TopicPartitionsMismatchError);
+        expect(retries).toBe(0);
+      } finally {
+        await relay.stop();
+      }
+    });
+
+    it('refuses to start while one of its topics has it, saying which and why', async () => {
+      await createOddTopic(`pr${randomBytes(5).toString('hex')}`);
+      const relay = new KafkaRelay({ store, bus: oddBus });
+      await expect(relay.start()).rejects.toThrow(
+        new RegExp(
+          `^Kafka relay refuses to start: Topic ${prefix.replace('.', '\\.')}p[or][0-9a-f]+ has 2 partitions, ` +
+            'kafka:relay-partitions is configured with 3: per-stream order depends on the count',
+        ),
+      );
+      expect(relay.status().state).toBe('running'); // never subscribed: nothing produced
+      expect(relay.position).toBe(0);
+    });
   });
 });
 

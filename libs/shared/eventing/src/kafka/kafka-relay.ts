@@ -7,7 +7,7 @@ import {
   StoreSubscription,
   WrongExpectedRevisionError,
 } from '../event-store.port';
-import type { KafkaMessageBus } from './kafka-message-bus';
+import { TopicPartitionsMismatchError, type KafkaMessageBus } from './kafka-message-bus';
 
 /** The stream, in the relayed store, where the relay records how far it got. */
 export const RELAY_CHECKPOINT_STREAM = 'relaycheckpoint-kafka';
@@ -19,9 +19,15 @@ export interface KafkaRelayOptions {
   checkpointStream?: string;
   /** Upper bound of events produced (and checkpointed) together; default 500. */
   batchSize?: number;
-  /** Producing or checkpointing failed; the same batch is tried again after a back-off. */
+  /**
+   * Producing or checkpointing failed; the same batch is tried again after a back-off. Attempt 0: Kafka could
+   * not be reached for the partition check at the start (the relay starts, its first batch checks).
+   */
   onRetry?(error: unknown, attempt: number): void;
-  /** The relay stopped on an error it cannot retry (another relay writes the same checkpoint stream). */
+  /**
+   * The relay stopped on an error it cannot retry: another relay writes the same checkpoint stream, or a
+   * topic it produces to has another partition count than the bus's (TopicPartitionsMismatchError).
+   */
   onError?(error: unknown): void;
   /** A batch is produced and checkpointed up to this global position. */
   onProgress?(position: number): void;
@@ -46,6 +52,11 @@ export interface KafkaRelayStatus {
  * start, so a restart resends at most the batch that was in flight (at-least-once: produce, then record).
  * Checkpoints are appended at the revision this relay last wrote: a second relay on the same store makes
  * one of them stop instead of both producing everything twice.
+ *
+ * A topic of the bus whose partition count is not the configured one would send a stream's next events to
+ * another partition than its earlier ones (consumers would read them out of order): the relay refuses to
+ * start when one exists, and stops (`onError`, status `stopped`) when it meets one later, rather than retry.
+ * Kafka unreachable at the start defers that check to the first batch (produced with retries as usual).
  */
 export class KafkaRelay {
   private readonly checkpointStream: string;
@@ -55,6 +66,8 @@ export class KafkaRelay {
   private failure: unknown = undefined;
   private consecutiveRetries = 0;
   private readonly backOff = new InterruptibleBackOff();
+  /** The bus's topics were checked against its partition count (at the start, or before the first batch). */
+  private partitionsChecked = false;
 
   constructor(private readonly options: KafkaRelayOptions) {
     this.checkpointStream = options.checkpointStream ?? RELAY_CHECKPOINT_STREAM;
@@ -67,6 +80,16 @@ export class KafkaRelay {
 
   async start(): Promise<void> {
     if (this.subscription || this.stopping) throw new Error('A relay starts once');
+    try {
+      await this.options.bus.checkPartitions();
+      this.partitionsChecked = true;
+    } catch (error) {
+      if (error instanceof TopicPartitionsMismatchError) {
+        throw new Error(`Kafka relay refuses to start: ${error.message}`, { cause: error });
+      }
+      // Kafka unreachable: the relay starts and retries as it would on a batch; the first batch checks.
+      this.options.onRetry?.(error, 0);
+    }
     const after = await this.readCheckpoint();
     this.subscription = this.options.store.subscribeToAll({
       after,
@@ -134,7 +157,13 @@ export class KafkaRelay {
     const outgoing = events.filter((event) => event.streamId !== this.checkpointStream);
     // A batch of nothing but our own checkpoints must not write another one (that would never end).
     if (outgoing.length === 0) return;
-    await this.retrying(() => this.options.bus.publishRecorded(outgoing));
+    await this.retrying(async () => {
+      if (!this.partitionsChecked) {
+        await this.options.bus.checkPartitions();
+        this.partitionsChecked = true;
+      }
+      await this.options.bus.publishRecorded(outgoing);
+    });
     const position = events[events.length - 1].position;
     // Built once: a retried append carries the same event id, which EventStoreDB recognises as a replay.
     const checkpoint: EventData = {
@@ -151,7 +180,10 @@ export class KafkaRelay {
     this.options.onProgress?.(position);
   }
 
-  /** Runs `operation` until it succeeds; a revision conflict or a stop ends the relay instead. */
+  /**
+   * Runs `operation` until it succeeds; a revision conflict, a topic with another partition count or a stop
+   * ends the relay instead.
+   */
   private async retrying(operation: () => Promise<void>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -159,7 +191,13 @@ export class KafkaRelay {
         this.consecutiveRetries = 0;
         return;
       } catch (error) {
-        if (error instanceof WrongExpectedRevisionError || this.stopping) throw error;
+        if (
+          error instanceof WrongExpectedRevisionError ||
+          error instanceof TopicPartitionsMismatchError ||
+          this.stopping
+        ) {
+          throw error;
+        }
         this.consecutiveRetries = attempt;
         this.options.onRetry?.(error, attempt);
         await this.backOff.wait(Math.min(5000, 100 * 2 ** Math.min(attempt, 6)));

@@ -1,4 +1,4 @@
-import { migrate } from '@cip/shared/runtime';
+import { migrate, PlatformMetrics } from '@cip/shared/runtime';
 import { describeWhenConfigured, waitFor } from '@cip/shared/testing';
 import { Client, Pool } from 'pg';
 import { testEvent } from '../contract/event-store.contract';
@@ -44,6 +44,45 @@ describeWhenConfigured('DATABASE_URL', 'PostgreSQL event store', (serverUrl) => 
   afterAll(async () => {
     await Promise.all(opened.map((s) => s.close()));
     await database?.drop();
+  });
+
+  it("exposes its database's oldest open transaction as a Prometheus gauge, read at each scrape", async () => {
+    const store = await open();
+    const metrics = new PlatformMetrics(false);
+    const unwatch = metrics.watchPostgresTransactions(store);
+    metrics.watchPostgresTransactions({
+      name: 'postgres:unreachable',
+      oldestOpenTransactionAgeMs: () => Promise.reject(new Error('connection refused')),
+    });
+    const scrape = async (name = store.name) => {
+      const text = await metrics.registry.metrics();
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`postgres_oldest_transaction_age_seconds{store="${name}"}`));
+      return line === undefined ? undefined : Number(line.split(' ').pop());
+    };
+    expect(await scrape()).toBeLessThan(1);
+    // A session that wrote and stays open (an xid, as an append's transaction or a migration has).
+    const held = new Client({ connectionString: database.url });
+    await held.connect();
+    try {
+      await held.query('BEGIN');
+      await held.query('SELECT pg_current_xact_id()');
+      await sleep(1_500);
+      const age = await scrape();
+      expect(age).toBeGreaterThanOrEqual(1.4);
+      expect(age).toBeLessThan(30);
+      await sleep(500);
+      expect(await scrape()).toBeGreaterThan(age as number); // collected again, not a value kept
+      await held.query('COMMIT');
+      expect(await scrape()).toBeLessThan(1);
+    } finally {
+      await held.end();
+    }
+    // A store that cannot answer has no value rather than a stale one; an unwatched one disappears.
+    expect(await scrape('postgres:unreachable')).toBeUndefined();
+    unwatch();
+    expect(await scrape()).toBeUndefined();
   });
 
   it('never lets a subscriber pass an append still open, and delivers it after its commit, before what followed', async () => {
