@@ -5,8 +5,9 @@ import { SplitStoreDriver, startSplitTopology } from '@cip/platform/topologies';
 
 // ---------------------------------------------------------------------------------------------------
 // `npm run start:split`: the platform as one process per service on this host (README "Which runtime?").
-// DATA_DIR (default ./data, like npm start's), SPLIT_STORE_DRIVER=embedded (default) or distributed (with
-// EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL; the relay is started too), BOOTSTRAP_SANDBOX_API_KEY (default:
+// DATA_DIR (default ./data, like npm start's), SPLIT_STORE_DRIVER=embedded (default), postgres (with
+// DATABASE_URL, KAFKA_BROKERS) or distributed (with EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL); the server
+// drivers start the relay too, BOOTSTRAP_SANDBOX_API_KEY (default:
 // one kept under DATA_DIR/secrets). Ports are those of PLATFORM_SERVICES, PORT 3000 and DASHBOARD_PORT
 // 3001 for the gateway and the dashboard (each variable overrides its port), or free ones below the kernel's
 // ephemeral range with SPLIT_PORTS=free. Each process writes to DATA_DIR/logs/<name>.log.
@@ -15,8 +16,8 @@ import { SplitStoreDriver, startSplitTopology } from '@cip/platform/topologies';
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const driver = (process.env.SPLIT_STORE_DRIVER || 'embedded') as SplitStoreDriver;
-  if (driver !== 'embedded' && driver !== 'distributed') {
-    throw new Error(`SPLIT_STORE_DRIVER must be embedded or distributed, got "${driver}"`);
+  if (driver !== 'embedded' && driver !== 'postgres' && driver !== 'distributed') {
+    throw new Error(`SPLIT_STORE_DRIVER must be embedded, postgres or distributed, got "${driver}"`);
   }
   const dataDir = resolve(process.env.DATA_DIR || './data');
   const topology = await startSplitTopology({

@@ -3,6 +3,7 @@ import { OperatorModule, PublicOperatorRoute } from '@cip/backoffice/http';
 import {
   type BackofficeOptions,
   mongoStaffCredentials,
+  postgresStaffCredentials,
   SqliteStaffCredentialStore,
   staffCredentialsFile,
 } from '@cip/backoffice/service';
@@ -18,6 +19,7 @@ import {
 } from '@cip/shared/infrastructure';
 import { personalDataMasterKey } from '@cip/shared/eventing';
 import { readDistributedConfig } from '@cip/shared/infrastructure/distributed';
+import { readPostgresConfig } from '@cip/shared/infrastructure/postgres';
 import { dashboardBaseUrl, type Logger, type PlatformConfig } from '@cip/shared/runtime';
 import { ContextTransportModule } from '@cip/shared/transport';
 
@@ -64,13 +66,21 @@ export function dashboardModule(options: {
   env?: NodeJS.ProcessEnv;
 }): DynamicModule {
   const { config, logger, env = process.env } = options;
-  const embedded = readStoreDriver(env) === 'embedded';
+  const driver = readStoreDriver(env);
+  const embedded = driver === 'embedded';
   const credentialsFile = staffCredentialsFile(config.dataDir);
   const credentials = (): Pick<BackofficeOptions, 'openCredentials' | 'masterKey'> => {
     if (embedded) {
       return {
         openCredentials: SqliteStaffCredentialStore.opener(credentialsFile),
         masterKey: loadPersonalDataMasterKey(config.dataDir, config.personalDataMasterKey),
+      };
+    }
+    if (driver === 'postgres') {
+      const { databaseUrl, personalData } = readPostgresConfig('cip-dashboard', env);
+      return {
+        openCredentials: postgresStaffCredentials({ databaseUrl }),
+        masterKey: personalDataMasterKey(personalData.masterKey),
       };
     }
     const { mongoUrl, personalData } = readDistributedConfig('cip-dashboard', env);

@@ -1,5 +1,6 @@
 import { changeUserStatusAsOperator } from './testing/cardholders';
 import { Harness, newUserBody, PRODUCTION_KEY, SANDBOX_KEY, startHarness } from './testing/platform-harness';
+import { e2eTopology, splitStoreDriver } from './testing/topology';
 
 describe('users over /v1, as a distributor uses them', () => {
   let h: Harness;
@@ -472,7 +473,12 @@ describe('users over /v1, as a distributor uses them', () => {
       );
       expect(metrics.text).toContain('event_store_append_duration_seconds');
       expect(metrics.text).toContain('consumer_lag_events');
-      expect(metrics.text).toMatch(/^sqlite_wal_bytes\{file="sandbox\.sqlite"\} \d+$/m);
+      // The stores' own gauge: the WAL of each SQLite file, or PostgreSQL's oldest open writing transaction.
+      expect(metrics.text).toMatch(
+        e2eTopology() === 'split' && splitStoreDriver() === 'postgres'
+          ? /^postgres_oldest_transaction_age_seconds\{store="postgres:control"\} [\d.e-]+$/m
+          : /^sqlite_wal_bytes\{file="sandbox\.sqlite"\} \d+$/m,
+      );
       const openapi = await h.http.get('/v1/openapi.json');
       expect(openapi.body.paths['/v1/users'].post).toBeDefined();
       expect(openapi.body.paths['/v1/users/{userId}/phone'].put).toBeDefined();

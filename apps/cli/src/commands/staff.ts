@@ -2,17 +2,51 @@ import { STAFF_ROLES } from '@cip/backoffice/contract';
 import {
   inviteAdminAsOperator,
   openStaffAdministration,
+  postgresStaffCredentials,
   SqliteStaffCredentialStore,
   staffCredentialsFile,
   type StaffAdministration,
 } from '@cip/backoffice/service';
+import { personalDataMasterKey } from '@cip/shared/eventing';
 import { loadPersonalDataMasterKey } from '@cip/shared/infrastructure';
 import { dashboardBaseUrl, clockFromEnvironment, readPlatformConfig } from '@cip/shared/runtime';
 import type { Command } from 'commander';
 import { Cli, CommandContext, commandGroup, examples, print, table, UsageError } from '../command';
 import { nonEmpty } from '../options';
 
-/** The staff services over the data directory's control store and staff credential store. */
+/**
+ * Where staff live: the data directory's control store and staff credential store (embedded), or, with
+ * STORE_DRIVER=postgres, the control scope and the `staff_credentials` schema of DATABASE_URL, as the
+ * dashboard on that driver reads them (`staff create-admin` on a PostgreSQL deployment). The CLI's other
+ * commands are the embedded runtime's.
+ */
+async function staffStores(context: CommandContext) {
+  if (context.io.env.STORE_DRIVER !== 'postgres') {
+    return {
+      eventStore: context.infrastructure().scope('control').eventStore,
+      openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(context.dataDir)),
+      masterKey: loadPersonalDataMasterKey(context.dataDir, context.io.env.PERSONAL_DATA_MASTER_KEY),
+      close: async () => undefined,
+    };
+  }
+  const { openPostgresInfrastructure, readPostgresConfig } =
+    await import('@cip/shared/infrastructure/postgres');
+  let config: ReturnType<typeof readPostgresConfig>;
+  try {
+    config = readPostgresConfig('cip-cli', context.io.env);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), false);
+  }
+  const infrastructure = await openPostgresInfrastructure({ ...config, poolSize: 1 });
+  return {
+    eventStore: infrastructure.scope('control').eventStore,
+    openCredentials: postgresStaffCredentials({ databaseUrl: config.databaseUrl, poolSize: 1 }),
+    masterKey: personalDataMasterKey(config.personalData.masterKey),
+    close: () => infrastructure.close(),
+  };
+}
+
+/** The staff services over the control store and the staff credential store (`staffStores`). */
 async function withStaff<T>(
   context: CommandContext,
   use: (staff: StaffAdministration) => Promise<T>,
@@ -24,17 +58,20 @@ async function withStaff<T>(
     // The platform would refuse to start with this environment: say which variable is wrong.
     throw new UsageError(error instanceof Error ? error.message : String(error), false);
   }
-  const administration = await openStaffAdministration({
-    eventStore: context.infrastructure().scope('control').eventStore,
-    openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(context.dataDir)),
-    masterKey: loadPersonalDataMasterKey(context.dataDir, context.io.env.PERSONAL_DATA_MASTER_KEY),
-    clock: clockFromEnvironment(),
-    invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
-  });
+  const { close, ...stores } = await staffStores(context);
   try {
-    return await use(administration);
+    const administration = await openStaffAdministration({
+      ...stores,
+      clock: clockFromEnvironment(),
+      invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
+    });
+    try {
+      return await use(administration);
+    } finally {
+      await administration.close();
+    }
   } finally {
-    await administration.close();
+    await close();
   }
 }
 

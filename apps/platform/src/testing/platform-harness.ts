@@ -31,7 +31,8 @@ import { isDeepStrictEqual, promisify } from 'node:util';
 import request from 'supertest';
 import { RunningPlatform, startPlatform } from '../start-platform';
 import { OpenApiResponses } from './openapi-responses';
-import { e2eTopology, type E2eTopology } from './topology';
+import { dropSplitEngines, splitEngineVariables } from './split-engines';
+import { e2eTopology, type E2eTopology, splitStoreDriver } from './topology';
 
 export const SANDBOX_KEY = 'sk_sandbox_e2eTestKeyAAAAAAAAAAAAAAAAAAAAAAAAAA';
 export const PRODUCTION_KEY = 'sk_live_e2eTestKeyBBBBBBBBBBBBBBBBBBBBBBBBBBBB';
@@ -268,9 +269,14 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
     mkdirSync(dirname(env.TEST_CLOCK_FILE), { recursive: true });
     clock.shareThrough(env.TEST_CLOCK_FILE);
   }
+  const driver = splitStoreDriver();
+  // On PostgreSQL and Kafka: the spec file's own database and topics, and what the CLI needs to reach them.
+  const engines = driver === 'postgres' ? await splitEngineVariables(dataDir) : {};
+  Object.assign(env, engines);
   let started = false;
   const starting = startSplitTopologyOnFreePorts({
     dataDir,
+    driver,
     ports: 'free',
     sandboxKey: SANDBOX_KEY,
     env,
@@ -327,6 +333,7 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
         const invited = JSON.parse(
           await cli(dataDir, ['staff', 'create-admin', '--email', email, '--name', name, '--json'], {
             DASHBOARD_PUBLIC_URL: topology.dashboardUrl,
+            ...engines,
           }),
         );
         return { staffId: invited.staff.id, invitationUrl: invited.invitation.url };
@@ -513,7 +520,9 @@ async function harnessOver(parts: TopologyParts): Promise<Harness> {
     },
     async close({ keepData = false } = {}) {
       await parts.close();
-      if (!keepData) rmSync(parts.dataDir, { recursive: true, force: true });
+      if (keepData) return;
+      if (parts.topology === 'split') await dropSplitEngines(parts.dataDir);
+      rmSync(parts.dataDir, { recursive: true, force: true });
     },
   };
   return harness;

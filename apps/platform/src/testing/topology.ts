@@ -42,3 +42,36 @@ export function describeOnOneProcess(why: string, name: string, block: () => voi
   if (e2eTopology() === 'split') describe.skip(skippedOnSplit(why, name), block);
   else describe(name, block);
 }
+
+/**
+ * The stores the split topology runs on: `postgres` (PostgreSQL and Kafka, a database and a topic prefix of
+ * each spec file's own on the servers of DATABASE_URL and KAFKA_BROKERS, as CI runs it) when both are set,
+ * else `embedded` (the processes share SQLite files under the data directory). CI must run the real one.
+ */
+export function splitStoreDriver(): 'postgres' | 'embedded' {
+  if (process.env.DATABASE_URL && process.env.KAFKA_BROKERS) return 'postgres';
+  if (process.env.CI === 'true') {
+    throw new Error(
+      'CI runs the split topology on PostgreSQL and Kafka: DATABASE_URL and KAFKA_BROKERS must be set ' +
+        '(.ci/run starts them with tools/ci/postgres.sh and tools/ci/kafka.sh)',
+    );
+  }
+  return 'embedded';
+}
+
+/**
+ * A test that reads the embedded runtime's files under the data directory (SQLite stores, the CLI's
+ * commands over them), in a spec that otherwise runs on every topology: skipped, and said so, on the split
+ * topology over PostgreSQL, where those stores are not files. `why` says what it reads.
+ */
+export function itOnEmbeddedStores(
+  why: string,
+  name: string,
+  test: jest.ProvidesCallback,
+  timeoutMs?: number,
+): void {
+  if (e2eTopology() === 'split' && splitStoreDriver() === 'postgres') {
+    process.stdout.write(`SKIP ${name}: embedded stores only (${why})\n`);
+    it.skip(`${name} [embedded stores only: ${why}]`, test, timeoutMs);
+  } else it(name, test, timeoutMs);
+}

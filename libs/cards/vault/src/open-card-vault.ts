@@ -2,7 +2,7 @@ import { loadOrCreateSecret } from '@cip/shared/runtime';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { CardVault, type CardVaultKeys } from './card-vault';
-import { FileKeyEncryptionKeys } from './key-encryption-keys';
+import { FileKeyEncryptionKeys, newKekId } from './key-encryption-keys';
 import { MongoCardVaultStore } from './mongo-card-vault-store';
 import { PostgresCardVaultStore } from './postgres-card-vault-store';
 import { SqliteCardVaultStore } from './sqlite-card-vault-store';
@@ -93,6 +93,34 @@ const KEY_VARIABLES: Record<keyof ConfiguredCardVaultKeys, string> = {
   pvk: 'CARD_VAULT_PVK',
 };
 
+/**
+ * Every key of an environment's vault as the variables a server driver requires (CARD_VAULT_*_<ENV>), made
+ * once and kept under DATA_DIR/secrets: what the split launcher gives the cards service of a topology on one
+ * host. A deployment takes them from its secret store instead.
+ */
+export function cardVaultKeyVariables(dataDir: string, environment: string): Record<string, string> {
+  const random = (bytes: number, encoding: BufferEncoding) => () => randomBytes(bytes).toString(encoding);
+  const generators: Record<keyof ConfiguredCardVaultKeys, () => string> = {
+    keks: () => {
+      const id = newKekId();
+      return JSON.stringify({ active: id, keys: { [id]: randomBytes(32).toString('base64') } });
+    },
+    indexKey: random(32, 'base64'),
+    cvk: random(16, 'hex'),
+    pvk: random(16, 'hex'),
+  };
+  return Object.fromEntries(
+    (Object.keys(KEY_VARIABLES) as (keyof ConfiguredCardVaultKeys)[]).map((key) => [
+      `${KEY_VARIABLES[key]}_${environment.toUpperCase()}`,
+      loadOrCreateSecret({
+        dataDir,
+        name: `${environment}-card-vault-${key}-variable`,
+        generate: generators[key],
+      }),
+    ]),
+  );
+}
+
 /** The keys of a distributed vault, every one configured (why: `openMongoCardVault`). */
 function distributedVaultKeys(options: { environment: string; configured: ConfiguredCardVaultKeys }): {
   keks: FileKeyEncryptionKeys;
@@ -122,7 +150,7 @@ function distributedVaultKeys(options: { environment: string; configured: Config
  * host. The KEK ring is then fixed by configuration: a rotation puts the new key in it, restarts, and
  * re-wraps (README, "MongoDB adapter"). Loads mongoose only when called.
  *
- * The cards service opens one per environment on the distributed driver (`distributedCardsOptions`).
+ * The cards service opens one per environment on the distributed driver (`serverCardsOptions`).
  */
 export async function openMongoCardVault(options: {
   mongoUrl: string;
@@ -154,7 +182,7 @@ export const cardVaultSchema = (environment: string): string => `card_vault_${en
  * The distributed runtime's vault of one environment on PostgreSQL: `PostgresCardVaultStore` in the schema
  * `card_vault_<environment>` of `databaseUrl` (best a database and role of the vault's own: the role needs
  * privileges on that schema only), on a pool of its own that `close` ends. Every key must be configured, as
- * for `openMongoCardVault`. Loads pg only when called. Not wired into the apps yet.
+ * for `openMongoCardVault`. Loads pg only when called. The cards service opens one per environment on STORE_DRIVER=postgres.
  */
 export async function openPostgresCardVault(options: {
   databaseUrl: string;

@@ -1,6 +1,12 @@
 import { SANDBOX_TEST_BIN } from '@cip/cards/domain';
 import { CardsModuleOptions, SandboxFulfilmentProvider } from '@cip/cards/service';
-import { CardVault, cardVaultFile, openEmbeddedCardVault, openMongoCardVault } from '@cip/cards/vault';
+import {
+  CardVault,
+  cardVaultFile,
+  openEmbeddedCardVault,
+  openMongoCardVault,
+  openPostgresCardVault,
+} from '@cip/cards/vault';
 import { ENVIRONMENTS, type Environment } from '@cip/shared/contracts';
 import type { PlatformConfig, PlatformMetrics } from '@cip/shared/runtime';
 
@@ -36,25 +42,28 @@ export function embeddedCardsOptions(
 }
 
 /**
- * The distributed runtime's card vaults: one MongoDB database per environment (`cip_<env>_vault` of
- * MONGO_URL), every key configured (CARD_VAULT_*_<ENV>: the cards service's replicas share the vault).
+ * The card vaults of a runtime on servers, one per environment, every key configured (CARD_VAULT_*_<ENV>:
+ * the cards service's replicas share the vault): on PostgreSQL (schema `card_vault_<env>` of
+ * CARD_VAULT_DATABASE_URL, by default DATABASE_URL) or on MongoDB (database `cip_<env>_vault` of MONGO_URL).
  */
-export async function distributedCardsOptions(
-  mongoUrl: string,
+export async function serverCardsOptions(
+  server: { databaseUrl: string } | { mongoUrl: string },
   cards: PlatformConfig['cards'],
   metrics?: PlatformMetrics,
 ): Promise<CardsModuleOptions> {
   const vaults = new Map<Environment, CardVault>();
   try {
     for (const environment of ENVIRONMENTS) {
+      const options = {
+        environment,
+        configured: cards[environment].vaultKeys,
+        onCommit: (puts: number) => metrics?.cardVaultBatchSize.observe({ environment }, puts),
+      };
       vaults.set(
         environment,
-        await openMongoCardVault({
-          mongoUrl,
-          environment,
-          configured: cards[environment].vaultKeys,
-          onCommit: (puts) => metrics?.cardVaultBatchSize.observe({ environment }, puts),
-        }),
+        'databaseUrl' in server
+          ? await openPostgresCardVault({ ...options, databaseUrl: server.databaseUrl })
+          : await openMongoCardVault({ ...options, mongoUrl: server.mongoUrl }),
       );
     }
   } catch (error) {

@@ -9,17 +9,19 @@ import { embeddedAuthenticationValueKeys, THREE_DS_OPTIONS } from '@cip/three-ds
 import { embeddedGooglePayKeys, TOKENIZATION_OPTIONS } from '@cip/tokenization/service';
 import { WALLETS_OPTIONS } from '@cip/wallets/service';
 import { WEBHOOKS_OPTIONS, type WebhooksModuleOptions } from '@cip/webhooks/service';
-import { cardVaultFiles, distributedCardsOptions, embeddedCardsOptions } from './card-vaults';
+import { cardVaultFiles, embeddedCardsOptions, serverCardsOptions } from './card-vaults';
 import { walletChainOptions } from './wallet-chain';
 
 /** What the options of the contexts are made from, in whichever process hosts them. */
 export interface ContextOptionsSettings {
   config: PlatformConfig;
   logger: Logger;
-  /** The stores' driver: the card vaults follow it (SQLite files under DATA_DIR, or MongoDB at `mongoUrl`). */
+  /** The stores' driver: the card vaults follow it (SQLite files under DATA_DIR, PostgreSQL, or MongoDB). */
   driver: StoreDriver;
   /** MONGO_URL, with the distributed driver. */
   mongoUrl?: string;
+  /** CARD_VAULT_DATABASE_URL (by default DATABASE_URL), with the postgres driver: the card vaults' database. */
+  vaultDatabaseUrl?: string;
   /** The card network the sandbox's issuer links to (ISO 8583 over TCP); none: no link. */
   cardNetwork?: { host: string; port: number };
   /**
@@ -51,13 +53,20 @@ const CONTEXT_OPTIONS: Record<string, (settings: ContextOptionsSettings) => Prov
     provide: WEBHOOKS_OPTIONS,
     useValue: { ...config.webhooks, dataDir: config.dataDir } satisfies WebhooksModuleOptions,
   }),
-  cards: ({ config, driver, mongoUrl }) => ({
+  cards: ({ config, driver, mongoUrl, vaultDatabaseUrl: databaseUrl }) => ({
     provide: CARDS_OPTIONS,
     inject: [METRICS],
     useFactory: (metrics: PlatformMetrics) => {
       if (driver === 'embedded') return embeddedCardsOptions(config.dataDir, config.cards, metrics);
+      if (driver === 'postgres') {
+        if (!databaseUrl)
+          throw new Error(
+            'CARD_VAULT_DATABASE_URL or DATABASE_URL must be set: the card vaults are on PostgreSQL',
+          );
+        return serverCardsOptions({ databaseUrl }, config.cards, metrics);
+      }
       if (!mongoUrl) throw new Error('MONGO_URL must be set: the distributed card vaults are on MongoDB');
-      return distributedCardsOptions(mongoUrl, config.cards, metrics);
+      return serverCardsOptions({ mongoUrl }, config.cards, metrics);
     },
   }),
   simulator: ({ config, logger, sandboxNetwork }) => ({

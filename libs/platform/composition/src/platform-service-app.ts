@@ -56,6 +56,7 @@ export function platformServiceApp(
     logger,
     driver: readStoreDriver(env),
     mongoUrl: env.MONGO_URL,
+    vaultDatabaseUrl: env.CARD_VAULT_DATABASE_URL || env.DATABASE_URL,
     cardNetwork: config.cardNetwork ?? { host: env.SIMULATOR_HOST || 'localhost', port: simulator.isoPort },
   };
   const publicUrl = publicBaseUrl(config);

@@ -25,12 +25,19 @@ export const SERVICE_PORT_VARIABLES = PLATFORM_SERVICES.map(
 
 /** Variables read outside the configuration schema (PLATFORM_VARIABLES) and the services' addresses, and where. */
 export const NON_SCHEMA_VARIABLES: readonly string[] = [
-  // readStoreDriver, readDistributedConfig (libs/shared/infrastructure).
+  // readStoreDriver, readDistributedConfig, readPostgresConfig (libs/shared/infrastructure).
   'STORE_DRIVER',
   'EVENTSTORE_URL',
   'KAFKA_BROKERS',
   'MONGO_URL',
   'KAFKA_CLIENT_ID',
+  'DATABASE_URL',
+  'PERSONAL_DATA_DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'KAFKA_TOPIC_PREFIX',
+  'KAFKA_PARTITIONS',
+  // platformServiceApp: the cards service's vaults on STORE_DRIVER=postgres (by default DATABASE_URL).
+  'CARD_VAULT_DATABASE_URL',
   // runServiceApp (the services and the relay): /health and /metrics.
   'METRICS_PORT',
   // platformServiceApp: the simulator's way to the gateway.
@@ -48,6 +55,24 @@ export const DISTRIBUTED_STORE_VARIABLES: readonly string[] = [
   'MONGO_URL',
   'PERSONAL_DATA_MASTER_KEY',
 ];
+
+/** The PostgreSQL + Kafka stores (readPostgresConfig): required of every app on STORE_DRIVER=postgres. */
+export const POSTGRES_STORE_VARIABLES: readonly string[] = [
+  'DATABASE_URL',
+  'KAFKA_BROKERS',
+  'PERSONAL_DATA_MASTER_KEY',
+];
+
+/** Read when set on STORE_DRIVER=postgres (readPostgresConfig; CARD_VAULT_DATABASE_URL by the cards service). */
+const POSTGRES_STORE_OPTIONS: readonly string[] = [
+  'PERSONAL_DATA_DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'KAFKA_TOPIC_PREFIX',
+  'KAFKA_PARTITIONS',
+];
+
+/** The drivers whose apps the table describes (StoreDriver of libs/shared/infrastructure). */
+export type AppDriver = 'embedded' | 'postgres' | 'distributed';
 
 export interface AppVariables {
   /**
@@ -173,8 +198,8 @@ export const PLATFORM_APP_VARIABLES: Readonly<Record<string, AppVariables>> = {
     embeddedWiring: ['DATA_DIR'],
     may: [...PLATFORM_APP.may, 'DASHBOARD_PUBLIC_URL', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'],
   },
-  // The distributed stores only, whatever STORE_DRIVER says (apps/relay/src/main.ts), and its /health port.
-  relay: { wiring: ['METRICS_PORT'], may: ANY_APP },
+  // A server driver's stores (apps/relay/src/main.ts: STORE_DRIVER, distributed by default), its /health port.
+  relay: { wiring: ['METRICS_PORT'], may: [...ANY_APP, 'STORE_DRIVER'] },
 };
 
 /** A row of PLATFORM_APP_VARIABLES; throws for an app it does not have. */
@@ -185,7 +210,7 @@ export function appVariables(app: string): AppVariables {
 }
 
 /** What an app's wiring is on a driver: the embedded one adds its embeddedWiring. */
-export const wiringOf = (app: string, driver: 'embedded' | 'distributed'): string[] => {
+export const wiringOf = (app: string, driver: AppDriver): string[] => {
   const row = appVariables(app);
   return [...row.wiring, ...(driver === 'embedded' ? (row.embeddedWiring ?? []) : [])];
 };
@@ -200,12 +225,20 @@ export const requiredVariables = (app: string): string[] => [
 ];
 
 /** Every variable the app reads on a driver: its requirements, its options, its keys, PUBLIC_BASE_URL if it links. */
-export function variablesReadBy(app: string, driver: 'embedded' | 'distributed'): Set<string> {
+export function variablesReadBy(app: string, driver: AppDriver): Set<string> {
   const row = appVariables(app);
   return new Set([
     ...wiringOf(app, driver),
     // The embedded driver's stores are under DATA_DIR; their master key may be given.
-    ...(driver === 'distributed' ? DISTRIBUTED_STORE_VARIABLES : ['PERSONAL_DATA_MASTER_KEY']),
+    ...(driver === 'distributed'
+      ? DISTRIBUTED_STORE_VARIABLES
+      : driver === 'postgres'
+        ? [
+            ...POSTGRES_STORE_VARIABLES,
+            ...POSTGRES_STORE_OPTIONS,
+            ...(app === 'cards' ? ['CARD_VAULT_DATABASE_URL'] : []),
+          ]
+        : ['PERSONAL_DATA_MASTER_KEY']),
     ...(row.requires ?? []),
     ...row.may,
     ...(row.keys ?? []),

@@ -12,12 +12,15 @@ import { builtAppMain } from './platform-process';
 /** Where each process's /health and /metrics listen by default: 9464 (METRICS_PORT's default) and up. */
 const FIRST_METRICS_PORT = 9464;
 
-export type SplitStoreDriver = 'embedded' | 'distributed';
+export type SplitStoreDriver = 'embedded' | 'postgres' | 'distributed';
 
 export interface SplitTopologyOptions {
   /** Every process's DATA_DIR (the embedded stores, the secrets, `logs/<process>.log`). */
   dataDir: string;
-  /** `embedded` (SQLite under DATA_DIR) or `distributed` (EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL, plus the relay). */
+  /**
+   * `embedded` (SQLite under DATA_DIR), `postgres` (DATABASE_URL, KAFKA_BROKERS, plus the relay) or
+   * `distributed` (EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL, plus the relay).
+   */
   driver?: SplitStoreDriver;
   /**
    * `table` (default): the ports of PLATFORM_SERVICES (or `<SERVICE>_TCP_PORT`), PORT 3000, DASHBOARD_PORT 3001,
@@ -121,13 +124,24 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     SIMULATOR_ISO_PORT: String(isoPort),
     BOOTSTRAP_SANDBOX_API_KEY: sandboxKey,
   };
-  if (driver === 'distributed' && !env.PERSONAL_DATA_MASTER_KEY) {
-    // The distributed apps take it from the environment only; the embedded ones' (same file) serves both.
+  const servers = driver !== 'embedded';
+  if (servers && !env.PERSONAL_DATA_MASTER_KEY) {
+    // The server drivers' apps take it from the environment only; the embedded ones' (same file) serves all.
     wiring.PERSONAL_DATA_MASTER_KEY = loadOrCreateSecret({
       dataDir: options.dataDir,
       name: 'personal-data-master-key',
       generate: newPersonalDataMasterKey,
     });
+  }
+  if (servers) {
+    // The vault on a server takes every key from the configuration (the cards service's replicas share it):
+    // on one host, keys kept under DATA_DIR/secrets stand in for the deployment's secret store.
+    const { cardVaultKeyVariables } = await import('@cip/cards/vault');
+    for (const environment of ['sandbox', 'production']) {
+      for (const [name, value] of Object.entries(cardVaultKeyVariables(options.dataDir, environment))) {
+        if (!env[name]) wiring[name] = value;
+      }
+    }
   }
   for (const service of services) {
     const prefix = serviceEnvPrefix(service.name);
@@ -170,7 +184,7 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
       healthUrl: `http://127.0.0.1:${dashboardPort}/health`,
     },
   );
-  if (driver === 'distributed') {
+  if (servers) {
     // The only path from the stores to Kafka: exactly one per deployment.
     specs.push({
       name: 'relay',

@@ -28,8 +28,14 @@ export interface ScopePorts {
   readonly idempotency: IdempotencyStore;
 }
 
+/**
+ * Where a process keeps its stores: `embedded` (SQLite files under DATA_DIR), `postgres` (PostgreSQL and
+ * Kafka) or `distributed` (EventStoreDB, Kafka and MongoDB, the design's servers).
+ */
+export type StoreDriver = 'embedded' | 'postgres' | 'distributed';
+
 export interface Infrastructure {
-  readonly driver: 'embedded' | 'distributed';
+  readonly driver: StoreDriver;
   scope(scope: StoreScope): ScopePorts;
   close(): Promise<void>;
 }

@@ -1,19 +1,17 @@
 import { ConfigError, type Logger, readWalLimitBytes } from '@cip/shared/runtime';
 import { resolve } from 'node:path';
 import { type ContextDefinition, personalDataOf } from './contexts/context-definition';
+import type { StoreDriver } from './infrastructure';
 import { openEmbeddedInfrastructure } from './embedded-infrastructure';
 import { embeddedServiceOptions } from './embedded-service-options';
 import type { InfrastructureModuleOptions } from './infrastructure.module';
 
-/** Where a process of the split platform keeps its stores: SQLite files on this host, or the servers. */
-export type StoreDriver = 'embedded' | 'distributed';
-
-export const STORE_DRIVERS: readonly StoreDriver[] = ['embedded', 'distributed'];
+export const STORE_DRIVERS: readonly StoreDriver[] = ['embedded', 'postgres', 'distributed'];
 
 /**
  * STORE_DRIVER of a process of the split platform (the services, the gateway): `distributed` (EventStoreDB,
- * Kafka, MongoDB; the default, what docker-compose and the Helm chart run) or `embedded` (every process
- * opens the same SQLite files under DATA_DIR, `npm run start:split`).
+ * Kafka, MongoDB; the default, what docker-compose and the Helm chart run), `postgres` (PostgreSQL and Kafka:
+ * DATABASE_URL, KAFKA_BROKERS) or `embedded` (every process opens the same SQLite files under DATA_DIR).
  */
 export function readStoreDriver(env: NodeJS.ProcessEnv = process.env): StoreDriver {
   const value = env.STORE_DRIVER || 'distributed';
@@ -30,7 +28,7 @@ export interface ServiceInfrastructureOptions {
   logger: Logger;
   /** Other SQLite files of the process (a context's own store) the embedded checkpoint worker runs. */
   checkpointedFiles?: string[];
-  /** The driver of an app that runs on one only (the relay: distributed); by default STORE_DRIVER's. */
+  /** The driver, if not STORE_DRIVER's. */
   driver?: StoreDriver;
   env?: NodeJS.ProcessEnv;
 }
@@ -39,6 +37,7 @@ export interface ServiceInfrastructureOptions {
  * The stores of one process of the split platform, on the driver STORE_DRIVER names:
  * - embedded: the SQLite files under DATA_DIR, shared by every process on the host (SQLite's WAL is made
  *   for several processes), PERSONAL_DATA_MASTER_KEY or the one generated under DATA_DIR/secrets;
+ * - postgres: DATABASE_URL, KAFKA_BROKERS and PERSONAL_DATA_MASTER_KEY (readPostgresConfig), loaded only then;
  * - distributed: EVENTSTORE_URL, KAFKA_BROKERS, MONGO_URL and PERSONAL_DATA_MASTER_KEY (Kafka client id
  *   `cip-<name>`), loaded only then: the embedded driver never pays for the servers' clients.
  */
@@ -61,10 +60,16 @@ export function serviceInfrastructure(
             checkpointedFiles: options.checkpointedFiles,
             ...embeddedServiceOptions(),
           })
-      : async ({ metrics, logger }) => {
-          const { openDistributedInfrastructure, readDistributedConfig } = await import('./distributed');
-          const config = readDistributedConfig(`cip-${name}`, env, policies);
-          return openDistributedInfrastructure({ ...config, logger, metrics });
-        };
+      : driver === 'postgres'
+        ? async ({ metrics, logger }) => {
+            const { openPostgresInfrastructure, readPostgresConfig } = await import('./postgres');
+            const config = readPostgresConfig(`cip-${name}`, env, policies);
+            return openPostgresInfrastructure({ ...config, logger, metrics });
+          }
+        : async ({ metrics, logger }) => {
+            const { openDistributedInfrastructure, readDistributedConfig } = await import('./distributed');
+            const config = readDistributedConfig(`cip-${name}`, env, policies);
+            return openDistributedInfrastructure({ ...config, logger, metrics });
+          };
   return { open, runConsumers: options.runConsumers, logger: options.logger, process: name };
 }

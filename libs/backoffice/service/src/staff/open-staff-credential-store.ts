@@ -29,7 +29,7 @@ export const STAFF_CREDENTIALS_SCHEMA = 'staff_credentials';
 /**
  * The staff credential store on PostgreSQL: `PostgresStaffCredentialStore` in the schema `staff_credentials`
  * (created when missing; a role with privileges on that schema only will do once it exists) of `databaseUrl`,
- * on a pool of its own that `close` ends. Loads pg only when called. Not wired into the apps yet.
+ * on a pool of its own that `close` ends. Loads pg only when called. The dashboard's on STORE_DRIVER=postgres.
  */
 export function postgresStaffCredentials(options: {
   databaseUrl: string;
@@ -40,7 +40,7 @@ export function postgresStaffCredentials(options: {
 }): OpenStaffCredentialStore {
   return async (masterKey) => {
     const schema = options.schema ?? STAFF_CREDENTIALS_SCHEMA;
-    const { openPostgresPool } = await import('@cip/shared/read-store/distributed');
+    const { ensurePostgresSchema, openPostgresPool } = await import('@cip/shared/read-store/distributed');
     const { PostgresStaffCredentialStore } = await import('./postgres-staff-credential-store');
     const pool = openPostgresPool(options.databaseUrl, {
       schema,
@@ -48,8 +48,7 @@ export function postgresStaffCredentials(options: {
       applicationName: 'cip-staff-credentials',
     });
     try {
-      const { rowCount } = await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
-      if (rowCount === 0) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await ensurePostgresSchema(pool, schema);
       return await PostgresStaffCredentialStore.open(pool, masterKey, { closesPool: true });
     } catch (error) {
       await pool.end();

@@ -9,6 +9,14 @@ export const EVENT_STORE_COMPONENT = 'event-store';
  */
 export const APPEND_LOCK_KEY = 0x63_69_70_65; // 'cipe'
 
+/**
+ * Takes the append lock of the session's schema (its search_path's first): the scopes of one database
+ * (`cip_control`, `cip_sandbox`, `cip_production`) each have their own log and their own lock, so the
+ * environments' appends do not wait for each other. (Two schemas whose names hash alike would share one:
+ * slower, never wrong.)
+ */
+export const TAKE_APPEND_LOCK = `SELECT pg_advisory_xact_lock(${APPEND_LOCK_KEY}, hashtext(current_schema()))`;
+
 /** The channel commits are announced on (a wake-up only: the subscriptions also poll). */
 export const EVENTS_CHANNEL = 'cip_events';
 

@@ -1,7 +1,6 @@
-import { describeWhenConfigured } from '@cip/shared/testing';
+import { describeWhenConfigured, freshDatabase } from '@cip/shared/testing';
 import { eventStoreContract } from '../contract/event-store.contract';
 import { PostgresEventStore } from './postgres-event-store';
-import { freshDatabase } from './testing/fresh-database';
 
 describeWhenConfigured('DATABASE_URL', 'event store contract: PostgreSQL', (serverUrl) => {
   let database: Awaited<ReturnType<typeof freshDatabase>>;

@@ -1,11 +1,10 @@
 import { migrate, PlatformMetrics } from '@cip/shared/runtime';
-import { describeWhenConfigured, waitFor } from '@cip/shared/testing';
+import { describeWhenConfigured, freshDatabase, waitFor } from '@cip/shared/testing';
 import { Client, Pool } from 'pg';
 import { testEvent } from '../contract/event-store.contract';
 import type { RecordedEvent, StoreSubscription } from '../event-store.port';
 import { PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store';
-import { APPEND_LOCK_KEY, EVENT_STORE_COMPONENT } from './postgres-event-store-schema';
-import { freshDatabase } from './testing/fresh-database';
+import { EVENT_STORE_COMPONENT, TAKE_APPEND_LOCK } from './postgres-event-store-schema';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -96,7 +95,7 @@ describeWhenConfigured('DATABASE_URL', 'PostgreSQL event store', (serverUrl) => 
     await held.connect();
     try {
       await held.query('BEGIN');
-      await held.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY]);
+      await held.query(TAKE_APPEND_LOCK);
       const heldEvent = testEvent('Held');
       await held.query(
         `INSERT INTO cip_events (position, stream_id, revision, event_id, type, data, metadata)

@@ -15,10 +15,10 @@ import {
   satisfiesExpectedRevision,
 } from '../event-store.port';
 import {
-  APPEND_LOCK_KEY,
   EVENTS_CHANNEL,
   EVENT_STORE_COMPONENT,
   EVENT_STORE_MIGRATIONS,
+  TAKE_APPEND_LOCK,
 } from './postgres-event-store-schema';
 import { PostgresSubscription } from './postgres-subscription';
 
@@ -102,14 +102,14 @@ const COLUMNS = 'position, stream_id, revision, type, data, metadata';
  * checkpoint to the last position it handled; it must never see position n+1 committed while n is still to
  * come. A sequence gives no such guarantee: two transactions take 7 and 8, 8 commits first, the subscriber
  * reads 8 and never looks back at 7. This store gives positions in commit order instead: every append
- * transaction takes one transaction-level advisory lock (APPEND_LOCK_KEY) before it reads the head, writes
+ * transaction takes one transaction-level advisory lock (TAKE_APPEND_LOCK: one per schema) before it reads the head, writes
  * its events at head + 1…, and keeps the lock until its commit is visible (PostgreSQL releases locks after
  * it marks the transaction committed). Whoever reads position n therefore reads every position below it:
  * subscribers never wait for gaps, never skip, and positions are dense. The same lock makes the expected-
  * revision and event-id checks race-free: no other append runs between the check and the write (the unique
  * (stream_id, revision) and event_id constraints stay as a safety net).
  *
- * The cost is one commit at a time per database. Each process groups the appends it has queued into one
+ * The cost is one commit at a time per log (schema). Each process groups the appends it has queued into one
  * transaction (group commit: one lock, one WAL flush for all of them, each append still checked on its own
  * and failing alone), so the serial section is paid per batch, not per append. docs/STACK-NOTES.md, "The
  * event store on PostgreSQL", has the figures and the design not taken: rows stamped with their
@@ -259,7 +259,7 @@ export class PostgresEventStore implements EventStore {
     const client = await this.pool.connect();
     let failed: Error | undefined;
     try {
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${APPEND_LOCK_KEY})`);
+      await client.query(`BEGIN; ${TAKE_APPEND_LOCK}`);
       const batch = take();
       const outcomes = await this.writeBatch(client, batch);
       await client.query('COMMIT');

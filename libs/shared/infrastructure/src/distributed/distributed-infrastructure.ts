@@ -6,26 +6,16 @@ import {
   KafkaRelay,
   MongoPersonalDataKeyStore,
   RELAY_CHECKPOINT_STREAM,
-  RelayWatermark,
 } from '@cip/shared/eventing/distributed';
 import { MongoIdempotencyStore, MongoReadStore } from '@cip/shared/read-store/distributed';
-import type { Logger, PlatformMetrics } from '@cip/shared/runtime';
-import { Kafka, logLevel } from 'kafkajs';
-import type { logCreator } from 'kafkajs';
+import { type KafkaTransportOptions, openKafka, scopeBus, startScopeRelays } from './kafka-transport';
 import { Infrastructure, PersonalDataOptions, STORE_SCOPES, ScopePorts, StoreScope } from '../infrastructure';
 
-export interface DistributedInfrastructureOptions {
+export interface DistributedInfrastructureOptions extends KafkaTransportOptions {
   /** EventStoreDB / KurrentDB connection string, e.g. `esdb://eventstore:2113?tls=false`. */
   eventStoreUrl: string;
-  kafkaBrokers: string[];
   /** MongoDB connection string; each scope has its own database, `cip_<scope>`. */
   mongoUrl: string;
-  /** Kafka client id of this process. */
-  clientId: string;
-  logger?: Logger;
-  metrics?: PlatformMetrics;
-  /** Partitions of the topics the buses create (default 6). */
-  kafkaPartitions?: number;
   /** The master key is required here (PERSONAL_DATA_MASTER_KEY): the orchestrator holds the secrets. */
   personalData: PersonalDataOptions & { masterKey: string };
 }
@@ -65,18 +55,12 @@ export async function openDistributedInfrastructure(
   const mongo = mongoose.createConnection(options.mongoUrl);
   await mongo.asPromise();
   const esdb = EventStoreDBClient.connectionString(options.eventStoreUrl);
-  const kafka = new Kafka({
-    clientId: options.clientId,
-    brokers: options.kafkaBrokers,
-    logLevel: logLevel.WARN,
-    ...(logger && { logCreator: kafkaLogCreator(logger) }),
-  });
+  const kafka = openKafka(options);
 
   const masterKey = personalDataMasterKey(options.personalData.masterKey);
   const scopes = new Map<StoreScope, DistributedScopePorts>();
   for (const scope of STORE_SCOPES) {
     const storeName = `esdb:${scope}`;
-    const busName = `kafka:${scope}`;
     const db = mongo.useDb(`cip_${scope}`, { useCache: true });
     const storedEventStore = new EsdbEventStore({
       client: esdb,
@@ -86,27 +70,7 @@ export async function openDistributedInfrastructure(
       onSubscriptionDropped: (error, attempt) =>
         logger?.warn({ err: error, attempt, store: storeName }, 'event store subscription dropped; resuming'),
     });
-    // Read-your-writes: a drain (a list's settle) waits for the relay to produce the log up to its head.
-    const watermark = new RelayWatermark(storedEventStore, RELAY_CHECKPOINT_STREAM);
-    const storedBus = new KafkaMessageBus({
-      kafka,
-      awaitPublished: (deadline) => watermark.waitForRelay(deadline),
-      topicPrefix: `${scope}.`,
-      clientId: `${options.clientId}:${scope}`,
-      partitions: options.kafkaPartitions,
-      observer: {
-        onHandlerError: (group, error, attempt) => {
-          metrics?.consumerErrors.inc({ store: busName, group });
-          logger?.error({ err: error, group, attempt, store: busName }, 'consumer handler failed; retrying');
-        },
-        onProgress: (group, lag) => metrics?.consumerLag.set({ store: busName, group }, lag),
-        onConsumerCrash: (group, error, restart) =>
-          logger?.error(
-            { err: error, group, restart, store: busName },
-            restart ? 'consumer crashed; kafkajs restarts it' : 'consumer crashed and stays stopped',
-          ),
-      },
-    });
+    const storedBus = scopeBus(kafka, scope, storedEventStore, options);
     const personalData = new PersonalDataVault(
       new MongoPersonalDataKeyStore(db),
       masterKey,
@@ -150,19 +114,10 @@ export async function openDistributedInfrastructure(
             'could not enable the $by_correlation_id projection (EventStoreDB needs --run-projections=System)',
           ),
         );
-      for (const [scope, ports] of scopes) {
+      for (const ports of scopes.values()) {
         await ports.storedEventStore.setMaxCount(RELAY_CHECKPOINT_STREAM, RELAY_CHECKPOINTS_KEPT);
-        const relay = new KafkaRelay({
-          store: ports.storedEventStore,
-          bus: ports.bus,
-          checkpointStream: RELAY_CHECKPOINT_STREAM,
-          onRetry: (error, attempt) =>
-            logger?.warn({ err: error, attempt, scope }, 'relay could not produce or checkpoint; retrying'),
-          onError: (error) => logger?.error({ err: error, scope }, 'relay stopped'),
-        });
-        await relay.start();
-        relays.push(relay);
       }
+      relays.push(...(await startScopeRelays([...scopes.values()], logger)));
       return [...relays];
     },
     close: async () => {
@@ -178,17 +133,4 @@ export async function openDistributedInfrastructure(
       await mongo.close();
     },
   };
-}
-
-/** kafkajs logs through the process's structured logger instead of its own console format. */
-function kafkaLogCreator(logger: Logger): logCreator {
-  return () =>
-    ({ namespace, level, log }) => {
-      const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
-      const entry = { ...fields, namespace, component: 'kafkajs' };
-      if (level === logLevel.ERROR) logger.error(entry, message);
-      else if (level === logLevel.WARN) logger.warn(entry, message);
-      else if (level === logLevel.INFO) logger.info(entry, message);
-      else logger.debug(entry, message);
-    };
 }

@@ -37,3 +37,20 @@ export function openPostgresPool(connectionString: string, options: PostgresPool
   });
   return pool;
 }
+
+/**
+ * Creates `schema` when missing (a role with privileges on it only will do once it exists). Processes start
+ * together: of concurrent creations one wins, and the others' unique-index error (23505; IF NOT EXISTS looks
+ * before it inserts) or duplicate-schema error (42P06) means the schema is there.
+ */
+export async function ensurePostgresSchema(pool: Pool, schema: string): Promise<void> {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name ${schema}`);
+  const { rowCount } = await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  if (rowCount) return;
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  }
+}

@@ -1,0 +1,81 @@
+import { newPersonalDataMasterKey } from '@cip/shared/eventing';
+import { freshDatabase } from '@cip/shared/testing';
+import { Kafka, logLevel } from 'kafkajs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What a spec file's split topology on PostgreSQL and Kafka keeps of its own on the shared servers. */
+interface SplitEngines {
+  databaseUrl: string;
+  topicPrefix: string;
+  masterKey: string;
+}
+
+/** Kept beside the topology's other files: a harness started again on the data directory finds its data. */
+const enginesFile = (dataDir: string) => join(dataDir, 'split-engines.json');
+
+/**
+ * The variables of a split topology on the servers of DATABASE_URL and KAFKA_BROKERS: a database of its own
+ * (made on the first start of the data directory, found again on the next), a Kafka topic and group prefix
+ * of its own, two partitions per topic (the suites share one small broker), and the master key the apps and
+ * the CLI take from the environment on this driver.
+ */
+export async function splitEngineVariables(dataDir: string): Promise<NodeJS.ProcessEnv> {
+  let engines: SplitEngines;
+  if (existsSync(enginesFile(dataDir))) {
+    engines = JSON.parse(readFileSync(enginesFile(dataDir), 'utf8')) as SplitEngines;
+  } else {
+    const database = await freshDatabase(requiredEnv('DATABASE_URL'), 'cip_e2e');
+    engines = {
+      databaseUrl: database.url,
+      topicPrefix: `e2e-${randomBytes(4).toString('hex')}.`,
+      masterKey: newPersonalDataMasterKey(),
+    };
+    writeFileSync(enginesFile(dataDir), JSON.stringify(engines), { mode: 0o600 });
+  }
+  return {
+    STORE_DRIVER: 'postgres',
+    DATABASE_URL: engines.databaseUrl,
+    KAFKA_BROKERS: requiredEnv('KAFKA_BROKERS'),
+    KAFKA_TOPIC_PREFIX: engines.topicPrefix,
+    KAFKA_PARTITIONS: '2',
+    // Five processes' pools per scope and then some: each spec file's topology stays well under the
+    // cluster's max_connections with another file's beside it (two Jest workers).
+    DATABASE_POOL_SIZE: '1',
+    PERSONAL_DATA_MASTER_KEY: engines.masterKey,
+  };
+}
+
+/**
+ * Removes what the data directory's topology made on the servers: its database and its topics. Run when a
+ * spec file is done with its data directory (not between two starts on it).
+ */
+export async function dropSplitEngines(dataDir: string): Promise<void> {
+  if (!existsSync(enginesFile(dataDir))) return;
+  const engines = JSON.parse(readFileSync(enginesFile(dataDir), 'utf8')) as SplitEngines;
+  const name = new URL(engines.databaseUrl).pathname.slice(1);
+  const { Client } = await import('pg');
+  const admin = new Client({ connectionString: requiredEnv('DATABASE_URL') });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+  const kafka = new Kafka({ brokers: requiredEnv('KAFKA_BROKERS').split(','), logLevel: logLevel.NOTHING });
+  const admin2 = kafka.admin();
+  await admin2.connect();
+  try {
+    const topics = (await admin2.listTopics()).filter((topic) => topic.startsWith(engines.topicPrefix));
+    if (topics.length) await admin2.deleteTopics({ topics });
+  } finally {
+    await admin2.disconnect();
+  }
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} must be set for the split topology on PostgreSQL and Kafka`);
+  return value;
+}

@@ -1,0 +1,2 @@
+export * from './postgres-infrastructure';
+export * from './postgres-config';
