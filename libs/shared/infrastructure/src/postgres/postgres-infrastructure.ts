@@ -25,15 +25,15 @@ export interface PostgresInfrastructureOptions extends KafkaTransportOptions {
   /** DATABASE_URL: the scopes' logs, read models and idempotency records, one schema each (`cip_<scope>`). */
   databaseUrl: string;
   /**
-   * PERSONAL_DATA_DATABASE_URL: where the scopes' personal-data keys are kept (schema `cip_<scope>_keys`).
-   * Give a database of their own so that a copy of the log never carries the keys that open it; by default
-   * `databaseUrl`'s.
+   * PERSONAL_DATA_DATABASE_URL: where the scopes' personal-data keys are kept (schema `cip_<scope>`, a pool of
+   * one connection per scope). Give a database of their own so that a copy or backup of the log never
+   * carries the keys that open it; by default they are in the scope's schema beside the log.
    */
   personalDataDatabaseUrl?: string;
   /**
-   * DATABASE_POOL_SIZE: connections of each scope's pool (default 2). A process opens one pool per scope (three),
-   * one connection per scope for the keys, and one LISTEN connection per subscribed scope (the relay): the
-   * sum over the topology must stay under the server's max_connections (docs/STACK-NOTES.md counts it).
+   * DATABASE_POOL_SIZE: connections of each scope's pool (default 2). A process opens one pool per scope
+   * (three) and one LISTEN connection per subscribed scope (the relay): the sum over the topology must stay
+   * under the server's max_connections (docs/STACK-NOTES.md counts it).
    */
   poolSize?: number;
   logger?: Logger;
@@ -79,17 +79,17 @@ export async function openPostgresInfrastructure(
   try {
     for (const scope of STORE_SCOPES) {
       const schema = scopeSchema(scope);
-      const keysSchema = `${schema}_keys`;
       const pool = openPostgresPool(options.databaseUrl, { max: poolSize, schema, applicationName });
       pools.push(pool);
-      const keysPool = openPostgresPool(options.personalDataDatabaseUrl ?? options.databaseUrl, {
-        max: 1,
-        schema: keysSchema,
-        applicationName,
-      });
-      pools.push(keysPool);
       await ensurePostgresSchema(pool, schema);
-      await ensurePostgresSchema(keysPool, keysSchema);
+      // The keys apart from the log when the deployment gives them a database (PERSONAL_DATA_DATABASE_URL);
+      // else in the scope's schema, on its pool (no connection more per scope and process).
+      let keysPool = pool;
+      if (options.personalDataDatabaseUrl) {
+        keysPool = openPostgresPool(options.personalDataDatabaseUrl, { max: 1, schema, applicationName });
+        pools.push(keysPool);
+        await ensurePostgresSchema(keysPool, schema);
+      }
       const name = `postgres:${scope}`;
       const storedEventStore = await PostgresEventStore.open({
         name,
