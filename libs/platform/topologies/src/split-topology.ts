@@ -32,6 +32,13 @@ export interface SplitTopologyOptions {
   sandboxKey?: string;
   /** Variables every process gets on top of this process's environment. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * More instances of a service than one (server drivers: their consumer groups share Kafka's partitions),
+   * e.g. `{ users: 2 }`: the others are named `users-2`…, each on TCP and /health ports of its own. The
+   * callers reach the first one (the table's address); the others take their share of the projections and
+   * sagas, as replicas behind a Service would.
+   */
+  replicas?: Readonly<Record<string, number>>;
   /** How long every process has to answer its /health (default 60 s). */
   startTimeoutMs?: number;
   /** A process exited that nobody stopped (not `kill`, `restart` or `close`): the others keep running. */
@@ -104,7 +111,18 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     port('SIMULATOR_ISO_PORT', 8583),
     FIRST_METRICS_PORT + PLATFORM_SERVICES.length,
   ];
-  const ports = options.ports === 'free' ? await freePorts(table.length) : table;
+  // Extra replicas: a TCP and a /health port each, after the table's (free ones, or counted on from its end).
+  const extra = Object.entries(options.replicas ?? {}).flatMap(([name, count]) => {
+    if (driver === 'embedded') throw new Error('Replicas need a server driver: the embedded bus is one process');
+    if (!PLATFORM_SERVICES.some((service) => service.name === name)) throw new Error(`No service named ${name}`);
+    return Array.from({ length: Math.max(0, count - 1) }, (_, i) => `${name}-${i + 2}`);
+  });
+  const allPorts =
+    options.ports === 'free'
+      ? await freePorts(table.length + 2 * extra.length)
+      : [...table, ...extra.flatMap((_, i) => [5010 + i, FIRST_METRICS_PORT + 100 + i])];
+  const ports = allPorts.slice(0, table.length);
+  const replicaPorts = allPorts.slice(table.length);
   const services = PLATFORM_SERVICES.map((service, i) => ({
     name: service.name,
     tcp: ports[2 * i],
@@ -168,6 +186,21 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
     ports: { tcp: service.tcp, health: service.health },
     healthUrl: `http://127.0.0.1:${service.health}/health`,
   }));
+  extra.forEach((name, i) => {
+    const service = name.replace(/-\d+$/, '');
+    const [tcp, health] = replicaPorts.slice(2 * i, 2 * i + 2);
+    specs.push({
+      name,
+      main: builtAppMain(service),
+      env: envOf(service, {
+        METRICS_PORT: String(health),
+        [`${serviceEnvPrefix(service)}_TCP_PORT`]: String(tcp),
+        KAFKA_CLIENT_ID: `cip-${name}`,
+      }),
+      ports: { tcp, health },
+      healthUrl: `http://127.0.0.1:${health}/health`,
+    });
+  });
   specs.push(
     {
       name: 'gateway',
