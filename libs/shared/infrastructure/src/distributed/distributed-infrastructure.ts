@@ -8,7 +8,7 @@ import {
   RELAY_CHECKPOINT_STREAM,
   RelayWatermark,
 } from '@cip/shared/eventing/distributed';
-import { MongoIdempotencyStore, MongoReadStore } from '@cip/shared/read-store/distributed';
+import { MongoIdempotencyStore, MongoLeases, MongoReadStore } from '@cip/shared/read-store/distributed';
 import type { Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { Kafka, logLevel } from 'kafkajs';
 import type { logCreator } from 'kafkajs';
@@ -131,6 +131,7 @@ export async function openDistributedInfrastructure(
   let closed = false;
   return {
     driver: 'distributed',
+    leases: new MongoLeases(mongo.useDb('cip_control', { useCache: true })),
     scope: (scope) => {
       const ports = scopes.get(scope);
       if (!ports) throw new Error(`Unknown store scope ${scope}`);
