@@ -27,6 +27,7 @@ const logger = createLogger('silent');
  */
 const borrowed = (infrastructure: Infrastructure): Infrastructure => ({
   driver: infrastructure.driver,
+  leases: infrastructure.leases,
   scope: (scope) => infrastructure.scope(scope),
   close: async () => undefined,
 });

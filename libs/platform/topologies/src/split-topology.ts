@@ -113,8 +113,10 @@ async function plan(options: SplitTopologyOptions, driver: SplitStoreDriver, san
   ];
   // Extra replicas: a TCP and a /health port each, after the table's (free ones, or counted on from its end).
   const extra = Object.entries(options.replicas ?? {}).flatMap(([name, count]) => {
-    if (driver === 'embedded') throw new Error('Replicas need a server driver: the embedded bus is one process');
-    if (!PLATFORM_SERVICES.some((service) => service.name === name)) throw new Error(`No service named ${name}`);
+    if (driver === 'embedded')
+      throw new Error('Replicas need a server driver: the embedded bus is one process');
+    if (!PLATFORM_SERVICES.some((service) => service.name === name))
+      throw new Error(`No service named ${name}`);
     return Array.from({ length: Math.max(0, count - 1) }, (_, i) => `${name}-${i + 2}`);
   });
   const allPorts =

@@ -14,6 +14,11 @@ export interface ConsumerDefinition {
   topics: string[];
   /** Scopes it runs in; both environments by default. */
   scopes?: StoreScope[];
+  /**
+   * Started by `startGroup` rather than with the others (an elected role's group: the webhook dispatcher's runs
+   * only on the process that holds its lease); `stopGroup` stops it again.
+   */
+  elective?: boolean;
   /** Runs once per scope before its consumer starts (a read model's indexes). */
   prepare?(ports: ScopePorts): Promise<void>;
   handle(ports: ScopePorts, messages: BusMessage[]): Promise<void>;
@@ -66,6 +71,12 @@ interface RunningGroup {
 export class ConsumerHost {
   private readonly definitions: ConsumerDefinition[] = [];
   private running: RunningGroup[] = [];
+  /** What `start` was given, until `stop`: elective groups started later run on it. */
+  private infrastructure: Infrastructure | null = null;
+  /** The elective groups asked to run (they start with the others when asked before `start`). */
+  private readonly wanted = new Set<string>();
+  /** Starts and stops of each group, one after the other. */
+  private readonly changes = new Map<string, Promise<void>>();
 
   register(definition: ConsumerDefinition): void {
     if (this.definitions.some((d) => d.group === definition.group)) {
@@ -87,37 +98,82 @@ export class ConsumerHost {
   }
 
   async start(infrastructure: Infrastructure): Promise<void> {
+    this.infrastructure = infrastructure;
     for (const definition of this.definitions) {
-      for (const scope of definition.scopes ?? ENVIRONMENTS) {
-        const ports = infrastructure.scope(scope);
-        await definition.prepare?.(ports);
-        // The buses retry a failing handler on the same messages; counting here sees every bus alike.
-        const failures = { consecutive: 0 };
-        const consumer = await ports.bus.consume({
-          groupId: definition.group,
-          topics: definition.topics,
-          // The bus carries events as the log stores them: personal data sealed, opened here for every
-          // consumer (the relay and exports never open it).
-          handle: async (messages) => {
-            // Opened once for every group (`shared`): the groups are given the same stored events.
-            const events = await ports.personalData.open(
-              messages.map((m) => m.event),
-              { shared: true },
+      if (definition.elective && !this.wanted.has(definition.group)) continue;
+      await this.change(definition.group, () => this.launch(infrastructure, definition));
+    }
+  }
+
+  /**
+   * Starts an elective group (see `ConsumerDefinition.elective`) from its committed offsets, once this host
+   * runs its consumers (at once if it does already); nothing if it runs.
+   */
+  async startGroup(group: string): Promise<void> {
+    const definition = this.electiveDefinition(group);
+    this.wanted.add(group);
+    await this.change(group, async () => {
+      if (this.infrastructure && this.wanted.has(group)) await this.launch(this.infrastructure, definition);
+    });
+  }
+
+  /** Stops an elective group's consumers (a batch in hand finishes or is redelivered to the next runner). */
+  async stopGroup(group: string): Promise<void> {
+    this.electiveDefinition(group);
+    this.wanted.delete(group);
+    await this.change(group, async () => {
+      const stopping = this.running.filter((r) => r.group === group);
+      this.running = this.running.filter((r) => r.group !== group);
+      await Promise.all(stopping.map((r) => r.consumer.stop()));
+    });
+  }
+
+  private electiveDefinition(group: string): ConsumerDefinition {
+    const definition = this.definitions.find((d) => d.group === group);
+    if (!definition?.elective) throw new Error(`Consumer group ${group} is not registered as elective`);
+    return definition;
+  }
+
+  private change(group: string, step: () => Promise<void>): Promise<void> {
+    const next = (this.changes.get(group) ?? Promise.resolve()).then(step);
+    this.changes.set(
+      group,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+
+  private async launch(infrastructure: Infrastructure, definition: ConsumerDefinition): Promise<void> {
+    if (this.running.some((r) => r.group === definition.group)) return;
+    for (const scope of definition.scopes ?? ENVIRONMENTS) {
+      const ports = infrastructure.scope(scope);
+      await definition.prepare?.(ports);
+      // The buses retry a failing handler on the same messages; counting here sees every bus alike.
+      const failures = { consecutive: 0 };
+      const consumer = await ports.bus.consume({
+        groupId: definition.group,
+        topics: definition.topics,
+        // The bus carries events as the log stores them: personal data sealed, opened here for every
+        // consumer (the relay and exports never open it).
+        handle: async (messages) => {
+          // Opened once for every group (`shared`): the groups are given the same stored events.
+          const events = await ports.personalData.open(
+            messages.map((m) => m.event),
+            { shared: true },
+          );
+          try {
+            await definition.handle(
+              ports,
+              messages.map((m, i) => ({ ...m, event: events[i] })),
             );
-            try {
-              await definition.handle(
-                ports,
-                messages.map((m, i) => ({ ...m, event: events[i] })),
-              );
-            } catch (error) {
-              failures.consecutive++;
-              throw error;
-            }
-            failures.consecutive = 0;
-          },
-        });
-        this.running.push({ scope, group: definition.group, consumer, failures });
-      }
+          } catch (error) {
+            failures.consecutive++;
+            throw error;
+          }
+          failures.consecutive = 0;
+        },
+      });
+      this.running.push({ scope, group: definition.group, consumer, failures });
     }
   }
 
@@ -173,6 +229,7 @@ export class ConsumerHost {
   }
 
   async stop(): Promise<void> {
+    this.infrastructure = null;
     const running = this.running;
     this.running = [];
     await Promise.all(running.map((r) => r.consumer.stop()));

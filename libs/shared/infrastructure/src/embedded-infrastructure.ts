@@ -7,7 +7,7 @@ import {
   SqliteEventStore,
   SqlitePersonalDataKeyStore,
 } from '@cip/shared/eventing';
-import { SqliteIdempotencyStore, SqliteReadStore } from '@cip/shared/read-store';
+import { SqliteIdempotencyStore, SqliteLeases, SqliteReadStore } from '@cip/shared/read-store';
 import {
   loadOrCreateSecret,
   Logger,
@@ -62,6 +62,7 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
   const masterKey = loadPersonalDataMasterKey(options.dataDir, options.personalData?.masterKey);
   const keyStores: SqlitePersonalDataKeyStore[] = [];
   const scopes = new Map<StoreScope, ScopePorts>();
+  let leases: SqliteLeases | undefined;
   for (const scope of STORE_SCOPES) {
     const file = join(options.dataDir, `${scope}.sqlite`);
     // Events and idempotency outcomes are acknowledged to callers: every commit is fsynced. Read models
@@ -69,6 +70,7 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
     const db = openSqliteDatabase(file);
     const derived = openSqliteDatabase(file, { synchronous: 'NORMAL' });
     databases.push(derived, db);
+    if (scope === 'control') leases = new SqliteLeases(derived);
     const name = `sqlite:${scope}`;
     const eventStore = new SqliteEventStore(db, {
       name,
@@ -129,6 +131,7 @@ export function openEmbeddedInfrastructure(options: EmbeddedInfrastructureOption
   let closed = false;
   return {
     driver: 'embedded',
+    leases: leases as SqliteLeases,
     scope: (scope) => {
       const ports = scopes.get(scope);
       if (!ports) throw new Error(`Unknown store scope ${scope}`);

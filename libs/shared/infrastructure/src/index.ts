@@ -12,3 +12,4 @@ export * from './scheduling/periodic-sweep';
 export * from './embedded-service-options';
 export * from './service-infrastructure';
 export * from './health/process-health';
+export * from './leases';

@@ -1,6 +1,6 @@
 import type { Environment, PersonalDataPolicy } from '@cip/shared/contracts';
 import type { EventStore, MessageBus, PersonalDataVault } from '@cip/shared/eventing';
-import type { IdempotencyStore, ReadStore } from '@cip/shared/read-store';
+import type { IdempotencyStore, Leases, ReadStore } from '@cip/shared/read-store';
 
 /**
  * A store scope: the control plane (distributors and API keys, shared by both environments) or one of
@@ -37,6 +37,8 @@ export type StoreDriver = 'embedded' | 'postgres' | 'distributed';
 export interface Infrastructure {
   readonly driver: StoreDriver;
   scope(scope: StoreScope): ScopePorts;
+  /** The deployment's named leases (in the control scope's store): who runs a singleton role (ElectedRole). */
+  readonly leases: Leases;
   close(): Promise<void>;
 }
 

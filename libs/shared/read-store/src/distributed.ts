@@ -2,4 +2,5 @@
 // or pg.
 export * from './mongo/mongo-read-store';
 export * from './mongo/mongo-idempotency-store';
+export * from './mongo/mongo-leases';
 export * from './postgres';

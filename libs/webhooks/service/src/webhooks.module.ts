@@ -3,10 +3,12 @@ import { ENVIRONMENTS, Environment } from '@cip/shared/contracts';
 import { PUBLIC_EVENT_LOG, PublicEventLog } from '@cip/events/contract';
 import {
   ConsumerHost,
+  ElectedRole,
   Infrastructure,
   INFRASTRUCTURE,
   LOGGER,
   PUBLIC_EVENT_MAPPERS,
+  Readiness,
 } from '@cip/shared/infrastructure';
 import type { PublicEventMapper } from '@cip/shared/read-store';
 import {
@@ -45,6 +47,11 @@ export interface WebhooksModuleOptions {
   breakerResetTimeoutMs: number;
   /** DNS resolution of webhook hosts (tests substitute it to simulate rebinding). */
   resolver?: Resolver;
+  /**
+   * The dispatcher's lease (default 5 s): one replica of the webhooks service dispatches, and a standby takes
+   * over about this long after it died (at once after a graceful stop).
+   */
+  dispatcherLeaseMs?: number;
 }
 
 export const WEBHOOKS_OPTIONS = Symbol('WEBHOOKS_OPTIONS');
@@ -56,20 +63,61 @@ const SETTLE_TIMEOUT_MS = 2_000;
 /** How often retries that came due on the clock are looked for (and at once when the clock jumps). */
 const RETRY_TICK_MS = 250;
 
-/** Resumes pending deliveries and starts the retries; flushes the delivery log on shutdown. */
-class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+/** The lease of the dispatcher: one holder among the replicas of the webhooks service. */
+export const DISPATCHER_LEASE = 'webhooks.dispatcher';
+const DEFAULT_DISPATCHER_LEASE_MS = 5_000;
+
+/**
+ * Runs the dispatcher (its consumer group, the pending deliveries and the retries) only while this process
+ * holds the dispatcher's lease: a singleton among the replicas, elected, taken over by a standby when its
+ * holder dies. Deposed, it stops the group and the engine; what was in hand stays pending for the next one
+ * (at least once). Releases the lease on shutdown, after flushing the delivery log.
+ */
+class DispatcherElection implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  readonly role: ElectedRole;
+
   constructor(
     private readonly dispatcher: WebhookDispatcher,
+    private readonly consumers: ConsumerHost,
     private readonly http: WebhookHttpClient,
-  ) {}
+    infrastructure: Infrastructure,
+    options: WebhooksModuleOptions,
+    readiness: Readiness,
+    logger: Logger,
+  ) {
+    this.role = new ElectedRole({
+      leases: infrastructure.leases,
+      name: DISPATCHER_LEASE,
+      ttlMs: options.dispatcherLeaseMs ?? DEFAULT_DISPATCHER_LEASE_MS,
+      logger,
+      onElected: async () => {
+        this.dispatcher.resume();
+        for (const environment of ENVIRONMENTS) await this.dispatcher.recover(environment);
+        this.dispatcher.engine.startRetries(RETRY_TICK_MS);
+        await this.consumers.startGroup(DISPATCHER_GROUP);
+      },
+      onDeposed: async () => {
+        await this.consumers.stopGroup(DISPATCHER_GROUP);
+        await this.dispatcher.standDown();
+      },
+    });
+    // Both are ready: a standby serves the webhooks API and waits to take over.
+    readiness.register('webhooks:dispatcher', () => ({
+      ready: true,
+      role: this.role.state,
+      ...(this.role.term && { fencingToken: this.role.term.fencingToken }),
+    }));
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const environment of ENVIRONMENTS) await this.dispatcher.recover(environment);
-    this.dispatcher.engine.startRetries(RETRY_TICK_MS);
+    // Nothing is sent before the election (redeliveries asked of a standby wait, pending, for the leader).
+    await this.dispatcher.standDown();
+    await this.role.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.dispatcher.engine.stop();
+    await this.role.stop();
+    await this.dispatcher.standDown();
     this.http.close();
   }
 }
@@ -250,10 +298,25 @@ class DispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationSh
     { provide: WEBHOOKS_API, useExisting: WebhooksService },
     { provide: WEBHOOK_SIGNING_KEYS_API, useExisting: WebhooksService },
     {
-      provide: DispatcherLifecycle,
-      inject: [WebhookDispatcher, WebhookHttpClient],
-      useFactory: (dispatcher: WebhookDispatcher, http: WebhookHttpClient) =>
-        new DispatcherLifecycle(dispatcher, http),
+      provide: DispatcherElection,
+      inject: [
+        WebhookDispatcher,
+        ConsumerHost,
+        WebhookHttpClient,
+        INFRASTRUCTURE,
+        WEBHOOKS_OPTIONS,
+        Readiness,
+        LOGGER,
+      ],
+      useFactory: (
+        dispatcher: WebhookDispatcher,
+        consumers: ConsumerHost,
+        http: WebhookHttpClient,
+        infrastructure: Infrastructure,
+        options: WebhooksModuleOptions,
+        readiness: Readiness,
+        logger: Logger,
+      ) => new DispatcherElection(dispatcher, consumers, http, infrastructure, options, readiness, logger),
     },
   ],
   exports: [WebhooksService, WEBHOOKS_API, WEBHOOK_SIGNING_KEYS_API, WebhookDispatcher, DeliveryEngine],
@@ -264,9 +327,10 @@ export class WebhooksModule {
     @Inject(PUBLIC_EVENT_MAPPERS) mappers: PublicEventMapper[],
     @Inject(WebhookDispatcher) dispatcher: WebhookDispatcher,
   ) {
-    // The dispatcher reads the topics of every context whose Events the process records.
+    // The dispatcher reads the topics of every context whose Events the process records, while elected.
     consumers.register({
       group: DISPATCHER_GROUP,
+      elective: true,
       topics: [...new Set(mappers.map((mapper) => mapper.topic))],
       scopes: [...ENVIRONMENTS],
       handle: (ports, messages) => dispatcher.handle(ports.scope as Environment, messages),

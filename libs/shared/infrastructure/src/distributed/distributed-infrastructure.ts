@@ -7,7 +7,7 @@ import {
   MongoPersonalDataKeyStore,
   RELAY_CHECKPOINT_STREAM,
 } from '@cip/shared/eventing/distributed';
-import { MongoIdempotencyStore, MongoReadStore } from '@cip/shared/read-store/distributed';
+import { MongoIdempotencyStore, MongoLeases, MongoReadStore } from '@cip/shared/read-store/distributed';
 import { type KafkaTransportOptions, openKafka, scopeBus, startScopeRelays } from './kafka-transport';
 import { Infrastructure, PersonalDataOptions, STORE_SCOPES, ScopePorts, StoreScope } from '../infrastructure';
 
@@ -95,6 +95,7 @@ export async function openDistributedInfrastructure(
   let closed = false;
   return {
     driver: 'distributed',
+    leases: new MongoLeases(mongo.useDb('cip_control', { useCache: true })),
     scope: (scope) => {
       const ports = scopes.get(scope);
       if (!ports) throw new Error(`Unknown store scope ${scope}`);

@@ -9,6 +9,7 @@ import {
   ensurePostgresSchema,
   openPostgresPool,
   PostgresIdempotencyStore,
+  PostgresLeases,
   PostgresReadStore,
 } from '@cip/shared/read-store/distributed';
 import type { Logger, PlatformMetrics } from '@cip/shared/runtime';
@@ -76,6 +77,7 @@ export async function openPostgresInfrastructure(
   const pools: Pool[] = [];
   const scopes = new Map<StoreScope, PostgresScopePorts>();
   const applicationName = `cip:${options.clientId}`;
+  let leases: PostgresLeases | undefined;
   try {
     for (const scope of STORE_SCOPES) {
       const schema = scopeSchema(scope);
@@ -108,6 +110,9 @@ export async function openPostgresInfrastructure(
         masterKey,
         options.personalData.policies,
       );
+      // The deployment's leases (the elected webhook dispatcher): in the control scope's schema, judged on the
+      // database's clock.
+      if (scope === 'control') leases = await PostgresLeases.open(pool);
       scopes.set(scope, {
         scope,
         eventStore: new PersonalDataEventStore(storedEventStore, personalData),
@@ -131,6 +136,7 @@ export async function openPostgresInfrastructure(
   let closed = false;
   return {
     driver: 'postgres',
+    leases: leases as PostgresLeases,
     scope: (scope) => {
       const ports = scopes.get(scope);
       if (!ports) throw new Error(`Unknown store scope ${scope}`);

@@ -61,12 +61,14 @@ export interface EngineDependencies {
 }
 
 export class DeliveryEngine {
-  private readonly queues: DeliveryQueues;
+  private queues: DeliveryQueues;
   private readonly breakers: EndpointBreakers;
   private readonly log: DeliveryLog;
   private readonly inFlight: Record<Lane, number> = { express: 0, standard: 0 };
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
+  /** Counts stops: an attempt of an earlier run (before a stop and a resume) records nothing. */
+  private run = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private stopWatchingClock: (() => void) | null = null;
   /** The clock time of the last `runDue` whose deliveries are not all answered yet (null: none). */
@@ -146,8 +148,24 @@ export class DeliveryEngine {
     return this.queues.backlogOf(environment);
   }
 
+  /**
+   * Runs again after `stop` (the dispatcher elected again): with empty queues, which the dispatcher fills from
+   * the pending deliveries (`recover`); attempts still in flight from before record nothing.
+   */
+  resume(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.queues = new DeliveryQueues(this.deps.clock);
+  }
+
+  /** Whether the engine sends (between a resume and a stop). */
+  get running(): boolean {
+    return !this.stopped;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
+    this.run++;
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.retryTimer = null;
     this.stopWatchingClock?.();
@@ -183,11 +201,13 @@ export class DeliveryEngine {
         queue.busy = true;
         endpoint.inFlight++;
         this.inFlight[lane]++;
+        const run = this.run;
         void this.attempt(queue, queue.jobs[0], endpoint).finally(() => {
           queue.busy = false;
           endpoint.inFlight--;
           this.inFlight[lane]--;
-          this.afterAttempt(key, queue);
+          if (run === this.run) this.afterAttempt(key, queue);
+          else this.notifyIdle();
         });
       }
     }
@@ -238,6 +258,7 @@ export class DeliveryEngine {
   }
 
   private async attempt(queue: Queue, job: DeliveryJob, endpoint: Endpoint): Promise<void> {
+    const run = this.run;
     const entry = this.deps.directory.get(queue.environment, queue.subscriptionId);
     if (!entry) return;
     try {
@@ -291,7 +312,7 @@ export class DeliveryEngine {
       latencyMs,
       error: error ?? (statusCode !== null && statusCode >= 300 ? `HTTP ${statusCode}` : null),
     };
-    if (this.stopped) return;
+    if (this.stopped || run !== this.run) return;
     // One reading of the clock for everything this outcome records: the attempt's time in the delivery log,
     // its retry's, and the subscription's failing-since.
     const at = this.deps.clock.now();

@@ -85,6 +85,20 @@ export class WebhookDispatcher {
     return recovered;
   }
 
+  /** Starts sending again (elected): `recover` loads the pending deliveries afresh. */
+  resume(): void {
+    this.engine.resume();
+  }
+
+  /**
+   * Stops sending (deposed, or shutting down): what it had in hand stays pending in the delivery log, for the
+   * next elected dispatcher to load (at least once: an attempt in flight now may be sent again by it).
+   */
+  async standDown(): Promise<void> {
+    await this.engine.stop();
+    this.recovered.clear();
+  }
+
   /** Handles a batch of the log (the dispatcher's consumer group). */
   async handle(environment: Environment, messages: BusMessage[]): Promise<void> {
     await this.recover(environment);
