@@ -1,16 +1,11 @@
 import { PLATFORM_SERVICES } from '@cip/platform/registry';
 import { API_ERROR_STATUS, ApiErrorCode } from '@cip/shared/contracts';
-import {
-  ConsumerHost,
-  INFRASTRUCTURE,
-  Infrastructure,
-  openEmbeddedInfrastructure,
-  StoreScope,
-} from '@cip/shared/infrastructure';
+import { ConsumerHost, INFRASTRUCTURE, Infrastructure, StoreScope } from '@cip/shared/infrastructure';
 import { DeliveryEngine } from '@cip/webhooks/service';
 import { casesFor, FuzzRequest, KnownValues } from './testing/fuzz/fuzz-cases';
 import { FuzzOperation, operationsOf } from './testing/fuzz/openapi-operations';
 import { RawResponse, sendRaw } from './testing/fuzz/raw-http';
+import { openSplitInfrastructure } from './testing/split-engines';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
 import { waitFor, WebhookReceiver } from '@cip/shared/testing';
 import { webhookSettler } from './testing/webhook-settle';
@@ -141,7 +136,7 @@ describe('the API under schema-driven fuzzing', () => {
     });
     stores =
       h.topology === 'split'
-        ? openEmbeddedInfrastructure({ dataDir: h.dataDir })
+        ? await openSplitInfrastructure(h.dataDir)
         : h.platform.app.get<Infrastructure>(INFRASTRUCTURE);
     // The API's port: the one-process platform's, or the gateway's on the split topology.
     port = Number(new URL(h.url).port);

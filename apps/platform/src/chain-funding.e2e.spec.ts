@@ -153,59 +153,67 @@ describe('USDC funding on a local EVM chain', () => {
     expect((await getWallet(wallet.id)).balance).toBe(0);
   });
 
-  it('pays a withdrawal on chain from the hot wallet and debits the wallet', async () => {
-    const { userId, wallet } = await verifiedUserWallet();
-    await chain.transfer(wallet.depositAddress, 40n * USDC);
-    await chain.mine(CONFIRMATIONS);
-    expect((await credited(wallet.id)).balance).toBe(40);
+  it(
+    'pays a withdrawal on chain from the hot wallet and debits the wallet',
+    async () => {
+      const { userId, wallet } = await verifiedUserWallet();
+      await chain.transfer(wallet.depositAddress, 40n * USDC);
+      await chain.mine(CONFIRMATIONS);
+      expect((await credited(wallet.id)).balance).toBe(40);
 
-    const recipient = chain.accounts[1].address;
-    const before = await chain.tokenBalance(recipient);
-    const withdrawal = await h.http
-      .post(`/v1/wallets/${wallet.id}/withdrawals`)
-      .set({ ...sandbox, ...json })
-      .send({ amount: 12.25, toAddress: recipient });
-    expect(withdrawal.status).toBe(201);
-    await paidOut(userId);
+      const recipient = chain.accounts[1].address;
+      const before = await chain.tokenBalance(recipient);
+      const withdrawal = await h.http
+        .post(`/v1/wallets/${wallet.id}/withdrawals`)
+        .set({ ...sandbox, ...json })
+        .send({ amount: 12.25, toAddress: recipient });
+      expect(withdrawal.status).toBe(201);
+      await paidOut(userId);
 
-    expect(await chain.tokenBalance(recipient)).toBe(before + 12_250_000n);
-    expect(await getWallet(wallet.id)).toMatchObject({
-      balance: 27.75,
-      availableBalance: 27.75,
-      pendingHolds: 0,
-    });
-    const [paid] = await eventsOf(userId, 'withdrawal.confirmed');
-    expect(paid.data.hash).toMatch(/^0x[0-9a-f]{64}$/);
-    const receipt = await chain.client.getTransactionReceipt({ hash: paid.data.hash });
-    expect(receipt.status).toBe('success');
-    expect(paid.data.blockHeight).toBe(Number(receipt.blockNumber));
-    expect(JSON.parse(paid.data.rawTxReceipt)).toMatchObject({ transactionHash: paid.data.hash });
-  }, budget(30_000));
+      expect(await chain.tokenBalance(recipient)).toBe(before + 12_250_000n);
+      expect(await getWallet(wallet.id)).toMatchObject({
+        balance: 27.75,
+        availableBalance: 27.75,
+        pendingHolds: 0,
+      });
+      const [paid] = await eventsOf(userId, 'withdrawal.confirmed');
+      expect(paid.data.hash).toMatch(/^0x[0-9a-f]{64}$/);
+      const receipt = await chain.client.getTransactionReceipt({ hash: paid.data.hash });
+      expect(receipt.status).toBe('success');
+      expect(paid.data.blockHeight).toBe(Number(receipt.blockNumber));
+      expect(JSON.parse(paid.data.rawTxReceipt)).toMatchObject({ transactionHash: paid.data.hash });
+    },
+    budget(30_000),
+  );
 
-  it('rejects a withdrawal the hot wallet cannot pay, and gives the money back', async () => {
-    const { userId, wallet } = await verifiedUserWallet();
-    await chain.transfer(wallet.depositAddress, 5_000n * USDC);
-    await chain.mine(CONFIRMATIONS);
-    const balance = (await credited(wallet.id)).balance;
-    expect(balance).toBe(5_000);
+  it(
+    'rejects a withdrawal the hot wallet cannot pay, and gives the money back',
+    async () => {
+      const { userId, wallet } = await verifiedUserWallet();
+      await chain.transfer(wallet.depositAddress, 5_000n * USDC);
+      await chain.mine(CONFIRMATIONS);
+      const balance = (await credited(wallet.id)).balance;
+      expect(balance).toBe(5_000);
 
-    // More than the hot wallet holds (it was funded with 1,000 USDC).
-    const withdrawal = await h.http
-      .post(`/v1/wallets/${wallet.id}/withdrawals`)
-      .set({ ...sandbox, ...json })
-      .send({ amount: 2_000, toAddress: chain.accounts[1].address });
-    expect(withdrawal.status).toBe(201);
-    await paidOut(userId);
+      // More than the hot wallet holds (it was funded with 1,000 USDC).
+      const withdrawal = await h.http
+        .post(`/v1/wallets/${wallet.id}/withdrawals`)
+        .set({ ...sandbox, ...json })
+        .send({ amount: 2_000, toAddress: chain.accounts[1].address });
+      expect(withdrawal.status).toBe(201);
+      await paidOut(userId);
 
-    const [rejected] = await eventsOf(userId, 'withdrawal.rejected');
-    expect(rejected.data).toMatchObject({ hash: null });
-    expect(rejected.data.reason).toMatch(/balance|insufficient/i);
-    expect(await getWallet(wallet.id)).toMatchObject({
-      balance: 5_000,
-      availableBalance: 5_000,
-      pendingHolds: 0,
-    });
-  }, budget(30_000));
+      const [rejected] = await eventsOf(userId, 'withdrawal.rejected');
+      expect(rejected.data).toMatchObject({ hash: null });
+      expect(rejected.data.reason).toMatch(/balance|insufficient/i);
+      expect(await getWallet(wallet.id)).toMatchObject({
+        balance: 5_000,
+        availableBalance: 5_000,
+        pendingHolds: 0,
+      });
+    },
+    budget(30_000),
+  );
 });
 
 /**
@@ -253,56 +261,60 @@ describe('deposits racing wallet creation and new blocks on a local EVM chain', 
   const balanceOf = async (walletId: string) =>
     (await h.http.get(`/v1/wallets/${walletId}`).set(sandbox)).body.balance;
 
-  it('credits every transfer sent as soon as the wallet exists exactly once, while blocks keep coming', async () => {
-    // On the one-process platform, besides the watcher's own timer, the test polls back to back (in process):
-    // one may read the head between the node moving it and storing the block's logs. When split, the
-    // watcher's 10 ms timer is the only poller. In the second half of the rounds, empty blocks keep coming too.
-    const watchers = h.topology === 'one-process' ? h.platform.app.get(DepositWatchers) : null;
-    let racing = true;
-    let mining = false;
-    const race = async (step: () => Promise<unknown>) => {
-      while (racing) await step();
-    };
-    const racers = [
-      race(() => (mining ? chain.mine(1) : new Promise((resolve) => setImmediate(resolve)))),
-      ...(watchers ? [race(() => watchers.pollOnce('sandbox'))] : []),
-    ];
-    const sent: { userId: string; walletId: string; amount: number; hash: string }[] = [];
-    try {
-      for (let round = 1; round <= ROUNDS; round++) {
-        mining = round > ROUNDS / 2;
-        const { userId, wallet } = await activatedUserWallet();
-        const transfer = await chain.transfer(wallet.depositAddress, BigInt(round) * USDC);
-        sent.push({ userId, walletId: wallet.id, amount: round, hash: transfer.hash });
+  it(
+    'credits every transfer sent as soon as the wallet exists exactly once, while blocks keep coming',
+    async () => {
+      // On the one-process platform, besides the watcher's own timer, the test polls back to back (in process):
+      // one may read the head between the node moving it and storing the block's logs. When split, the
+      // watcher's 10 ms timer is the only poller. In the second half of the rounds, empty blocks keep coming too.
+      const watchers = h.topology === 'one-process' ? h.platform.app.get(DepositWatchers) : null;
+      let racing = true;
+      let mining = false;
+      const race = async (step: () => Promise<unknown>) => {
+        while (racing) await step();
+      };
+      const racers = [
+        race(() => (mining ? chain.mine(1) : new Promise((resolve) => setImmediate(resolve)))),
+        ...(watchers ? [race(() => watchers.pollOnce('sandbox'))] : []),
+      ];
+      const sent: { userId: string; walletId: string; amount: number; hash: string }[] = [];
+      try {
+        for (let round = 1; round <= ROUNDS; round++) {
+          mining = round > ROUNDS / 2;
+          const { userId, wallet } = await activatedUserWallet();
+          const transfer = await chain.transfer(wallet.depositAddress, BigInt(round) * USDC);
+          sent.push({ userId, walletId: wallet.id, amount: round, hash: transfer.hash });
+        }
+      } finally {
+        racing = false;
+        await Promise.all(racers);
       }
-    } finally {
-      racing = false;
-      await Promise.all(racers);
-    }
 
-    for (const { walletId, amount } of sent) {
-      await waitFor(async () => (await balanceOf(walletId)) === amount, {
-        what: `the ${amount} USDC transfer to wallet ${walletId} to be credited`,
+      for (const { walletId, amount } of sent) {
+        await waitFor(async () => (await balanceOf(walletId)) === amount, {
+          what: `the ${amount} USDC transfer to wallet ${walletId} to be credited`,
+          timeoutMs: 30_000,
+        });
+      }
+      // Polls go on: a credit given twice would show in the balances and the Events. A transfer sent after every
+      // other, credited, says the watcher has scanned past them all (it credits the blocks in order).
+      const last = await activatedUserWallet();
+      await chain.transfer(last.wallet.depositAddress, USDC);
+      await waitFor(async () => (await balanceOf(last.wallet.id)) === 1, {
+        what: 'a transfer sent after the others to be credited',
         timeoutMs: 30_000,
       });
-    }
-    // Polls go on: a credit given twice would show in the balances and the Events. A transfer sent after every
-    // other, credited, says the watcher has scanned past them all (it credits the blocks in order).
-    const last = await activatedUserWallet();
-    await chain.transfer(last.wallet.depositAddress, USDC);
-    await waitFor(async () => (await balanceOf(last.wallet.id)) === 1, {
-      what: 'a transfer sent after the others to be credited',
-      timeoutMs: 30_000,
-    });
-    for (const { userId, walletId, amount, hash } of sent) {
-      expect(await balanceOf(walletId)).toBe(amount);
-      const confirmed = await h.http
-        .get('/v1/events')
-        .query({ userId, eventName: 'blockchainTransaction.confirmed' })
-        .set(sandbox);
-      expect(
-        confirmed.body.items.map((e: { data: { transactionHash: string } }) => e.data.transactionHash),
-      ).toEqual([hash]);
-    }
-  }, budget(120_000));
+      for (const { userId, walletId, amount, hash } of sent) {
+        expect(await balanceOf(walletId)).toBe(amount);
+        const confirmed = await h.http
+          .get('/v1/events')
+          .query({ userId, eventName: 'blockchainTransaction.confirmed' })
+          .set(sandbox);
+        expect(
+          confirmed.body.items.map((e: { data: { transactionHash: string } }) => e.data.transactionHash),
+        ).toEqual([hash]);
+      }
+    },
+    budget(120_000),
+  );
 });

@@ -1,5 +1,6 @@
 import { KYC_USER_DIRECTORY, kycEffectCause, KycUserDirectory } from '@cip/kyc/service';
-import { ConsumerHost, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { ConsumerHost } from '@cip/shared/infrastructure';
+import { openSplitInfrastructure } from './testing/split-engines';
 import { waitFor } from '@cip/shared/testing';
 import { changeUserStatusAsOperator } from './testing/cardholders';
 import { Harness, newUserBody, SANDBOX_KEY, startHarness } from './testing/platform-harness';
@@ -85,7 +86,7 @@ describe('KYC effects on the user survive redelivery after support changed the u
 
     // The crash before the commit, replayed: stop the platform, rewind the saga's group, start again.
     await h.close({ keepData: true });
-    const offline = openEmbeddedInfrastructure({ dataDir: h.dataDir });
+    const offline = await openSplitInfrastructure(h.dataDir);
     try {
       await offline.scope('sandbox').bus.resetGroup(RFI_SAGA_GROUP, ['kyc']);
     } finally {

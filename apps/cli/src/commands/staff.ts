@@ -8,8 +8,8 @@ import {
   type StaffAdministration,
 } from '@cip/backoffice/service';
 import { personalDataMasterKey } from '@cip/shared/eventing';
-import { loadPersonalDataMasterKey } from '@cip/shared/infrastructure';
-import { dashboardBaseUrl, clockFromEnvironment, readPlatformConfig } from '@cip/shared/runtime';
+import { loadPersonalDataMasterKey, openPostgresStoresForTool } from '@cip/shared/infrastructure';
+import { ConfigError, dashboardBaseUrl, clockFromEnvironment, readPlatformConfig } from '@cip/shared/runtime';
 import type { Command } from 'commander';
 import { Cli, CommandContext, commandGroup, examples, print, table, UsageError } from '../command';
 import { nonEmpty } from '../options';
@@ -29,19 +29,18 @@ async function staffStores(context: CommandContext) {
       close: async () => undefined,
     };
   }
-  const { openPostgresInfrastructure, readPostgresConfig } =
-    await import('@cip/shared/infrastructure/postgres');
-  let config: ReturnType<typeof readPostgresConfig>;
+  let opened: Awaited<ReturnType<typeof openPostgresStoresForTool>>;
   try {
-    config = readPostgresConfig('cip-cli', context.io.env);
+    opened = await openPostgresStoresForTool('cip-cli', context.io.env);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error), false);
+    if (error instanceof ConfigError) throw new UsageError(error.message, false);
+    throw error;
   }
-  const infrastructure = await openPostgresInfrastructure({ ...config, poolSize: 1 });
+  const { infrastructure, databaseUrl, masterKey } = opened;
   return {
     eventStore: infrastructure.scope('control').eventStore,
-    openCredentials: postgresStaffCredentials({ databaseUrl: config.databaseUrl, poolSize: 1 }),
-    masterKey: personalDataMasterKey(config.personalData.masterKey),
+    openCredentials: postgresStaffCredentials({ databaseUrl, poolSize: 1 }),
+    masterKey: personalDataMasterKey(masterKey),
     close: () => infrastructure.close(),
   };
 }

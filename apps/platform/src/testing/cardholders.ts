@@ -1,10 +1,9 @@
 import { CARDS_OPTIONS, CardsModuleOptions } from '@cip/cards/service';
-import { type CardVault, openEmbeddedCardVault } from '@cip/cards/vault';
+import type { CardVault } from '@cip/cards/vault';
 import {
   ConsumerHost,
   INFRASTRUCTURE,
   Infrastructure,
-  openEmbeddedInfrastructure,
   type ScopePorts,
   type StoreScope,
 } from '@cip/shared/infrastructure';
@@ -14,6 +13,7 @@ import { DeliveryEngine } from '@cip/webhooks/service';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Harness } from './platform-harness';
+import { openSplitCardVault, openSplitInfrastructure } from './split-engines';
 import { cli, newUserBody, SANDBOX_KEY } from './platform-harness';
 
 /** A response body kept for a grep (the PAN must appear in none). */
@@ -79,8 +79,8 @@ async function withCardVault<T>(
     const vault = h.platform.app.get<CardsModuleOptions>(CARDS_OPTIONS).vault('sandbox');
     return use(vault, await vaultRefIn(h.platform.app.get<Infrastructure>(INFRASTRUCTURE)));
   }
-  const infrastructure = openEmbeddedInfrastructure({ dataDir: h.dataDir });
-  const vault = openEmbeddedCardVault({ dataDir: h.dataDir, environment: 'sandbox' });
+  const infrastructure = await openSplitInfrastructure(h.dataDir);
+  const vault = await openSplitCardVault(h.dataDir, 'sandbox');
   try {
     return await use(vault, await vaultRefIn(infrastructure));
   } finally {
@@ -106,7 +106,7 @@ export async function withScopeLog<T>(
 ): Promise<T> {
   if (h.topology === 'one-process')
     return use(h.platform.app.get<Infrastructure>(INFRASTRUCTURE).scope(scope));
-  const infrastructure = openEmbeddedInfrastructure({ dataDir: h.dataDir });
+  const infrastructure = await openSplitInfrastructure(h.dataDir);
   try {
     return await use(infrastructure.scope(scope));
   } finally {

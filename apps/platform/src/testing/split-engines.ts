@@ -1,4 +1,12 @@
+import {
+  type CardVault,
+  cardVaultKeyVariables,
+  openEmbeddedCardVault,
+  openPostgresCardVault,
+} from '@cip/cards/vault';
 import { newPersonalDataMasterKey } from '@cip/shared/eventing';
+import { type Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
+import { openPostgresInfrastructure } from '@cip/shared/infrastructure/postgres';
 import { freshDatabase } from '@cip/shared/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
@@ -22,10 +30,8 @@ const enginesFile = (dataDir: string) => join(dataDir, 'split-engines.json');
  * the CLI take from the environment on this driver.
  */
 export async function splitEngineVariables(dataDir: string): Promise<NodeJS.ProcessEnv> {
-  let engines: SplitEngines;
-  if (existsSync(enginesFile(dataDir))) {
-    engines = JSON.parse(readFileSync(enginesFile(dataDir), 'utf8')) as SplitEngines;
-  } else {
+  let engines = enginesOf(dataDir);
+  if (!engines) {
     const database = await freshDatabase(requiredEnv('DATABASE_URL'), 'cip_e2e');
     engines = {
       databaseUrl: database.url,
@@ -52,8 +58,8 @@ export async function splitEngineVariables(dataDir: string): Promise<NodeJS.Proc
  * spec file is done with its data directory (not between two starts on it).
  */
 export async function dropSplitEngines(dataDir: string): Promise<void> {
-  if (!existsSync(enginesFile(dataDir))) return;
-  const engines = JSON.parse(readFileSync(enginesFile(dataDir), 'utf8')) as SplitEngines;
+  const engines = enginesOf(dataDir);
+  if (!engines) return;
   const name = new URL(engines.databaseUrl).pathname.slice(1);
   const { Client } = await import('pg');
   const admin = new Client({ connectionString: requiredEnv('DATABASE_URL') });
@@ -72,6 +78,49 @@ export async function dropSplitEngines(dataDir: string): Promise<void> {
   } finally {
     await admin2.disconnect();
   }
+}
+
+const enginesOf = (dataDir: string): SplitEngines | null =>
+  existsSync(enginesFile(dataDir))
+    ? (JSON.parse(readFileSync(enginesFile(dataDir), 'utf8')) as SplitEngines)
+    : null;
+
+/**
+ * The stores of a split topology's data directory opened by the test itself, as the CLI opens them: its
+ * database and topics on PostgreSQL and Kafka, or the SQLite files under it. The caller closes them.
+ */
+export async function openSplitInfrastructure(dataDir: string): Promise<Infrastructure> {
+  const engines = enginesOf(dataDir);
+  if (!engines) return openEmbeddedInfrastructure({ dataDir });
+  return openPostgresInfrastructure({
+    databaseUrl: engines.databaseUrl,
+    kafkaBrokers: requiredEnv('KAFKA_BROKERS').split(','),
+    kafkaTopicPrefix: engines.topicPrefix,
+    kafkaPartitions: 2,
+    clientId: 'cip-e2e-test',
+    poolSize: 1,
+    // As the embedded one opened here: what the log holds sealed opens, nothing new is sealed.
+    personalData: { masterKey: engines.masterKey, policies: [] },
+  });
+}
+
+/** An environment's card vault of a split topology's data directory, opened by the test (closed by it). */
+export async function openSplitCardVault(dataDir: string, environment: string): Promise<CardVault> {
+  const engines = enginesOf(dataDir);
+  if (!engines) return openEmbeddedCardVault({ dataDir, environment });
+  const keys = cardVaultKeyVariables(dataDir, environment);
+  const suffix = `_${environment.toUpperCase()}`;
+  return openPostgresCardVault({
+    databaseUrl: engines.databaseUrl,
+    environment,
+    poolSize: 1,
+    configured: {
+      keks: keys[`CARD_VAULT_KEKS${suffix}`],
+      indexKey: keys[`CARD_VAULT_INDEX_KEY${suffix}`],
+      cvk: keys[`CARD_VAULT_CVK${suffix}`],
+      pvk: keys[`CARD_VAULT_PVK${suffix}`],
+    },
+  });
 }
 
 function requiredEnv(name: string): string {

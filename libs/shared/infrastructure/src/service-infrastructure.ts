@@ -1,7 +1,7 @@
 import { ConfigError, type Logger, readWalLimitBytes } from '@cip/shared/runtime';
 import { resolve } from 'node:path';
 import { type ContextDefinition, personalDataOf } from './contexts/context-definition';
-import type { StoreDriver } from './infrastructure';
+import type { Infrastructure, StoreDriver } from './infrastructure';
 import { openEmbeddedInfrastructure } from './embedded-infrastructure';
 import { embeddedServiceOptions } from './embedded-service-options';
 import type { InfrastructureModuleOptions } from './infrastructure.module';
@@ -72,4 +72,21 @@ export function serviceInfrastructure(
             return openDistributedInfrastructure({ ...config, logger, metrics });
           };
   return { open, runConsumers: options.runConsumers, logger: options.logger, process: name };
+}
+
+/**
+ * The stores of STORE_DRIVER=postgres opened by a tool rather than an app (the CLI's staff commands), on pools
+ * of one connection: readPostgresConfig's settings (a ConfigError names what is wrong), loaded only when called.
+ */
+export async function openPostgresStoresForTool(
+  clientId: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ infrastructure: Infrastructure; databaseUrl: string; masterKey: string }> {
+  const { openPostgresInfrastructure, readPostgresConfig } = await import('./postgres');
+  const config = readPostgresConfig(clientId, env);
+  return {
+    infrastructure: await openPostgresInfrastructure({ ...config, poolSize: 1 }),
+    databaseUrl: config.databaseUrl,
+    masterKey: config.personalData.masterKey,
+  };
 }

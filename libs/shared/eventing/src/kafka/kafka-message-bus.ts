@@ -51,6 +51,9 @@ export class TopicPartitionsMismatchError extends Error {
   }
 }
 
+/** Attempts at creating (or finding) a bus's topics when the broker's answer is retriable. */
+const TOPIC_CREATION_ATTEMPTS = 8;
+
 /**
  * Message bus on Kafka (kafkajs). A port topic `usr` is the Kafka topic `${topicPrefix}usr`; messages are
  * keyed by stream id, so one stream's events share a partition and keep their order. The producer is
@@ -195,7 +198,24 @@ export class KafkaMessageBus implements MessageBus {
     await Promise.all(topics.map((topic) => this.ensuredTopics.get(topic)));
   }
 
+  /**
+   * Processes of a topology start together and create the same topics: right after another one's creation the
+   * broker may still answer "does not host this topic-partition" (UNKNOWN_TOPIC_OR_PARTITION, retriable)
+   * while kafkajs waits for the leaders. Such an answer is tried again, a few times, before it fails the start.
+   */
   private async createTopics(topics: string[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createTopicsOnce(topics);
+      } catch (error) {
+        const retriable = (error as { retriable?: boolean; type?: string }).retriable === true;
+        if (!retriable || attempt >= TOPIC_CREATION_ATTEMPTS || this.closed) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+
+  private async createTopicsOnce(topics: string[]): Promise<void> {
     await this.connect();
     const partitions = this.options.partitions ?? 6;
     const existing = new Set(await this.admin.listTopics());
