@@ -15,7 +15,7 @@ function fakeKafka(failures: number, sent: string[][]) {
       code: 3,
       retriable: true,
       message: 'This server does not host this topic-partition',
-    });
+    } as unknown as Error);
   const admin = {
     connect: async () => undefined,
     disconnect: async () => undefined,
