@@ -1,7 +1,11 @@
 import { PLATFORM_PERSONAL_DATA } from '@cip/platform/registry';
 import { DomainError } from '@cip/shared/contracts';
-import { Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
-import { publicBaseUrl, readPlatformConfig } from '@cip/shared/runtime';
+import {
+  Infrastructure,
+  openEmbeddedInfrastructure,
+  openPostgresStoresForTool,
+} from '@cip/shared/infrastructure';
+import { ConfigError, publicBaseUrl, readPlatformConfig } from '@cip/shared/runtime';
 import { Command, CommanderError } from 'commander';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -115,6 +119,23 @@ function commandContext(
   };
 }
 
+/**
+ * With STORE_DRIVER=postgres the commands work on the deployment's PostgreSQL stores (DATABASE_URL,
+ * PERSONAL_DATA_MASTER_KEY, as its apps read them) instead of DATA_DIR's SQLite files: opened here, before the
+ * command, since opening them is asynchronous. The card vault commands stay the embedded runtime's.
+ */
+async function openServerStores(io: CliIo, opened: { infrastructure?: Infrastructure }): Promise<void> {
+  if (io.env.STORE_DRIVER !== 'postgres' || opened.infrastructure) return;
+  try {
+    opened.infrastructure = (
+      await openPostgresStoresForTool('cip-cli', io.env, PLATFORM_PERSONAL_DATA)
+    ).infrastructure;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message, false);
+    throw error;
+  }
+}
+
 function buildProgram(io: CliIo, run: { exitCode: number; opened: { infrastructure?: Infrastructure } }) {
   const program = new Command('npm run cli --')
     .description('Operator and analyst commands over the platform data directory (embedded runtime).')
@@ -133,6 +154,7 @@ function buildProgram(io: CliIo, run: { exitCode: number; opened: { infrastructu
     action<Options>(handler: CommandHandler<Options>) {
       return async (...params: unknown[]) => {
         const command = params[params.length - 1] as Command;
+        await openServerStores(io, run.opened);
         const context = commandContext(io, command.optsWithGlobals<GlobalOptions>(), run.opened);
         try {
           run.exitCode = await handler(context, {

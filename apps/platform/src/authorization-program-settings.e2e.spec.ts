@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { activeUserWithWallet, distributorCalls, issuerLinked } from './testing/cardholders';
 import { Harness, startHarness } from './testing/platform-harness';
+import { splitEngineEnv } from './testing/split-engines';
 import { itOnOneProcess } from './testing/topology';
 
 /** The built CLI, as `npm run cli` runs it (the e2e project's global setup builds dist/ first). */
@@ -35,13 +36,12 @@ describe('program authorization settings set with the CLI, applied by the runnin
   const CLI_TEST_TIMEOUT_MS = 60_000;
 
   async function cliJson(...argv: string[]) {
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      CLI_MAIN,
-      ...argv,
-      '--json',
-      '--data-dir',
-      h.dataDir,
-    ]);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [CLI_MAIN, ...argv, '--json', '--data-dir', h.dataDir],
+      // On the split topology over PostgreSQL, its stores (as the operator of that deployment sets them).
+      { env: { ...process.env, ...splitEngineEnv(h.dataDir) } },
+    );
     return JSON.parse(stdout);
   }
 

@@ -10,7 +10,7 @@ import {
   StaffSession,
   startHarness,
 } from './testing/platform-harness';
-import { e2eTopology, itOnOneProcess } from './testing/topology';
+import { e2eTopology, itOnOneProcess, splitStoreDriver } from './testing/topology';
 import { waitFor } from '@cip/shared/testing';
 
 // Issue 14: the control plane in the operator API (admin changes, any role reads): distributors, programs
@@ -229,11 +229,17 @@ describe('backoffice: distributors, programs and keys', () => {
   });
 
   it('shows every process of the platform reporting, and each consumer group with the process running it', async () => {
-    // One process embedded; split, one per service plus the gateway and the dashboard (each wrote its report
+    // One process embedded; split, one per service plus the gateway, the dashboard (and the relay) (each wrote its report
     // as it started; the dashboard's own is taken as the page is asked for).
     const expected =
       e2eTopology() === 'split'
-        ? [...PLATFORM_SERVICES.map(({ name }) => name), 'gateway', 'dashboard'].sort()
+        ? [
+            ...PLATFORM_SERVICES.map(({ name }) => name),
+            'gateway',
+            'dashboard',
+            // On the servers, the relay from the log to Kafka reports too.
+            ...(splitStoreDriver() === 'postgres' ? ['relay'] : []),
+          ].sort()
         : ['platform'];
     let body: {
       processes: { process: string; reporting: boolean; reportedAt: string }[];

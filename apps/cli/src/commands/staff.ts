@@ -8,8 +8,8 @@ import {
   type StaffAdministration,
 } from '@cip/backoffice/service';
 import { personalDataMasterKey } from '@cip/shared/eventing';
-import { loadPersonalDataMasterKey, openPostgresStoresForTool } from '@cip/shared/infrastructure';
-import { ConfigError, dashboardBaseUrl, clockFromEnvironment, readPlatformConfig } from '@cip/shared/runtime';
+import { loadPersonalDataMasterKey } from '@cip/shared/infrastructure';
+import { dashboardBaseUrl, clockFromEnvironment, readPlatformConfig } from '@cip/shared/runtime';
 import type { Command } from 'commander';
 import { Cli, CommandContext, commandGroup, examples, print, table, UsageError } from '../command';
 import { nonEmpty } from '../options';
@@ -17,8 +17,7 @@ import { nonEmpty } from '../options';
 /**
  * Where staff live: the data directory's control store and staff credential store (embedded), or, with
  * STORE_DRIVER=postgres, the control scope and the `staff_credentials` schema of DATABASE_URL, as the
- * dashboard on that driver reads them (`staff create-admin` on a PostgreSQL deployment). The CLI's other
- * commands are the embedded runtime's.
+ * dashboard on that driver reads them (`staff create-admin` on a PostgreSQL deployment).
  */
 async function staffStores(context: CommandContext) {
   if (context.io.env.STORE_DRIVER !== 'postgres') {
@@ -26,22 +25,14 @@ async function staffStores(context: CommandContext) {
       eventStore: context.infrastructure().scope('control').eventStore,
       openCredentials: SqliteStaffCredentialStore.opener(staffCredentialsFile(context.dataDir)),
       masterKey: loadPersonalDataMasterKey(context.dataDir, context.io.env.PERSONAL_DATA_MASTER_KEY),
-      close: async () => undefined,
     };
   }
-  let opened: Awaited<ReturnType<typeof openPostgresStoresForTool>>;
-  try {
-    opened = await openPostgresStoresForTool('cip-cli', context.io.env);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message, false);
-    throw error;
-  }
-  const { infrastructure, databaseUrl, masterKey } = opened;
+  // The stores the command runs on (cli.ts opened them: DATABASE_URL and the master key are set and valid).
+  const env = context.io.env;
   return {
-    eventStore: infrastructure.scope('control').eventStore,
-    openCredentials: postgresStaffCredentials({ databaseUrl, poolSize: 1 }),
-    masterKey: personalDataMasterKey(masterKey),
-    close: () => infrastructure.close(),
+    eventStore: context.infrastructure().scope('control').eventStore,
+    openCredentials: postgresStaffCredentials({ databaseUrl: env.DATABASE_URL ?? '', poolSize: 1 }),
+    masterKey: personalDataMasterKey(env.PERSONAL_DATA_MASTER_KEY ?? ''),
   };
 }
 
@@ -57,20 +48,15 @@ async function withStaff<T>(
     // The platform would refuse to start with this environment: say which variable is wrong.
     throw new UsageError(error instanceof Error ? error.message : String(error), false);
   }
-  const { close, ...stores } = await staffStores(context);
+  const administration = await openStaffAdministration({
+    ...(await staffStores(context)),
+    clock: clockFromEnvironment(),
+    invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
+  });
   try {
-    const administration = await openStaffAdministration({
-      ...stores,
-      clock: clockFromEnvironment(),
-      invitationUrl: (token) => `${baseUrl}/invitations/${token}`,
-    });
-    try {
-      return await use(administration);
-    } finally {
-      await administration.close();
-    }
+    return await use(administration);
   } finally {
-    await close();
+    await administration.close();
   }
 }
 

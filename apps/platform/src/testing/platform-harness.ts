@@ -31,7 +31,7 @@ import { isDeepStrictEqual, promisify } from 'node:util';
 import request from 'supertest';
 import { RunningPlatform, startPlatform } from '../start-platform';
 import { OpenApiResponses } from './openapi-responses';
-import { dropSplitEngines, splitEngineVariables } from './split-engines';
+import { dropSplitEngines, splitEngineEnv, splitEngineVariables } from './split-engines';
 import { e2eTopology, type E2eTopology, splitStoreDriver } from './topology';
 
 export const SANDBOX_KEY = 'sk_sandbox_e2eTestKeyAAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -333,7 +333,6 @@ async function startSplitHarness(options: HarnessOptions): Promise<Harness> {
         const invited = JSON.parse(
           await cli(dataDir, ['staff', 'create-admin', '--email', email, '--name', name, '--json'], {
             DASHBOARD_PUBLIC_URL: topology.dashboardUrl,
-            ...engines,
           }),
         );
         return { staffId: invited.staff.id, invitationUrl: invited.invitation.url };
@@ -578,7 +577,7 @@ export async function cli(dataDir: string, argv: string[], env: NodeJS.ProcessEn
   const clock = existsSync(clockFile) ? { TEST_CLOCK_FILE: clockFile } : {};
   try {
     const { stdout } = await promisify(execFile)(process.execPath, [builtAppMain('cli'), ...argv], {
-      env: { ...process.env, ...clock, ...env, DATA_DIR: dataDir },
+      env: { ...process.env, ...clock, ...splitEngineEnv(dataDir), ...env, DATA_DIR: dataDir },
     });
     return stdout;
   } catch (error) {

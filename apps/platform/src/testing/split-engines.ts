@@ -7,8 +7,9 @@ import {
 import { newPersonalDataMasterKey } from '@cip/shared/eventing';
 import { type Infrastructure, openEmbeddedInfrastructure } from '@cip/shared/infrastructure';
 import { openPostgresInfrastructure } from '@cip/shared/infrastructure/postgres';
-import { freshDatabase } from '@cip/shared/testing';
-import { Kafka, logLevel } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
+import { RelayWatermark } from '@cip/shared/eventing/distributed';
+import { freshDatabase, waitFor } from '@cip/shared/testing';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -86,6 +87,23 @@ const enginesOf = (dataDir: string): SplitEngines | null =>
     : null;
 
 /**
+ * What the CLI needs to run on a split topology's stores on PostgreSQL (as an operator of that deployment
+ * sets it); nothing on the embedded stores (DATA_DIR is enough).
+ */
+export function splitEngineEnv(dataDir: string): NodeJS.ProcessEnv {
+  const engines = enginesOf(dataDir);
+  if (!engines) return {};
+  return {
+    STORE_DRIVER: 'postgres',
+    DATABASE_URL: engines.databaseUrl,
+    KAFKA_BROKERS: requiredEnv('KAFKA_BROKERS'),
+    KAFKA_TOPIC_PREFIX: engines.topicPrefix,
+    KAFKA_PARTITIONS: '2',
+    PERSONAL_DATA_MASTER_KEY: engines.masterKey,
+  };
+}
+
+/**
  * The stores of a split topology's data directory opened by the test itself, as the CLI opens them: its
  * database and topics on PostgreSQL and Kafka, or the SQLite files under it. The caller closes them.
  */
@@ -121,6 +139,86 @@ export async function openSplitCardVault(dataDir: string, environment: string): 
       pvk: keys[`CARD_VAULT_PVK${suffix}`],
     },
   });
+}
+
+/**
+ * Resolves once a consumer group of a split topology on Kafka has handled everything the scope's log held at
+ * the call: the relay has produced the log up to its head (RelayWatermark), then, on every partition of every
+ * topic the group's members are assigned, the group's committed offset (committed after the handler's effect)
+ * is the partition's end. Twice: what the group's handlers appended in the meantime (a reaction) is waited
+ * for too. Kafka keeps order per partition only, so a marker Event reaching a receiver says nothing of the
+ * other partitions: this is the signal there. Nothing to wait for on the embedded stores.
+ */
+export async function waitForGroupCaughtUp(dataDir: string, group: string, scope = 'sandbox'): Promise<void> {
+  const engines = enginesOf(dataDir);
+  if (!engines) return;
+  const infrastructure = await openSplitInfrastructure(dataDir);
+  const kafka = new Kafka({ brokers: requiredEnv('KAFKA_BROKERS').split(','), logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  const groupId = `${engines.topicPrefix}${scope}.${group}`;
+  const caughtUp = async (): Promise<boolean> => {
+    const [description] = (await admin.describeGroups([groupId])).groups;
+    if (!description || description.state !== 'Stable') return false;
+    const topics = new Set<string>();
+    for (const member of description.members) {
+      const assignment = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
+      for (const topic of Object.keys(assignment?.assignment ?? {})) topics.add(topic);
+    }
+    const committed = await admin.fetchOffsets({ groupId, topics: [...topics] });
+    for (const { topic, partitions } of committed) {
+      const ends = await admin.fetchTopicOffsets(topic);
+      for (const { partition, high } of ends) {
+        const offset = partitions.find((p) => p.partition === partition)?.offset ?? '-1';
+        if (high !== '0' && offset !== high) return false;
+      }
+    }
+    return true;
+  };
+  try {
+    const store = infrastructure.scope(scope as 'sandbox').storedEventStore;
+    for (let round = 0; round < 2; round++) {
+      await new RelayWatermark(store).waitForRelay(Date.now() + 60_000);
+      await waitFor(caughtUp, {
+        what: `consumer group ${groupId} at the end of its partitions`,
+        timeoutMs: 60_000,
+        intervalMs: 100,
+      });
+    }
+  } finally {
+    await admin.disconnect();
+    await infrastructure.close();
+  }
+}
+
+/**
+ * Where `needle` is stored in a split topology's database on PostgreSQL, as text (every row of every table of
+ * the scopes', vaults' and staff schemas, read as its text form: JSON documents and events, sealed fields
+ * as stored): `<schema>.<table>` once per table holding it. Null on the embedded stores (grep their files).
+ */
+export async function databaseTablesContaining(dataDir: string, needle: string): Promise<string[] | null> {
+  const engines = enginesOf(dataDir);
+  if (!engines) return null;
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: engines.databaseUrl });
+  await client.connect();
+  try {
+    const { rows: tables } = await client.query<{ schema: string; name: string }>(
+      `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
+       WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+    );
+    const holding: string[] = [];
+    for (const { schema, name } of tables) {
+      const table = `${client.escapeIdentifier(schema)}.${client.escapeIdentifier(name)}`;
+      const { rows } = await client.query(`SELECT 1 FROM ${table} AS t WHERE t::text LIKE $1 LIMIT 1`, [
+        `%${needle}%`,
+      ]);
+      if (rows.length) holding.push(`${schema}.${name}`);
+    }
+    return holding;
+  } finally {
+    await client.end();
+  }
 }
 
 function requiredEnv(name: string): string {

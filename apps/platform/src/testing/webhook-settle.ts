@@ -1,7 +1,8 @@
 import { ConsumerHost } from '@cip/shared/infrastructure';
 import { waitFor, WebhookReceiver } from '@cip/shared/testing';
-import { DeliveryEngine } from '@cip/webhooks/service';
+import { DeliveryEngine, DISPATCHER_GROUP } from '@cip/webhooks/service';
 import { Harness, newUserBody } from './platform-harness';
+import { waitForGroupCaughtUp } from './split-engines';
 
 const json = { 'content-type': 'application/json' };
 
@@ -67,6 +68,8 @@ export function webhookSettler(harness: () => Harness): {
         return undefined;
       }
       const marker = await sentinel.reach(h);
+      // On Kafka the sentinel's Event was read in its partition's order only: the others are waited for here.
+      await waitForGroupCaughtUp(h.dataDir, DISPATCHER_GROUP);
       const api = { 'x-api-key': key };
       await waitFor(
         async () => {

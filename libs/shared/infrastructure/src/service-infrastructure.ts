@@ -1,6 +1,7 @@
 import { ConfigError, type Logger, readWalLimitBytes } from '@cip/shared/runtime';
 import { resolve } from 'node:path';
 import { type ContextDefinition, personalDataOf } from './contexts/context-definition';
+import type { PersonalDataPolicy } from '@cip/shared/contracts';
 import type { Infrastructure, StoreDriver } from './infrastructure';
 import { openEmbeddedInfrastructure } from './embedded-infrastructure';
 import { embeddedServiceOptions } from './embedded-service-options';
@@ -81,9 +82,10 @@ export function serviceInfrastructure(
 export async function openPostgresStoresForTool(
   clientId: string,
   env: NodeJS.ProcessEnv,
+  policies: readonly PersonalDataPolicy[] = [],
 ): Promise<{ infrastructure: Infrastructure; databaseUrl: string; masterKey: string }> {
   const { openPostgresInfrastructure, readPostgresConfig } = await import('./postgres');
-  const config = readPostgresConfig(clientId, env);
+  const config = readPostgresConfig(clientId, env, policies);
   return {
     infrastructure: await openPostgresInfrastructure({ ...config, poolSize: 1 }),
     databaseUrl: config.databaseUrl,

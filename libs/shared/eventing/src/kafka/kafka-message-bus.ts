@@ -52,7 +52,7 @@ export class TopicPartitionsMismatchError extends Error {
 }
 
 /** Attempts at creating (or finding) a bus's topics when the broker's answer is retriable. */
-const TOPIC_CREATION_ATTEMPTS = 8;
+const TOPIC_CREATION_ATTEMPTS = 12;
 
 /**
  * Message bus on Kafka (kafkajs). A port topic `usr` is the Kafka topic `${topicPrefix}usr`; messages are
@@ -210,7 +210,7 @@ export class KafkaMessageBus implements MessageBus {
       } catch (error) {
         const retriable = (error as { retriable?: boolean; type?: string }).retriable === true;
         if (!retriable || attempt >= TOPIC_CREATION_ATTEMPTS || this.closed) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * attempt, 1_000)));
       }
     }
   }
