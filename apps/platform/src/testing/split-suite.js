@@ -58,6 +58,8 @@ module.exports = {
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/settlement-crash.e2e.spec.ts': 'kill -9 of the one-process platform (ganache)',
+    'apps/platform/src/split-replicas.e2e.spec.ts':
+      'starts its own split topology on PostgreSQL and Kafka, with replicas of two services',
     'apps/platform/src/startup.e2e.spec.ts': 'spawns the one-process platform (npm start) itself',
     'apps/platform/src/three-ds-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'libs/cards/vault/src/mongo-card-vault-crash.e2e.spec.ts': 'a crash test of the vault on MongoDB',
