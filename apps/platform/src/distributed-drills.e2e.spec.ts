@@ -5,7 +5,7 @@ import { verifyProjections } from '@cip/shared/infrastructure';
 import { openPostgresInfrastructure, readPostgresConfig } from '@cip/shared/infrastructure/postgres';
 import { deadline, freshDatabase, waitFor, WebhookReceiver } from '@cip/shared/testing';
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -105,6 +105,8 @@ interface DrillReport {
   inFlightAtKill: number;
   answeredBeforeKill: number;
   failedWrites: number;
+  /** The failed writes by reason, before and after the kill. */
+  failures: Record<string, number>;
   /** From the kill to the component answering its /health again (restarted). */
   restartMs: number;
   /** From the kill to every check passing (every process healthy, every read model and ledger caught up). */
@@ -188,7 +190,11 @@ describeDrills(() => {
         SETTLEMENT_INTERVAL_MS: '0',
         AUTHORIZATION_HOLD_DECISION_TIMEOUT_MS: String(DECISION_TIMEOUT_MS),
       },
-      onExit: ({ name }, code, signal) => unexpectedExits.push(`${name} (${code ?? signal})`),
+      onExit: ({ name, logFile }, code, signal) => {
+        unexpectedExits.push(`${name} (${code ?? signal})`);
+        const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-3_000) : '';
+        process.stdout.write(`drills: ${name} exited (${code ?? signal}) on its own:\n${tail}\n`);
+      },
     });
     phase('topology started');
     const processes = topology.services as (SplitProcess & { running?: boolean })[];
@@ -240,6 +246,7 @@ describeDrills(() => {
     const drill = async (name: string, kill: () => Promise<void>, restart: () => Promise<void>) => {
       let answered = 0;
       let failed = 0;
+      const failures = new Map<string, number>();
       let inFlight = 0;
       let killedAt = 0;
       let inFlightAtKill = -1;
@@ -257,8 +264,11 @@ describeDrills(() => {
           try {
             await write(n);
             answered++;
-          } catch {
-            failed++; // cut off by the kill: it may have been written, or not
+          } catch (error) {
+            // Cut off by the kill: it may have been written, or not. Counted by why, before and after the kill.
+            failed++;
+            const why = `${killing ? 'after' : 'before'} the kill: ${error instanceof Error ? error.message : String(error)}`;
+            failures.set(why, (failures.get(why) ?? 0) + 1);
           } finally {
             inFlight--;
           }
@@ -279,7 +289,10 @@ describeDrills(() => {
           currency: 'USD',
           merchant: { name: 'Drill Shop', city: 'Lyon', country: 'FR', mcc: '5812' },
         });
-        if (response.status >= 500) throw new Error(`answered ${response.status}`);
+        if (response.status >= 500)
+          throw new Error(
+            `authorization answered ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`,
+          );
         if (response.status !== 200)
           return void refused.push(`authorization: ${response.status} ${JSON.stringify(response.body)}`);
         const authorization = response.body.authorization as { id: string; status: string } | null;
@@ -292,7 +305,10 @@ describeDrills(() => {
           lastName: 'User',
           countryOfResidence: 'FR',
         });
-        if (response.status >= 500) throw new Error(`answered ${response.status}`);
+        if (response.status >= 500)
+          throw new Error(
+            `user creation answered ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`,
+          );
         if (response.status !== 201)
           return void refused.push(`user: ${response.status} ${JSON.stringify(response.body)}`);
         acknowledgedUsers.add(response.body.id as string);
@@ -324,6 +340,7 @@ describeDrills(() => {
         inFlightAtKill,
         answeredBeforeKill,
         failedWrites: failed,
+        failures: Object.fromEntries(failures),
         restartMs,
         recoveryMs: Math.round(performance.now() - killedAt),
       };
