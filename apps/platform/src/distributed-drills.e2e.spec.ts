@@ -99,6 +99,10 @@ async function restartPostgresImmediately(dir: string): Promise<void> {
 
 type Call = ReturnType<typeof jsonCaller>;
 
+/** The message of an error answer, without its request id: failures counted by reason. */
+const errorMessage = (body: Record<string, unknown>) =>
+  String((body.error as { message?: string } | undefined)?.message ?? JSON.stringify(body).slice(0, 200));
+
 /** What a drill measured: the writes in flight at the kill, and how long until the platform was whole again. */
 interface DrillReport {
   drill: string;
@@ -190,9 +194,12 @@ describeDrills(() => {
         SETTLEMENT_INTERVAL_MS: '0',
         AUTHORIZATION_HOLD_DECISION_TIMEOUT_MS: String(DECISION_TIMEOUT_MS),
       },
-      onExit: ({ name, logFile }, code, signal) => {
+      onExit: (exited, code, signal) => {
+        const { name, logFile } = exited;
         unexpectedExits.push(`${name} (${code ?? signal})`);
-        const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-3_000) : '';
+        // What it wrote last (kept in memory by the launcher: the log file's stream may not have flushed).
+        const output = (exited as { output?(): string }).output?.();
+        const tail = output || (existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-3_000) : '');
         process.stdout.write(`drills: ${name} exited (${code ?? signal}) on its own:\n${tail}\n`);
       },
     });
@@ -290,9 +297,7 @@ describeDrills(() => {
           merchant: { name: 'Drill Shop', city: 'Lyon', country: 'FR', mcc: '5812' },
         });
         if (response.status >= 500)
-          throw new Error(
-            `authorization answered ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`,
-          );
+          throw new Error(`authorization answered ${response.status} ${errorMessage(response.body)}`);
         if (response.status !== 200)
           return void refused.push(`authorization: ${response.status} ${JSON.stringify(response.body)}`);
         const authorization = response.body.authorization as { id: string; status: string } | null;
@@ -306,9 +311,7 @@ describeDrills(() => {
           countryOfResidence: 'FR',
         });
         if (response.status >= 500)
-          throw new Error(
-            `user creation answered ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`,
-          );
+          throw new Error(`user creation answered ${response.status} ${errorMessage(response.body)}`);
         if (response.status !== 201)
           return void refused.push(`user: ${response.status} ${JSON.stringify(response.body)}`);
         acknowledgedUsers.add(response.body.id as string);
