@@ -81,7 +81,15 @@ export async function holdsInStore(
   for (const { walletId } of wallets) {
     const { state } = await loadState(scope.eventStore, walletDecider, walletId);
     if (state.status !== 'active') throw new Error(`wallet ${walletId} is ${state.status}`);
-    for (const [holdId, hold] of state.holds.entries()) open.set(holdId, Math.round(hold.amount / 10_000));
+    for (const [holdId, hold] of state.holds.entries()) {
+      // An advice recorded on an abandoned authorization holds under `<authorization id>.advice` (the decider):
+      // the authorization's hold all the same. Two holds of one authorization show under a key of their own.
+      const authorizationId = holdId.replace(/\.advice$/, '');
+      open.set(
+        open.has(authorizationId) ? `${authorizationId} (twice)` : authorizationId,
+        Math.round(hold.amount / 10_000),
+      );
+    }
   }
   return { open, byAuthorization };
 }
