@@ -2,13 +2,12 @@ import { READ_MODELS } from '@cip/platform/registry';
 import { exited, freePort } from '@cip/platform/topologies';
 import { openEmbeddedInfrastructure, verifyProjections } from '@cip/shared/infrastructure';
 import { deadline, waitFor } from '@cip/shared/testing';
-import { walletDecider } from '@cip/wallets/domain';
-import { loadState } from '@cip/shared/eventing';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discardPlatform, fundedCardholder, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { holdsInStore, identityOf } from './testing/ledger-identity';
 
 const KEY = 'sk_sandbox_holdsCrashKeyFFFFFFFFFFFFFFFFFFFFFFFFFFF';
 const WALLETS = 3;
@@ -19,46 +18,6 @@ const ROUNDS = 3;
 const DECISION_TIMEOUT_MS = 1000;
 
 type Call = ReturnType<typeof jsonCaller>;
-type AuthorizationItem = {
-  id: string;
-  status: string;
-  type: string;
-  amount: number;
-  clearedAmount: number;
-  [field: string]: unknown;
-};
-
-/** Every authorization of a card, every page read. */
-async function authorizationsOf(call: Call, cardId: string): Promise<AuthorizationItem[]> {
-  const all: AuthorizationItem[] = [];
-  for (let fromPage = 0; ; fromPage++) {
-    const page = await call('GET', `/v1/authorizations?cardId=${cardId}&limit=100&fromPage=${fromPage}`);
-    all.push(...(page.body.items as AuthorizationItem[]));
-    if (!page.body.hasMore) return all;
-  }
-}
-
-const cents = (usd: number) => Math.round(usd * 100);
-
-/**
- * The ledger identity of one wallet, as a distributor sees it: what it holds equals the holds of its confirmed,
- * uncleared authorizations (USD payments carry no fee in the sandbox program: a hold is the amount). Cents.
- */
-async function identityOf(call: Call, walletId: string, cardIds: string[]) {
-  const wallet = await call('GET', `/v1/wallets/${walletId}`);
-  const { balance, availableBalance } = wallet.body as { balance: number; availableBalance: number };
-  let holds = 0;
-  let refunded = 0;
-  let uncredited = 0;
-  for (const cardId of cardIds) {
-    for (const a of await authorizationsOf(call, cardId)) {
-      if (a.type === 'payment' && a.status === 'confirmed') holds += cents(a.amount);
-      if (a.type === 'refund' && a.status === 'cleared') refunded += cents(a.amount);
-      if (a.type === 'refund' && a.status === 'confirmed') uncredited++;
-    }
-  }
-  return { balance: cents(balance), available: cents(availableBalance), holds, refunded, uncredited };
-}
 
 describe('durability: kill -9 in an authorization and refund storm over HTTP leaves no hold without its authorization, no credit without its refund', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-crash-holds-'));
@@ -167,29 +126,7 @@ describe('durability: kill -9 in an authorization and refund storm over HTTP lea
     const infrastructure = openEmbeddedInfrastructure({ dataDir });
     try {
       const scope = infrastructure.scope('sandbox');
-      const byAuthorization = new Map<string, number>();
-      for (const { cardIds } of wallets) {
-        for (const cardId of cardIds) {
-          const items = await scope.readStore.find<
-            AuthorizationItem & { createdAt: string; updatedAt: string }
-          >('authorizations', {
-            filter: { cardId },
-            sort: { field: 'createdAt', direction: 'asc' },
-            page: 0,
-            limit: 100_000,
-          });
-          for (const a of items.items) {
-            if (a.type === 'payment' && a.status === 'confirmed') byAuthorization.set(a.id, cents(a.amount));
-          }
-        }
-      }
-      const open = new Map<string, number>();
-      for (const { walletId } of wallets) {
-        const { state } = await loadState(scope.eventStore, walletDecider, walletId);
-        if (state.status !== 'active') throw new Error(`wallet ${walletId} is ${state.status}`);
-        for (const [holdId, hold] of state.holds.entries())
-          open.set(holdId, Math.round(hold.amount / 10_000));
-      }
+      const { open, byAuthorization } = await holdsInStore(scope, wallets);
       expect(open).toEqual(byAuthorization);
       expect(confirmed.size).toBeGreaterThan(0);
       for (const id of confirmed) expect(open.has(id)).toBe(true);

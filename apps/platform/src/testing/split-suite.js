@@ -54,6 +54,8 @@ module.exports = {
       "the embedded runtime's per-user order, read off the in-process delivery engine (one process)",
     'apps/platform/src/cards-crash.e2e.spec.ts': 'kill -9 of the one-process platform',
     'apps/platform/src/crash-recovery.e2e.spec.ts': 'kill -9 of the one-process platform',
+    'apps/platform/src/distributed-drills.e2e.spec.ts':
+      'starts its own split topology on its own PostgreSQL cluster and Kafka broker (failure drills)',
     'apps/platform/src/idempotency-crash-split.e2e.spec.ts':
       'starts the split topology itself (kill -9 of the gateway between append and outcome)',
     'apps/platform/src/idempotency-crash.e2e.spec.ts': 'kill -9 of the one-process platform',

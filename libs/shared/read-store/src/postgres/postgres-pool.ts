@@ -35,6 +35,10 @@ export function openPostgresPool(connectionString: string, options: PostgresPool
   pool.on('error', (error) => {
     process.stderr.write(`PostgreSQL: an idle connection failed and was closed: ${error.message}\n`);
   });
+  // A client whose connection ends (the server restarted) emits 'error' even while checked out, when the
+  // pool's own listener above is off it: unheard, that event ends the process. The query in flight, or the
+  // next one, fails with the same error for its caller, who releases the client as broken.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -228,7 +228,18 @@ export class PostgresReadStore implements ReadStore {
     try {
       for (const field of fields) {
         const name = lookupIndexName(collection, field);
-        await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+        // Tried, never waited for in pg_advisory_lock: a session blocked in that call keeps a transaction
+        // open, which the holder's CREATE INDEX CONCURRENTLY waits for (it waits out every older transaction)
+        // while the blocked one waits for the holder's lock: PostgreSQL reports a deadlock and one process
+        // fails to start (seen with the split topology's processes starting together on a new database).
+        for (;;) {
+          const { rows } = await client.query<{ locked: boolean }>(
+            'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+            [name],
+          );
+          if (rows[0]?.locked) break;
+          await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+        }
         try {
           const { rows } = await client.query<{ valid: boolean }>(
             `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
