@@ -161,7 +161,11 @@ export class PostgresEventStore implements EventStore {
         application_name: `cip:${options.name}`,
       });
     // An idle client that loses its connection emits here; without a listener the process would exit.
-    if (!options.pool) this.pool.on('error', () => undefined);
+    if (!options.pool) {
+      this.pool.on('error', () => undefined);
+      // So does a checked-out one (a server restart): its query in flight fails for its caller instead.
+      this.pool.on('connect', (client) => client.on('error', () => undefined));
+    }
   }
 
   append(
