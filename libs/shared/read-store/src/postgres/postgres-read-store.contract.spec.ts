@@ -1,8 +1,8 @@
-import { describeWhenConfigured } from '@cip/shared/testing';
+import { describeWhenConfigured, freshDatabase } from '@cip/shared/testing';
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { readStoreContract } from '../contract/read-store.contract';
-import { openPostgresPool } from './postgres-pool';
+import { ensurePostgresSchema, openPostgresPool } from './postgres-pool';
 import { PostgresReadStore } from './postgres-read-store';
 
 describeWhenConfigured('DATABASE_URL', 'read store contract: PostgreSQL', (url) => {
@@ -119,3 +119,43 @@ describeWhenConfigured('DATABASE_URL', 'read store: PostgreSQL transactions and 
     expect(await plan(sent[0])).toMatch(/Index Scan using read_models_lookup_/);
   });
 });
+
+describeWhenConfigured(
+  'DATABASE_URL',
+  'read store: PostgreSQL index builds of processes starting together',
+  (url) => {
+    jest.setTimeout(60_000);
+
+    it('builds every lookup index once, without deadlock, when processes of two scopes declare them at once', async () => {
+      const database = await freshDatabase(url, 'cip_index_builds');
+      const schemas = ['cip_sandbox', 'cip_production'];
+      // Two processes per scope, each with a pool of its own, as the split topology's services start.
+      const pools = schemas.flatMap((schema) =>
+        [1, 2].map(() => openPostgresPool(database.url, { schema, max: 2 })),
+      );
+      try {
+        for (const schema of schemas) await ensurePostgresSchema(pools[0], schema);
+        const stores = await Promise.all(pools.map((pool) => PostgresReadStore.open(pool)));
+        const collections = ['users', 'cards', 'wallets'];
+        await Promise.all(
+          stores.flatMap((store) =>
+            collections.map((collection) => store.ensureIndexes(collection, ['email', 'status'])),
+          ),
+        );
+        for (const schema of schemas) {
+          const { rows } = await pools[0].query<{ valid: boolean }>(
+            `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+           JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname = $1 AND c.relname LIKE 'read_models_lookup%'`,
+            [schema],
+          );
+          expect(rows).toHaveLength(collections.length * 2);
+          expect(rows.every((row) => row.valid)).toBe(true);
+        }
+      } finally {
+        await Promise.all(pools.map((pool) => pool.end()));
+        await database.drop();
+      }
+    });
+  },
+);

@@ -53,6 +53,9 @@ interface Row {
   updated: string;
 }
 
+/** The advisory lock every read-model index build of the database holds (see `ensureIndexes`). */
+const INDEX_BUILD_LOCK = 'cip:read-model-index-build';
+
 export interface PostgresReadStoreOptions {
   /** The name its schema steps are recorded under in `schema_migrations` (default `read-store`). */
   component?: string;
@@ -216,8 +219,9 @@ export class PostgresReadStore implements ReadStore {
   /**
    * A partial index per collection and field (only that collection's rows, so other read models' writes do
    * not pay for it), on the field's JSONB value as `find` compares it, in list order. Built CONCURRENTLY, so
-   * the consumer that declares it on a live table does not stop its writers meanwhile; under an advisory
-   * lock, so two processes declaring it at once build it once. An index left invalid by a build that failed
+   * the consumer that declares it on a live table does not stop its writers meanwhile; under one advisory
+   * lock for every build of the database, so two processes declaring it at once build it once and two
+   * builds never wait for each other. An index left invalid by a build that failed
    * is dropped and built again.
    */
   async ensureIndexes(collection: string, fields: readonly string[]): Promise<void> {
@@ -228,14 +232,17 @@ export class PostgresReadStore implements ReadStore {
     try {
       for (const field of fields) {
         const name = lookupIndexName(collection, field);
-        // Tried, never waited for in pg_advisory_lock: a session blocked in that call keeps a transaction
-        // open, which the holder's CREATE INDEX CONCURRENTLY waits for (it waits out every older transaction)
-        // while the blocked one waits for the holder's lock: PostgreSQL reports a deadlock and one process
-        // fails to start (seen with the split topology's processes starting together on a new database).
+        // One build at a time in the whole database, whatever the index: a CREATE INDEX CONCURRENTLY of an
+        // expression index waits out every transaction older than its snapshot, other concurrent builds
+        // included (PostgreSQL spares only plain-column builds), so two at once (two processes, two scopes'
+        // tables) deadlock, and one process fails to start ("deadlock detected", seen when the split
+        // topology's processes start together on a new database). Tried, never waited for in
+        // pg_advisory_lock: a session blocked in that call keeps a transaction open, which the holder's build
+        // waits for while it waits for the holder's lock (the same deadlock).
         for (;;) {
           const { rows } = await client.query<{ locked: boolean }>(
             'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
-            [name],
+            [INDEX_BUILD_LOCK],
           );
           if (rows[0]?.locked) break;
           await new Promise((resolveWait) => setTimeout(resolveWait, 50));
@@ -255,7 +262,7 @@ export class PostgresReadStore implements ReadStore {
           );
           await client.query(`COMMENT ON INDEX ${name} IS 'lookup of ${collection} by ${field}'`);
         } finally {
-          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [INDEX_BUILD_LOCK]);
         }
       }
     } catch (error) {
