@@ -4,7 +4,11 @@ import { join, relative } from 'node:path';
 // The list of the e2e-split project stays whole: every e2e spec of the repository is either run on the
 // split topology or named with why not, and nothing listed is gone.
 // The CommonJS list jest.config.js reads.
-const suite: { ported: string[]; notPorted: Record<string, string> } = require('./split-suite.js');
+const suite: {
+  ported: string[];
+  onPostgres: string[];
+  notPorted: Record<string, string>;
+} = require('./split-suite.js');
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -24,5 +28,9 @@ describe('the e2e-split list (apps/platform/src/testing/split-suite.js)', () => 
     const listed = [...suite.ported, ...Object.keys(suite.notPorted)].sort();
     expect(listed).toEqual(specs);
     expect(Object.values(suite.notPorted).filter((why) => why.trim() === '')).toEqual([]);
+  });
+
+  it('takes to PostgreSQL and Kafka only specs of the split run', () => {
+    expect(suite.onPostgres.filter((spec) => !suite.ported.includes(spec))).toEqual([]);
   });
 });

@@ -42,6 +42,20 @@ module.exports = {
     'apps/platform/src/webhooks-retries.e2e.spec.ts',
     'apps/platform/src/webhooks.e2e.spec.ts',
   ],
+  // Of `ported`, the specs the split run takes to PostgreSQL and Kafka when DATABASE_URL and KAFKA_BROKERS
+  // are set (CI sets them): a database and topic prefix of each file's own on CI's cluster and broker. The
+  // others run on the embedded stores (one DATA_DIR's SQLite files shared by the processes) until they are
+  // proven there too: issue 33 lists what held them back (the sentinel-based webhook settle under load, the
+  // chain-funding and reveal specs' timings, the retries' clock on Kafka).
+  onPostgres: [
+    'apps/platform/src/authorizations.e2e.spec.ts',
+    'apps/platform/src/backoffice-control-plane.e2e.spec.ts',
+    'apps/platform/src/kyc.e2e.spec.ts',
+    'apps/platform/src/personal-data.e2e.spec.ts',
+    'apps/platform/src/quickstart.e2e.spec.ts',
+    'apps/platform/src/users.e2e.spec.ts',
+    'apps/platform/src/wallets.e2e.spec.ts',
+  ],
   // Every other e2e spec, and why it is not in the split run (yet). "Not yet": ported = the in-process
   // uses replaced by harness operations or the signal the test needs.
   notPorted: {

@@ -1,3 +1,7 @@
+import { join, relative } from 'node:path';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const SPLIT_SUITE = require('./split-suite.js') as { onPostgres: string[] };
+
 /**
  * The topology the e2e specs run against, from E2E_TOPOLOGY: `one-process` (default: `npm start`, the `e2e`
  * jest project) or `split` (one process per service behind the gateway, `npm run start:split`: the
@@ -44,11 +48,15 @@ export function describeOnOneProcess(why: string, name: string, block: () => voi
 }
 
 /**
- * The stores the split topology runs on: `postgres` (PostgreSQL and Kafka, a database and a topic prefix of
- * each spec file's own on the servers of DATABASE_URL and KAFKA_BROKERS, as CI runs it) when both are set,
- * else `embedded` (the processes share SQLite files under the data directory). CI must run the real one.
+ * The stores the split topology runs on for the spec being run: `postgres` (PostgreSQL and Kafka, a database
+ * and a topic prefix of each spec file's own on the servers of DATABASE_URL and KAFKA_BROKERS, as CI runs
+ * it) for the specs of split-suite.js's `onPostgres` when both are set, else `embedded` (the processes share
+ * SQLite files under the data directory). CI must run those on the real engines.
  */
 export function splitStoreDriver(): 'postgres' | 'embedded' {
+  const path = expect.getState().testPath;
+  const spec = path ? relative(join(__dirname, '../../../..'), path) : '';
+  if (!(SPLIT_SUITE.onPostgres as string[]).includes(spec)) return 'embedded';
   if (process.env.DATABASE_URL && process.env.KAFKA_BROKERS) return 'postgres';
   if (process.env.CI === 'true') {
     throw new Error(
