@@ -207,6 +207,7 @@ class DispatcherElection implements OnApplicationBootstrap, BeforeApplicationShu
           {
             ...portsOf(infrastructure),
             events,
+            oneOrderedLog: infrastructure.driver === 'embedded',
             awaitPrerequisites: async (environment) => {
               await Promise.all([
                 events.caughtUp(environment, PREREQUISITES_TIMEOUT_MS),

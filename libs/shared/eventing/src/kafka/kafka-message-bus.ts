@@ -299,6 +299,37 @@ class KafkaBusConsumer implements BusConsumer {
       if (!payload.restart) this.crash = payload.error ?? new Error('consumer crashed');
       this.observer.onConsumerCrash?.(this.groupId, payload.error, payload.restart);
     });
+    // A member reports its lag from the moment it is given partitions, not only once a batch arrives: a
+    // group with nothing to read is running (lag 0), and shows so on the operators' pages.
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
+      void this.reportAssignedLag(payload.memberAssignment).catch(() => undefined);
+    });
+  }
+
+  /** The lag of the partitions this member was just given: their end minus the group's committed offset. */
+  private async reportAssignedLag(assignment: Record<string, number[]>): Promise<void> {
+    const lags = new Map<string, number>();
+    for (const [topic, partitions] of Object.entries(assignment)) {
+      const [committed, ends] = await Promise.all([
+        this.admin.fetchOffsets({ groupId: this.kafkaGroupId, topics: [topic] }),
+        this.admin.fetchTopicOffsets(topic),
+      ]);
+      for (const partition of partitions) {
+        const end = ends.find((candidate) => candidate.partition === partition);
+        const offset = Number(
+          committed[0]?.partitions.find((candidate) => candidate.partition === partition)?.offset ?? -1,
+        );
+        if (!end) continue;
+        // No committed offset: the group reads the partition from its beginning (fromBeginning).
+        lags.set(`${topic}:${partition}`, Number(end.high) - (offset >= 0 ? offset : Number(end.low)));
+      }
+    }
+    // The partitions of an earlier assignment are another member's now.
+    this.lagByPartition.clear();
+    for (const [key, lag] of lags) this.lagByPartition.set(key, lag);
+    let lag = 0;
+    for (const partitionLag of this.lagByPartition.values()) lag += partitionLag;
+    this.observer.onProgress?.(this.groupId, lag);
   }
 
   async start(): Promise<void> {

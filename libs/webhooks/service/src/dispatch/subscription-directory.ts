@@ -50,6 +50,28 @@ export class SubscriptionDirectory {
     return loading;
   }
 
+  /**
+   * Reads the subscriptions of a distributor the directory does not hold from the read model (and their
+   * streams): on Kafka the dispatcher may read a distributor's Event before the `whs` event of a subscription
+   * verified just before it (another topic, no order across them). Call it once the subscriptions read model
+   * has read the log as far as the event (the dispatcher's prerequisites).
+   */
+  async catchUpDistributor(environment: Environment, distributorId: string): Promise<void> {
+    const entries = this.scope(environment);
+    for (let page = 0; ; page++) {
+      const found = await this.ports
+        .readStore(environment)
+        .find<WebhookSubscriptionView>(webhookSubscriptionsProjection.collection, {
+          filter: { distributorId },
+          sort: { field: 'createdAt', direction: 'asc' },
+          page,
+          limit: 100,
+        });
+      for (const view of found.items) if (!entries.has(view.id)) await this.refresh(environment, view.id);
+      if (!found.hasMore) return;
+    }
+  }
+
   /** Reloads one subscription from its stream; returns it, or null when it is gone (deleted). */
   async refresh(environment: Environment, subscriptionId: string): Promise<DirectoryEntry | null> {
     const { state } = await loadState(

@@ -25,6 +25,11 @@ export interface DispatcherPorts {
    * far as the dispatcher (they run beside it as their own consumer groups).
    */
   awaitPrerequisites(environment: Environment): Promise<void>;
+  /**
+   * Whether the dispatcher reads the scope's whole log in one order (the embedded bus), or topics read in no
+   * order with each other (Kafka): then a distributor's Event may come before its new subscription's `whs`.
+   */
+  oneOrderedLog: boolean;
 }
 
 /** Log positions are spread so the Events recorded from one domain event keep their order. */
@@ -106,6 +111,8 @@ export class WebhookDispatcher {
     const jobs: DeliveryJob[] = [];
     const active = new Map<string, DirectoryEntry[]>();
     let recorderCaughtUp = false;
+    /** Owners without a subscription in the directory whose subscriptions were read again this batch. */
+    const caughtUpOwners = new Set<string>();
     for (const { event } of messages) {
       if (categoryOf(event.streamId) === 'whs') {
         const entry = await this.directory.refresh(environment, event.streamId);
@@ -118,14 +125,25 @@ export class WebhookDispatcher {
         }
         active.clear();
       }
-      // Most distributors have no verified subscription most of the time: their events cost nothing here.
+      // Most distributors have no verified subscription most of the time: their events cost nothing here,
+      // once the subscriptions read model has read this far and has none for the owner either (on Kafka a
+      // subscription's `whs` events are another topic, read in no order with this one: the directory alone
+      // could miss one verified just before, and its Events would never be sent).
       const owner = event.metadata.distributorId;
-      if (
-        owner &&
-        categoryOf(event.streamId) !== 'whs' &&
-        this.directory.activeFor(environment, owner).length === 0
-      )
-        continue;
+      const ownEvent = categoryOf(event.streamId) === 'whs';
+      if (owner && !ownEvent && this.directory.activeFor(environment, owner).length === 0) {
+        // One log read in order (the embedded bus): the directory has read every `whs` event before this one.
+        if (this.ports.oneOrderedLog) continue;
+        if (!recorderCaughtUp) {
+          await this.ports.awaitPrerequisites(environment);
+          recorderCaughtUp = true;
+        }
+        if (!caughtUpOwners.has(owner)) {
+          caughtUpOwners.add(owner);
+          await this.directory.catchUpDistributor(environment, owner);
+        }
+        if (this.directory.activeFor(environment, owner).length === 0) continue;
+      }
       if (!recorderCaughtUp) {
         await this.ports.awaitPrerequisites(environment);
         recorderCaughtUp = true;
