@@ -57,7 +57,7 @@ parentPort.on('message', (message) => {
 
 type Arrival = [eventName: string, at: number, latencyMs: number];
 
-class Receiver {
+export class Receiver {
   private constructor(
     private readonly worker: Worker,
     readonly url: string,
@@ -115,7 +115,7 @@ class Receiver {
   }
 }
 
-const percentile = (sorted: number[], p: number) =>
+export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /**
