@@ -6,8 +6,8 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { dropSplitEngines, splitEngineVariables } from '../../apps/platform/src/testing/split-engines';
-import { formatNumber, printFigures, type Figure } from './append-bench';
-import { call, type ApiTarget } from './cards-http-bench';
+import { printFigures, type Figure } from './append-bench';
+import { call } from './cards-http-bench';
 import { fundedCard, simulateAuthorizations, waitForIdle } from './issuer-authorizations-bench';
 import {
   platformCpuMs,
@@ -87,7 +87,12 @@ function ciStart(script: string, dir: string, name: string): string {
 function startEngines(): Engines | string {
   const { DATABASE_URL, KAFKA_BROKERS } = process.env;
   if (DATABASE_URL && KAFKA_BROKERS) {
-    return { databaseUrl: DATABASE_URL, kafkaBrokers: KAFKA_BROKERS, started: 'the environment', stop() {} };
+    return {
+      databaseUrl: DATABASE_URL,
+      kafkaBrokers: KAFKA_BROKERS,
+      started: 'the environment',
+      stop: () => undefined,
+    };
   }
   const postgres = existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').length > 0;
   if (!postgres) return 'no PostgreSQL under /usr/lib/postgresql (tools/ci/postgres.sh would install it)';
