@@ -20,7 +20,10 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-export async function call(platform: PlatformChild, method: string, path: string, body?: object) {
+/** What the helpers below need of a platform: its base url and its sandbox API key (one process or split). */
+export type ApiTarget = Pick<PlatformChild, 'url' | 'apiKey'>;
+
+export async function call(platform: ApiTarget, method: string, path: string, body?: object) {
   const response = await fetch(`${platform.url}${path}`, {
     method,
     headers: { 'x-api-key': platform.apiKey, 'content-type': 'application/json' },
@@ -33,7 +36,7 @@ export async function call(platform: PlatformChild, method: string, path: string
 }
 
 /** An active user with a provisioned wallet, through the sandbox's own flow (hosted KYC, simulated review). */
-export async function activeUser(platform: PlatformChild, i: number): Promise<string> {
+export async function activeUser(platform: ApiTarget, i: number): Promise<string> {
   const user = await call(platform, 'POST', '/v1/users', {
     email: `cards-bench-${i}@example.com`,
     firstName: 'Ada',

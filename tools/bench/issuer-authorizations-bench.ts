@@ -1,9 +1,10 @@
 import { systemClock } from '@cip/shared/runtime';
 import { authorizationRequest, CardNetwork, type AcquirerTransaction } from '@cip/simulator/service';
+import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatNumber, printFigures, type Figure } from './append-bench';
 import { BENCH_ACCEPTOR } from './bench-card';
-import { activeUser, call } from './cards-http-bench';
+import { activeUser, call, type ApiTarget } from './cards-http-bench';
 import {
   platformCpuMs as cpuMs,
   spawnPlatform,
@@ -11,7 +12,7 @@ import {
   waitForHealth,
   type PlatformChild,
 } from './startup-memory-bench';
-import { postLoad, statusCodes } from './users-http-bench';
+import { postLoad, statusCodes, type AutocannonResult } from './users-http-bench';
 
 const WALLETS = 64;
 /** Authorizations the simulator keeps outstanding on the link (closed loop). */
@@ -30,7 +31,7 @@ const DEPOSIT_USD = 1_000_000;
 /** Wallet minor units (6 decimals) per USD cent. */
 const MINOR_PER_CENT = 10_000;
 
-interface BenchCard {
+export interface BenchCard {
   cardId: string;
   walletId: string;
   pan: string;
@@ -49,7 +50,7 @@ const percentile = (sorted: number[], p: number) =>
  * deposit, a virtual card issued by the vault, and its details read once from the single-use reveal page (the
  * bench holds no card number of its own).
  */
-async function fundedCard(platform: PlatformChild, i: number): Promise<BenchCard> {
+export async function fundedCard(platform: ApiTarget, i: number): Promise<BenchCard> {
   const userId = await activeUser(platform, i);
   const wallets = (await call(platform, 'GET', `/v1/wallets?userId=${userId}`)) as {
     items: { id: string }[];
@@ -142,11 +143,19 @@ async function approvedOnPlatform(platform: PlatformChild, card: BenchCard): Pro
  * and the public Events of a previous run caught up, so that a run measures its own load only.
  */
 async function quiesce(platform: PlatformChild): Promise<void> {
-  const pid = platform.child.pid as number;
-  for (let i = 0; i < 120; i++) {
-    const before = cpuMs(pid);
+  await waitForIdle([platform.child.pid as number]);
+}
+
+/**
+ * Waits until processes are idle together: under `idleMs` of CPU (all of them) over a quarter second, at
+ * most `timeoutMs`. A process that exited counts for nothing.
+ */
+export async function waitForIdle(pids: number[], idleMs = 25, timeoutMs = 30_000): Promise<void> {
+  const total = () => pids.reduce((sum, pid) => sum + (existsSync(`/proc/${pid}`) ? cpuMs(pid) : 0), 0);
+  for (let i = 0; i < timeoutMs / 250; i++) {
+    const before = total();
     await sleep(250);
-    if (cpuMs(pid) - before < 25) return;
+    if (total() - before < idleMs) return;
   }
 }
 
@@ -332,6 +341,29 @@ async function isoPhase(options: BenchOptions, name: string): Promise<Figure[]> 
   }
 }
 
+/**
+ * `connections` clients POSTing /v1/simulate/authorization for `seconds`, round robin over `cards`: the sandbox
+ * card network sends each 0100 to the issuer over ISO 8583 and the 0110's decision is the answer.
+ */
+export function simulateAuthorizations(
+  platform: ApiTarget,
+  cards: BenchCard[],
+  connections: number,
+  seconds: number,
+): Promise<AutocannonResult> {
+  let next = 0;
+  return postLoad(platform, '/v1/simulate/authorization', connections, seconds, () => ({
+    cardId: cards[next++ % cards.length].cardId,
+    amount: AMOUNT_CENTS / 100,
+    merchant: {
+      name: BENCH_ACCEPTOR.name,
+      city: BENCH_ACCEPTOR.city,
+      country: 'FR',
+      mcc: BENCH_ACCEPTOR.mcc,
+    },
+  }));
+}
+
 /** POST /v1/simulate/authorization at 50 connections on the embedded platform (simulator in its process). */
 async function httpPhase(options: BenchOptions, name: string): Promise<Figure[]> {
   const platform = await spawnPlatform({
@@ -343,18 +375,7 @@ async function httpPhase(options: BenchOptions, name: string): Promise<Figure[]>
     await waitForHealth(platform);
     const cards: BenchCard[] = [];
     for (let i = 0; i < WALLETS; i++) cards.push(await fundedCard(platform, i));
-    let next = 0;
-    const load = (seconds: number) =>
-      postLoad(platform, '/v1/simulate/authorization', CONNECTIONS, seconds, () => ({
-        cardId: cards[next++ % WALLETS].cardId,
-        amount: AMOUNT_CENTS / 100,
-        merchant: {
-          name: BENCH_ACCEPTOR.name,
-          city: BENCH_ACCEPTOR.city,
-          country: 'FR',
-          mcc: BENCH_ACCEPTOR.mcc,
-        },
-      }));
+    const load = (seconds: number) => simulateAuthorizations(platform, cards, CONNECTIONS, seconds);
     await load(WARM_UP_S);
     await quiesce(platform);
     const pid = platform.child.pid as number;

@@ -8,6 +8,7 @@ import { iso8583Bench } from './iso8583-bench';
 import { issuerAuthorizationsBench } from './issuer-authorizations-bench';
 import { networkAuthorizationsBench } from './network-authorizations-bench';
 import { readModelLookupsBench } from './read-model-lookups-bench';
+import { splitTopologyBench } from './split-topology-bench';
 import { startupMemoryBench } from './startup-memory-bench';
 import { threeDsBench } from './three-ds-bench';
 import { usersHttpBench } from './users-http-bench';
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
     ...(await issuerAuthorizationsBench()),
     ...(await threeDsBench()),
     ...(await readModelLookupsBench()),
+    ...(await splitTopologyBench()),
   ];
   console.log(`\n== Summary (${formatNumber((performance.now() - started) / 1000)} s) ==`);
   console.log(summaryTable(figures));

@@ -95,7 +95,12 @@ export function postLoad(
   });
 }
 
-function load(platform: PlatformChild, seconds: number, kind: Load): Promise<AutocannonResult> {
+/** `POST /v1/users` at 50 connections for `seconds`, a new user (a unique email) on every request. */
+export function usersLoad(
+  platform: Pick<PlatformChild, 'url' | 'apiKey'>,
+  seconds: number,
+  kind: Load = 'no key',
+): Promise<AutocannonResult> {
   return postLoad(
     platform,
     '/v1/users',
@@ -156,7 +161,7 @@ async function measure(platform: PlatformChild, name: string, kind: Load): Promi
   const cpuBefore = platformCpuMs(pid);
   const mainBefore = mainThreadCpuMs(pid);
   const startedAt = performance.now();
-  const result = await load(platform, DURATION_S, kind);
+  const result = await usersLoad(platform, DURATION_S, kind);
   const requests = Math.max(1, result.requests.total);
   const cpuPerRequestMs = (platformCpuMs(pid) - cpuBefore) / requests;
   const mainCpuMs = mainThreadCpuMs(pid) - mainBefore;
@@ -228,7 +233,7 @@ export async function usersHttpBench(builds: Build[] = [{}], profileDir?: string
         `  ${build.label ?? 'platform'} healthy ${formatNumber(startup)} ms after spawn; LOG_LEVEL=${LOG_LEVEL}, ` +
           `RATE_LIMIT_PER_SECOND=1000000, fresh DATA_DIR; autocannon ${CONNECTIONS} connections, unique email per request`,
       );
-      const warmUp = await load(platform, WARM_UP_S, 'fresh key');
+      const warmUp = await usersLoad(platform, WARM_UP_S, 'fresh key');
       console.log(
         `  warm-up ${WARM_UP_S} s: ${warmUp.requests.total.toLocaleString('en-US')} requests (${statusCodes(warmUp)})`,
       );
