@@ -6,8 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discardPlatform, fundedCardholder, jsonCaller, startDurablePlatform } from './testing/kill-nine';
-import { holdsInStore, identityOf } from './testing/ledger-identity';
+import { discardPlatform, jsonCaller, startDurablePlatform } from './testing/kill-nine';
+import { fundedWallets, holdsInStore, identityOf } from './testing/ledger-identity';
 
 const KEY = 'sk_sandbox_holdsCrashKeyFFFFFFFFFFFFFFFFFFFFFFFFFFF';
 const WALLETS = 3;
@@ -33,17 +33,7 @@ describe('durability: kill -9 in an authorization and refund storm over HTTP lea
     const env = { AUTHORIZATION_HOLD_DECISION_TIMEOUT_MS: String(DECISION_TIMEOUT_MS) };
     child = await startDurablePlatform(dataDir, port, KEY, env);
 
-    const wallets: { walletId: string; cardIds: string[] }[] = [];
-    for (let w = 0; w < WALLETS; w++) {
-      const holder = await fundedCardholder(call, `holds-crash-${w}@example.com`, 100_000);
-      const cardIds = [holder.card.id as string];
-      for (let c = 1; c < CARDS_PER_WALLET; c++) {
-        const card = await call('POST', '/v1/cards', { userId: holder.userId, type: 'virtual' });
-        expect(card.status).toBe(201);
-        cardIds.push(card.body.id as string);
-      }
-      wallets.push({ walletId: holder.walletId, cardIds });
-    }
+    const wallets = await fundedWallets(call, 'holds-crash', WALLETS, CARDS_PER_WALLET, 100_000);
     const cards = wallets.flatMap(({ cardIds }) => cardIds);
     const confirmed = new Set<string>();
     const refunds = new Set<string>();

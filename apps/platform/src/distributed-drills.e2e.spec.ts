@@ -9,8 +9,8 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { fundedCardholder, jsonCaller } from './testing/kill-nine';
-import { holdsInStore, identityOf } from './testing/ledger-identity';
+import { jsonCaller } from './testing/kill-nine';
+import { fundedWallets, holdsInStore, identityOf } from './testing/ledger-identity';
 
 // Failure drills on the PostgreSQL + Kafka split topology (STORE_DRIVER=postgres: every service its own
 // process, the relay producing the log to Kafka): kill -9 of a service, of the Kafka broker, of the relay, and
@@ -225,17 +225,7 @@ describeDrills(() => {
     const subscription = await call('POST', '/v1/webhook-subscriptions', { url: receiver.url });
     expect(subscription).toMatchObject({ status: 201, body: { status: 'active' } });
     const subscriptionId = subscription.body.id as string;
-    const wallets: { walletId: string; cardIds: string[] }[] = [];
-    for (let w = 0; w < WALLETS; w++) {
-      const holder = await fundedCardholder(call, `drills-${w}@example.com`, DEPOSIT_USD);
-      const cardIds = [holder.card.id as string];
-      for (let c = 1; c < CARDS_PER_WALLET; c++) {
-        const card = await call('POST', '/v1/cards', { userId: holder.userId, type: 'virtual' });
-        expect(card.status).toBe(201);
-        cardIds.push(card.body.id as string);
-      }
-      wallets.push({ walletId: holder.walletId, cardIds });
-    }
+    const wallets = await fundedWallets(call, 'drills', WALLETS, CARDS_PER_WALLET, DEPOSIT_USD);
     phase('cardholders funded');
     const cards = wallets.flatMap(({ cardIds }) => cardIds);
     /** Every acknowledged write: the authorizations answered 200 (with their status), the users answered 201. */

@@ -1,7 +1,7 @@
 import type { ScopePorts } from '@cip/shared/infrastructure';
 import { loadState } from '@cip/shared/eventing';
 import { walletDecider } from '@cip/wallets/domain';
-import type { jsonCaller } from './kill-nine';
+import { fundedCardholder, type jsonCaller } from './kill-nine';
 
 // The ledger checks the kill -9 and failure drill specs share: what a wallet holds against what its card
 // authorizations say, over HTTP (as a distributor sees it) and in the store itself.
@@ -92,4 +92,29 @@ export async function holdsInStore(
     }
   }
   return { open, byAuthorization };
+}
+
+/**
+ * `count` wallets, each a funded cardholder (`fundedCardholder`, `depositUsd`) with `cardsPerWallet` virtual
+ * cards: what an authorization storm runs over. E-mails `<prefix>-<n>@example.com`.
+ */
+export async function fundedWallets(
+  call: Call,
+  prefix: string,
+  count: number,
+  cardsPerWallet: number,
+  depositUsd: number,
+): Promise<{ walletId: string; cardIds: string[] }[]> {
+  const wallets: { walletId: string; cardIds: string[] }[] = [];
+  for (let w = 0; w < count; w++) {
+    const holder = await fundedCardholder(call, `${prefix}-${w}@example.com`, depositUsd);
+    const cardIds = [holder.card.id as string];
+    for (let c = 1; c < cardsPerWallet; c++) {
+      const card = await call('POST', '/v1/cards', { userId: holder.userId, type: 'virtual' });
+      expect(card.status).toBe(201);
+      cardIds.push(card.body.id as string);
+    }
+    wallets.push({ walletId: holder.walletId, cardIds });
+  }
+  return wallets;
 }

@@ -42,15 +42,10 @@ export async function splitEngineVariables(dataDir: string): Promise<NodeJS.Proc
     writeFileSync(enginesFile(dataDir), JSON.stringify(engines), { mode: 0o600 });
   }
   return {
-    STORE_DRIVER: 'postgres',
-    DATABASE_URL: engines.databaseUrl,
-    KAFKA_BROKERS: requiredEnv('KAFKA_BROKERS'),
-    KAFKA_TOPIC_PREFIX: engines.topicPrefix,
-    KAFKA_PARTITIONS: '2',
-    // Five processes' pools per scope and then some: each spec file's topology stays well under the
-    // cluster's max_connections with another file's beside it (two Jest workers).
+    ...splitEngineEnv(dataDir),
+    // One connection per scope and process: each spec file's topology stays well under the cluster's
+    // max_connections with another file's beside it (two Jest workers).
     DATABASE_POOL_SIZE: '1',
-    PERSONAL_DATA_MASTER_KEY: engines.masterKey,
   };
 }
 

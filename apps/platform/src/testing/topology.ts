@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const SPLIT_SUITE = require('./split-suite.js') as { onPostgres: string[] };
 
 /**

@@ -8,8 +8,14 @@ import {
   RELAY_CHECKPOINT_STREAM,
 } from '@cip/shared/eventing/distributed';
 import { MongoIdempotencyStore, MongoLeases, MongoReadStore } from '@cip/shared/read-store/distributed';
-import { type KafkaTransportOptions, openKafka, scopeBus, startScopeRelays } from './kafka-transport';
-import { Infrastructure, PersonalDataOptions, STORE_SCOPES, ScopePorts, StoreScope } from '../infrastructure';
+import {
+  type KafkaTransportOptions,
+  openKafka,
+  scopeBus,
+  type ServerInfrastructure,
+  startScopeRelays,
+} from './kafka-transport';
+import { PersonalDataOptions, STORE_SCOPES, ScopePorts, StoreScope } from '../infrastructure';
 
 export interface DistributedInfrastructureOptions extends KafkaTransportOptions {
   /** EventStoreDB / KurrentDB connection string, e.g. `esdb://eventstore:2113?tls=false`. */
@@ -20,14 +26,8 @@ export interface DistributedInfrastructureOptions extends KafkaTransportOptions 
   personalData: PersonalDataOptions & { masterKey: string };
 }
 
-export interface DistributedInfrastructure extends Infrastructure {
+export interface DistributedInfrastructure extends ServerInfrastructure {
   readonly driver: 'distributed';
-  /**
-   * Starts one relay per scope, from the scope's event store to its Kafka topics. One process of the
-   * deployment runs them (the relay); a second one would stop on its first checkpoint, and until then
-   * produce every event twice.
-   */
-  startRelays(): Promise<KafkaRelay[]>;
 }
 
 interface DistributedScopePorts extends ScopePorts {

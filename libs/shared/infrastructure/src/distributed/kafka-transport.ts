@@ -8,7 +8,7 @@ import {
 import type { Logger, PlatformMetrics } from '@cip/shared/runtime';
 import { Kafka, logLevel } from 'kafkajs';
 import type { logCreator } from 'kafkajs';
-import type { StoreScope } from '../infrastructure';
+import type { Infrastructure, StoreScope } from '../infrastructure';
 
 /**
  * The Kafka half of both server drivers (EventStoreDB + MongoDB, and PostgreSQL): one client per process,
@@ -71,6 +71,16 @@ export function scopeBus(
         ),
     },
   });
+}
+
+/** An infrastructure on servers: its logs reach Kafka through relays, which the relay process alone starts. */
+export interface ServerInfrastructure extends Infrastructure {
+  /**
+   * Starts one relay per scope, from the scope's log to its Kafka topics. One process of the deployment runs
+   * them (the relay); a second one would stop on its first checkpoint, and until then produce every event
+   * twice.
+   */
+  startRelays(): Promise<KafkaRelay[]>;
 }
 
 /** What a relay needs of a scope: the log as stored (personal data sealed) and the scope's bus. */

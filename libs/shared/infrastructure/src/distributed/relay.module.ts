@@ -4,13 +4,13 @@ import { Gauge } from 'prom-client';
 import { Readiness } from '../health/readiness';
 import { type Infrastructure, INFRASTRUCTURE, STORE_SCOPES } from '../infrastructure';
 import { LOGGER } from '../infrastructure.module';
-import type { DistributedInfrastructure } from './distributed-infrastructure';
+import type { ServerInfrastructure } from './kafka-transport';
 
 /** The lag /health reports is counted up to this many events (a read of the log past the relay's position). */
 export const RELAY_LAG_CAP = 1000;
 
-const relaying = (infrastructure: Infrastructure): infrastructure is DistributedInfrastructure =>
-  typeof (infrastructure as Partial<DistributedInfrastructure>).startRelays === 'function';
+const relaying = (infrastructure: Infrastructure): infrastructure is ServerInfrastructure =>
+  typeof (infrastructure as Partial<ServerInfrastructure>).startRelays === 'function';
 
 /**
  * Starts the relay loops of the process's infrastructure (one per store scope) once every module is up, and
@@ -29,7 +29,9 @@ class RelayLoops implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!relaying(this.infrastructure)) {
-      throw new Error(`The relay runs on the distributed stores only (got ${this.infrastructure.driver})`);
+      throw new Error(
+        `The relay runs on a server driver only, postgres or distributed (got ${this.infrastructure.driver})`,
+      );
     }
     const relays = await this.infrastructure.startRelays();
     // startRelays starts one relay per scope, in STORE_SCOPES order.

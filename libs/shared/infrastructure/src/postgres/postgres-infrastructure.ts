@@ -18,9 +18,10 @@ import {
   type KafkaTransportOptions,
   openKafka,
   scopeBus,
+  type ServerInfrastructure,
   startScopeRelays,
 } from '../distributed/kafka-transport';
-import { Infrastructure, PersonalDataOptions, STORE_SCOPES, ScopePorts, StoreScope } from '../infrastructure';
+import { PersonalDataOptions, STORE_SCOPES, ScopePorts, StoreScope } from '../infrastructure';
 
 export interface PostgresInfrastructureOptions extends KafkaTransportOptions {
   /** DATABASE_URL: the scopes' logs, read models and idempotency records, one schema each (`cip_<scope>`). */
@@ -43,10 +44,8 @@ export interface PostgresInfrastructureOptions extends KafkaTransportOptions {
   personalData: PersonalDataOptions & { masterKey: string };
 }
 
-export interface PostgresInfrastructure extends Infrastructure {
+export interface PostgresInfrastructure extends ServerInfrastructure {
   readonly driver: 'postgres';
-  /** One relay per scope, from the scope's log to its Kafka topics: the relay process alone runs them. */
-  startRelays(): Promise<KafkaRelay[]>;
 }
 
 interface PostgresScopePorts extends ScopePorts {
