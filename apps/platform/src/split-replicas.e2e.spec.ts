@@ -13,6 +13,8 @@ import { dropSplitEngines, splitEngineVariables } from './testing/split-engines'
 // ---------------------------------------------------------------------------------------------------
 
 const SANDBOX_KEY = 'sk_sandbox_splitReplicasKeyAAAAAAAAAAAAAAAAAAAA';
+// A dozen processes start, one is killed and a group rebalances: minutes on a busy 2-core machine (a budget).
+jest.setTimeout(300_000);
 
 type Health = { checks: Record<string, { ready: boolean; role?: string; fencingToken?: number }> };
 
