@@ -40,6 +40,7 @@ module.exports = {
     'apps/platform/src/users.e2e.spec.ts',
     'apps/platform/src/wallets.e2e.spec.ts',
     'apps/platform/src/webhooks-retries.e2e.spec.ts',
+    'apps/platform/src/webhooks.e2e.spec.ts',
   ],
   // Of `ported`, the specs the split run takes to PostgreSQL and Kafka when DATABASE_URL and KAFKA_BROKERS
   // are set (CI sets them): a database and topic prefix of each file's own on CI's cluster and broker. The
@@ -50,7 +51,6 @@ module.exports = {
     'apps/platform/src/authorizations.e2e.spec.ts',
     'apps/platform/src/backoffice-control-plane.e2e.spec.ts',
     'apps/platform/src/kyc.e2e.spec.ts',
-    'apps/platform/src/webhooks.e2e.spec.ts',
     'apps/platform/src/personal-data.e2e.spec.ts',
     'apps/platform/src/quickstart.e2e.spec.ts',
     'apps/platform/src/users.e2e.spec.ts',
