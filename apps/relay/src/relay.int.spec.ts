@@ -140,7 +140,7 @@ describe('the relay app: /health reports each relay loop and its lag, /metrics i
     const embedded = openEmbeddedInfrastructure({ dataDir: embeddedDir });
     try {
       await expect(relayApp(embedded)).rejects.toThrow(
-        'The relay runs on the distributed stores only (got embedded)',
+        'The relay runs on a server driver only, postgres or distributed (got embedded)',
       );
     } finally {
       await embedded.close();
